@@ -1,0 +1,122 @@
+/**
+ * `paylink sandbox`: starts the local sandbox and serves until Ctrl-C. A thin command: it resolves options
+ * and calls `startSandbox`.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { DEFAULT_DB, DEFAULT_PORT, startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import type { Credential } from '../../sandbox/context.js';
+import { UsageError } from '../errors.js';
+import type { Ui } from '../ui.js';
+
+export interface SandboxCommandOptions {
+  port: string;
+  host: string;
+  db: string;
+  https?: boolean;
+  cert?: string;
+  key?: string;
+  publicUrl?: string;
+  credentials?: string;
+  adminToken?: string;
+}
+
+/** Parses `--credentials`: a JSON file `[{username, password, businessIds}]` or `user:pass=biz1,biz2`. */
+export function parseCredentials(value: string): Credential[] {
+  const inline = /^([^:=]+):([^=]+)=(.+)$/.exec(value);
+  if (inline) return [{ username: inline[1]!, password: inline[2]!, businessIds: inline[3]!.split(',').map((s) => s.trim()).filter(Boolean) }];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(value, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--credentials: cannot read ${value} as JSON (${(error as Error).message}). Give a JSON file or user:password=business1,business2.`);
+  }
+  const list = Array.isArray(parsed) ? parsed : [];
+  const ok = list.length > 0 && list.every((c) => c && typeof c.username === 'string' && typeof c.password === 'string' && Array.isArray(c.businessIds) && c.businessIds.every((b: unknown) => typeof b === 'string'));
+  if (!ok) throw new UsageError(`--credentials: ${value} must hold an array of {"username", "password", "businessIds": [...]}.`);
+  return list as Credential[];
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected a port number from 0 to 65535, got "${value}".`);
+  return port;
+}
+
+function parsePublicUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`--public-url: expected an absolute http(s) URL, got "${value}".`);
+  }
+}
+
+/** Starts the sandbox with the command's options; resolves once it is listening. */
+export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promise<RunningSandbox> {
+  if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together.');
+  const https = options.cert && options.key ? { cert: options.cert, key: options.key } : options.https === true;
+  const running = await startSandbox({
+    port: parsePort(options.port),
+    host: options.host,
+    db: options.db,
+    https,
+    publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
+    credentials: options.credentials === undefined ? undefined : parseCredentials(options.credentials),
+    adminToken: options.adminToken,
+  });
+  const base = running.publicUrl;
+  ui.heading('paylink sandbox is running');
+  ui.field('API', `${base}/gateway/v3`);
+  ui.field('Hosted pages', `${base}/gateway/v3/web`);
+  ui.field('Dashboard', running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`);
+  if (base !== running.url) ui.field('Listening on', running.url);
+  ui.field('Database', options.db);
+  if (running.adminToken) ui.field('Admin token', running.adminToken);
+  if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
+  ui.info('Press Ctrl-C to stop.');
+  return running;
+}
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM), after closing the sandbox. */
+export function serveUntilSignal(running: RunningSandbox, ui: Ui): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      ui.info('Stopping the sandbox...');
+      void running.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerSandbox(program: Command, ui: () => Ui): void {
+  program
+    .command('sandbox')
+    .description('Start the local payment API sandbox (API v3, hosted pages, browser library, dashboard)')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', String(DEFAULT_PORT))
+    .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--db <path>', 'SQLite database file, or :memory:', DEFAULT_DB)
+    .option('--https', 'serve HTTPS with a generated self-signed certificate')
+    .option('--cert <file>', 'TLS certificate (PEM) for HTTPS')
+    .option('--key <file>', 'TLS private key (PEM) for HTTPS')
+    .option('--public-url <url>', 'public base URL (tunnel or reverse proxy) used in redirect URLs and the library')
+    .option('--credentials <file|user:pass=biz,...>', 'require HTTP Basic credentials owning the business ids')
+    .option('--admin-token <token>', 'token for /__sandbox/ and the dashboard (generated when not on loopback)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink sandbox
+  $ paylink sandbox --port 9000 --db :memory:
+  $ paylink sandbox --https --public-url https://my-tunnel.example.com
+  $ paylink sandbox --credentials merchant:secret=shop-1,shop-2`,
+    )
+    .action(async (options: SandboxCommandOptions) => {
+      const running = await runSandbox(options, ui());
+      await serveUntilSignal(running, ui());
+    });
+}

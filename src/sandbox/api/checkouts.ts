@@ -1,0 +1,98 @@
+/**
+ * Checkouts (spec 4.4-4.5, SANDBOX.md "Lifecycle"): created Pending, valid for 30 minutes, optionally
+ * tokenizing the card.
+ */
+import { brandIds, requireObject, returnUrl, tokenize } from '../domain/fields.js';
+import { CHECKOUT_VALIDITY_MS, checkoutState } from '../domain/lifecycle.js';
+import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
+import { envelope } from '../envelope.js';
+import { missingProperty, notFound, RESULTS } from '../errors.js';
+import type { Route, RouteRequest } from '../router.js';
+import type { Sandbox } from '../context.js';
+import { insertUnique, parseTransaction } from './common.js';
+import { checkoutView, paymentEntry, transactionView } from './views.js';
+
+async function createCheckout(req: RouteRequest) {
+  const { sandbox } = req;
+  const json = await req.json();
+  const businessId = req.businessFromBody(json);
+  const body = requireObject(json.body, 'body');
+  const transaction = parseTransaction(body, { trackingRequired: false });
+  const c = requireObject(body.checkout, 'body.checkout');
+  const brands = brandIds(c.brandIds, 'body.checkout.brandIds');
+  const url = returnUrl(c.returnUrl, 'body.checkout.returnUrl');
+  const tokenizeMode = tokenize(c.tokenize, 'body.checkout.tokenize');
+
+  const now = sandbox.clock.now();
+  const checkout: CheckoutRecord = {
+    kind: 'checkout',
+    id: sandbox.ids.uuid(),
+    businessId,
+    trackingCode: transaction.trackingCode,
+    createdAt: now,
+    updatedAt: now,
+    transaction,
+    brandIds: brands,
+    returnUrl: url,
+    expiresAt: now + CHECKOUT_VALIDITY_MS,
+    state: 'PENDING',
+    tokenize: tokenizeMode,
+    challengeOpen: false,
+    attempts: 0,
+    paymentIds: [],
+  };
+  await sandbox.store.write(() => insertUnique(() => sandbox.checkouts.insert(checkout)));
+  return envelope(sandbox, RESULTS.pending, {
+    checkout: checkoutView(checkout, sandbox.baseUrl),
+    transaction: transactionView(checkout.transaction),
+  });
+}
+
+const RESULT_OF_STATE: Record<CheckoutState, { result: number; description: string }> = {
+  PENDING: RESULTS.pending,
+  PAID: RESULTS.completed,
+  DECLINED: RESULTS.declined,
+  DECLINEDBYCUSTOMER: RESULTS.customerProcessing,
+  TIMEOUT: RESULTS.timeout,
+};
+
+/**
+ * The status body: the result follows the checkout's state (2 Pending, 0 Completed, -4 Declined,
+ * -10 Customer processing error, 4 Timeout), always with HTTP 200 because the lookup itself succeeded.
+ */
+export function checkoutStatusEnvelope(sandbox: Sandbox, checkout: CheckoutRecord) {
+  const state = checkoutState(checkout, sandbox.clock.now());
+  const body: Record<string, unknown> = {
+    checkout: checkoutView(checkout, sandbox.baseUrl),
+    transaction: transactionView(checkout.transaction),
+  };
+  if (checkout.paymentIds.length > 0 || state !== 'PENDING') {
+    body.payments = checkout.paymentIds.flatMap((id) => {
+      const payment = sandbox.payments.get(id);
+      return payment ? [paymentEntry(payment)] : [];
+    });
+  }
+  return envelope(sandbox, RESULT_OF_STATE[state], body);
+}
+
+function getCheckout(req: RouteRequest) {
+  const businessId = req.businessFromQuery();
+  const checkout = req.sandbox.checkouts.getOwned(req.params.checkoutId!, businessId);
+  if (!checkout) throw notFound('Checkout');
+  return checkoutStatusEnvelope(req.sandbox, checkout);
+}
+
+function findCheckout(req: RouteRequest) {
+  const businessId = req.businessFromQuery();
+  const code = req.query.get('trackingCode');
+  if (!code) throw missingProperty('trackingCode');
+  const checkout = req.sandbox.checkouts.byTrackingCode(businessId, code)[0];
+  if (!checkout) throw notFound('Checkout');
+  return checkoutStatusEnvelope(req.sandbox, checkout);
+}
+
+export const checkoutRoutes: Route[] = [
+  { method: 'POST', path: '/gateway/v3/checkouts', kind: 'api', handler: createCheckout },
+  { method: 'GET', path: '/gateway/v3/checkouts', kind: 'api', handler: findCheckout },
+  { method: 'GET', path: '/gateway/v3/checkouts/:checkoutId', kind: 'api', handler: getCheckout },
+];

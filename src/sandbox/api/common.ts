@@ -1,0 +1,33 @@
+/**
+ * Parsing shared by the API resources: the `body.transaction` block and the uniqueness of tracking codes.
+ */
+import { authorizationMode, requireAmount, requireCurrency, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
+import type { TransactionFields } from '../domain/records.js';
+import { duplicateTrackingCode, missingProperty } from '../errors.js';
+
+/**
+ * `body.transaction` {amount, currencyCode, authorizationMode, trackingCode}. The amount's presence is
+ * checked before the currency so a request missing both names the amount first, as the provider does.
+ */
+export function parseTransaction(body: JsonObject, options: { trackingRequired: boolean }): TransactionFields {
+  const t = requireObject(body.transaction, 'body.transaction');
+  if (t.amount === undefined || t.amount === null) throw missingProperty('body.transaction.amount');
+  const currencyCode = requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
+  const amount = requireAmount(t.amount, 'body.transaction.amount', currencyCode);
+  return {
+    amount,
+    currencyCode,
+    authorizationMode: authorizationMode(t.authorizationMode, 'body.transaction.authorizationMode'),
+    trackingCode: trackingCode(t.trackingCode, 'body.transaction.trackingCode', options.trackingRequired),
+  };
+}
+
+/** Runs an insert, turning the unique-index violation on (business, trackingCode) into the -8 error. */
+export function insertUnique(insert: () => void): void {
+  try {
+    insert();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw duplicateTrackingCode('body.transaction.trackingCode');
+    throw error;
+  }
+}

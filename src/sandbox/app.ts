@@ -1,0 +1,154 @@
+/**
+ * Builds the sandbox's h3 app from its parts: the router, the API, hosted pages, library and admin routes,
+ * and the one place that turns thrown errors into responses. It never listens (see `index.ts`).
+ */
+import { createApp, eventHandler, type App, type H3Event } from 'h3';
+import type { Sandbox } from './context.js';
+import { errorEnvelope } from './envelope.js';
+import { ApiError, internalError, routeNotFound, methodNotAllowed } from './errors.js';
+import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObject } from './request.js';
+import { Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
+import type { JsonObject } from './domain/fields.js';
+import { apiRoutes } from './api/index.js';
+import { adminRoutes, checkAdminAccess } from './api/admin.js';
+import { webRoutes, renderErrorPage } from './web/index.js';
+
+/** Observes every answered request (the request log, verbose console output). */
+export interface RequestObserver {
+  (entry: ObservedRequest): void;
+}
+
+export interface ObservedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  kind: RouteKind | 'unmatched';
+  startedAt: number;
+  durationMs: number;
+  /** The parsed JSON body or form, when the handler read one. */
+  requestBody?: unknown;
+  /** The JSON answer, when there was one. */
+  responseBody?: unknown;
+  businessId?: string | undefined;
+}
+
+export interface BuiltApp {
+  app: App;
+  /** Adds an observer of answered requests. */
+  observe(observer: RequestObserver): void;
+}
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+} as const;
+
+/** Every route the sandbox serves, in one list. */
+export function allRoutes(): Route[] {
+  return [...apiRoutes, ...webRoutes, ...adminRoutes];
+}
+
+export function createSandboxApp(sandbox: Sandbox): BuiltApp {
+  const router = new Router(allRoutes());
+  const observers: RequestObserver[] = [];
+  const app = createApp();
+
+  app.use(
+    eventHandler(async (event) => {
+      const startedAt = performance.now();
+      const method = event.method;
+      const rawUrl = event.node.req.url ?? '/';
+      const q = rawUrl.indexOf('?');
+      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+      const queryText = q < 0 ? '' : rawUrl.slice(q + 1);
+      const { match, allowed } = router.match(method, path);
+      const kind: RouteKind | 'unmatched' = match ? match.route.kind : 'unmatched';
+      const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind, startedAt: sandbox.clock.now(), durationMs: 0 };
+
+      let reply: Reply;
+      try {
+        if (!match) {
+          if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
+          throw routeNotFound(method, path);
+        }
+        const query = new URLSearchParams(queryText);
+        if (kind === 'admin') checkAdminAccess(sandbox, event, query);
+        let owned: Set<string> | undefined;
+        if (kind === 'api') owned = authenticate(sandbox, event.node.req.headers.authorization);
+        let jsonBody: Promise<JsonObject> | undefined;
+        const request: RouteRequest = {
+          event,
+          sandbox,
+          params: match.params,
+          query,
+          path,
+          json: () => {
+            jsonBody ??= readJsonObject(event.node.req).then((body) => {
+              observed.requestBody = body;
+              return body;
+            });
+            return jsonBody;
+          },
+          businessFromBody: (body) => {
+            const id = businessIdFromBody(body);
+            observed.businessId = id;
+            authorize(owned, id);
+            return id;
+          },
+          businessFromQuery: () => {
+            const id = businessIdFromQuery(query);
+            observed.businessId = id;
+            authorize(owned, id);
+            return id;
+          },
+        };
+        const value = await match.route.handler(request);
+        reply = value instanceof Reply ? value : Reply.json(200, value as object);
+      } catch (error) {
+        reply = errorReply(sandbox, error, kind, path);
+      }
+
+      observed.status = reply.status;
+      if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
+      send(event, reply);
+      observed.durationMs = performance.now() - startedAt;
+      for (const observer of observers) {
+        try {
+          observer(observed);
+        } catch (error) {
+          console.error('paylink: a request observer failed:', error);
+        }
+      }
+    }),
+  );
+
+  return { app, observe: (observer) => observers.push(observer) };
+}
+
+function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {
+  const apiError = error instanceof ApiError ? error : internalError();
+  if (!(error instanceof ApiError)) sandbox.reportUnexpected(path, error);
+  const pageLike = kind === 'page' || (kind === 'unmatched' && !/^\/(gateway|__sandbox)(\/|$)/i.test(path) && path !== '/');
+  if (pageLike) return renderErrorPage(sandbox, apiError);
+  return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});
+}
+
+function send(event: H3Event, reply: Reply): void {
+  const res = event.node.res;
+  if (res.headersSent) return;
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
+  let payload: string | Buffer | undefined;
+  if (reply.body === null) {
+    payload = undefined;
+  } else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) {
+    payload = reply.body;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else {
+    payload = JSON.stringify(reply.body);
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(reply.status, headers);
+  res.end(event.method === 'HEAD' ? undefined : payload);
+}

@@ -1,0 +1,165 @@
+/**
+ * Readers for request fields. Each takes an untrusted JSON value and the field's path, and either returns
+ * a typed value or throws the catalogue error naming that path (1004 missing, 1002 invalid). They are the
+ * only way request data enters the domain, so a wrong type anywhere is an input error, never a crash.
+ */
+import { brandById } from './brands.js';
+import { hasAtMostDecimals, MAX_AMOUNT, minorUnits } from './money.js';
+import { invalidValue, missingProperty } from '../errors.js';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object at `path`, required. */
+export function requireObject(value: unknown, path: string): JsonObject {
+  if (value === undefined || value === null) throw missingProperty(path);
+  if (!isObject(value)) throw invalidValue(path, 'Expected an object.');
+  return value;
+}
+
+/** The object at `path` if present. */
+export function optionalObject(value: unknown, path: string): JsonObject | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw invalidValue(path, 'Expected an object.');
+  return value;
+}
+
+export interface StringRule {
+  min?: number;
+  max?: number;
+}
+
+export function requireString(value: unknown, path: string, rule: StringRule = {}): string {
+  if (value === undefined || value === null) throw missingProperty(path);
+  return checkString(value, path, rule);
+}
+
+export function optionalString(value: unknown, path: string, rule: StringRule = {}): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return checkString(value, path, rule);
+}
+
+function checkString(value: unknown, path: string, rule: StringRule): string {
+  if (typeof value !== 'string') throw invalidValue(path, 'Expected a string.');
+  const min = rule.min ?? 1;
+  if (value.length < min) throw invalidValue(path, min === 1 ? 'Must not be empty.' : `At least ${min} characters.`);
+  if (rule.max !== undefined && value.length > rule.max) throw invalidValue(path, `At most ${rule.max} characters.`);
+  return value;
+}
+
+export function requireNumber(value: unknown, path: string): number {
+  if (value === undefined || value === null) throw missingProperty(path);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidValue(path, 'Expected a finite number.');
+  return value;
+}
+
+export function requireInteger(value: unknown, path: string): number {
+  const n = requireNumber(value, path);
+  if (!Number.isInteger(n)) throw invalidValue(path, 'Expected an integer.');
+  return n;
+}
+
+export function optionalBoolean(value: unknown, path: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalidValue(path, 'Expected true or false.');
+  return value;
+}
+
+/** A known ISO 4217 code in any letter case, returned upper case. */
+export function requireCurrency(value: unknown, path: string): string {
+  const code = requireString(value, path).toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code) || minorUnits(code) === undefined) {
+    throw invalidValue(path, 'Expected an ISO 4217 currency code the sandbox knows, such as EUR.');
+  }
+  return code;
+}
+
+/** An amount for `currencyCode`: finite, > 0, at most the currency's decimals, at most 999,999,999. */
+export function requireAmount(value: unknown, path: string, currencyCode: string): number {
+  const amount = requireNumber(value, path);
+  if (amount <= 0) throw invalidValue(path, 'Must be greater than 0.');
+  if (amount > MAX_AMOUNT) throw invalidValue(path, `At most ${MAX_AMOUNT}.`);
+  const decimals = minorUnits(currencyCode) ?? 2;
+  if (!hasAtMostDecimals(amount, decimals)) {
+    throw invalidValue(path, `${currencyCode} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}.`);
+  }
+  return amount;
+}
+
+export type AuthorizationMode = 'PAYMENT' | 'AUTHORIZE';
+
+/** `payment` or `authorize` in any case, returned upper case; `PAYMENT` when absent. */
+export function authorizationMode(value: unknown, path: string): AuthorizationMode {
+  if (value === undefined || value === null) return 'PAYMENT';
+  const mode = requireString(value, path).toUpperCase();
+  if (mode !== 'PAYMENT' && mode !== 'AUTHORIZE') throw invalidValue(path, 'Expected payment or authorize.');
+  return mode;
+}
+
+/** 1-100 characters. */
+export function trackingCode(value: unknown, path: string, required: boolean): string | undefined {
+  return required ? requireString(value, path, { max: 100 }) : optionalString(value, path, { max: 100 });
+}
+
+export type Tokenize = 'FALSE' | 'INQUIRE' | 'TRUE';
+
+/** `false`, `inquire` or `true` in any case (a JSON boolean is taken too), returned upper case; default FALSE. */
+export function tokenize(value: unknown, path: string): Tokenize {
+  if (value === undefined || value === null) return 'FALSE';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  const text = requireString(value, path).toUpperCase();
+  if (text !== 'FALSE' && text !== 'INQUIRE' && text !== 'TRUE') throw invalidValue(path, 'Expected false, inquire or true.');
+  return text;
+}
+
+/** A non-empty array of known brand ids, without duplicates (order kept). */
+export function brandIds(value: unknown, path: string): number[] {
+  if (value === undefined || value === null) throw missingProperty(path);
+  if (!Array.isArray(value)) throw invalidValue(path, 'Expected an array of brand ids.');
+  if (value.length === 0) throw invalidValue(path, 'Must name at least one brand.');
+  const seen = new Set<number>();
+  value.forEach((id, i) => {
+    if (typeof id !== 'number' || !Number.isInteger(id) || brandById(id) === undefined) {
+      throw invalidValue(`${path}[${i}]`, 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
+    }
+    seen.add(id);
+  });
+  return [...seen];
+}
+
+const MAX_URL_LENGTH = 2048;
+
+/** An absolute http(s) URL of at most 2048 characters; never `javascript:` or `data:`. */
+export function returnUrl(value: unknown, path: string): string {
+  const text = requireString(value, path, { max: MAX_URL_LENGTH });
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalidValue(path, 'Expected an absolute http or https URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidValue(path, 'Only http and https URLs are allowed.');
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  return text;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `P<n>D` (n 1-365) as the spec shows, or `PT<n>H` / `PT<n>M` for testing expiry; returns milliseconds.
+ * Default `P1D`.
+ */
+export function duration(value: unknown, path: string): { text: string; ms: number } {
+  if (value === undefined || value === null) return { text: 'P1D', ms: DAY_MS };
+  const text = requireString(value, path).toUpperCase();
+  const match = /^P(?:(\d{1,3})D|T(\d{1,4})H|T(\d{1,6})M)$/.exec(text);
+  const hint = 'Expected an ISO 8601 duration P<n>D (1 to 365 days), PT<n>H or PT<n>M.';
+  if (!match) throw invalidValue(path, hint);
+  const ms = match[1] !== undefined ? Number(match[1]) * DAY_MS : match[2] !== undefined ? Number(match[2]) * 3_600_000 : Number(match[3]) * 60_000;
+  if (ms <= 0 || ms > 365 * DAY_MS) throw invalidValue(path, hint);
+  return { text, ms };
+}

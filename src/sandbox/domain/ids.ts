@@ -1,0 +1,78 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+/**
+ * Where identifiers come from. The default draws random UUIDs; a seeded generator makes ids and approval
+ * codes reproducible (`paylink sandbox --deterministic`), so CI snapshots of seeded data stay stable.
+ */
+export interface IdSource {
+  /** A lower-case UUID (links, checkouts, payments, tokens). */
+  uuid(): string;
+  /** `header.requestCode`: a numeric prefix, a dot, a UUID. */
+  requestCode(): string;
+  /** A six-character approval code of digits and upper-case letters. */
+  approvalCode(): string;
+}
+
+const APPROVAL_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+function formatUuid(bytes: Buffer): string {
+  // Version 4 and variant bits, so seeded ids are valid UUIDs too.
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex', 0, 16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function approvalFrom(bytes: Buffer): string {
+  let code = '';
+  for (let i = 0; i < 6; i++) code += APPROVAL_ALPHABET[bytes[i]! % APPROVAL_ALPHABET.length];
+  return code;
+}
+
+/** The request-code prefix: the provider's codes start with a short numeric node identifier. */
+const REQUEST_CODE_PREFIX = '001';
+
+/** Random identifiers from the operating system's CSPRNG. */
+export class RandomIds implements IdSource {
+  uuid(): string {
+    return randomUUID();
+  }
+  requestCode(): string {
+    return `${REQUEST_CODE_PREFIX}.${randomUUID()}`;
+  }
+  approvalCode(): string {
+    return approvalFrom(Buffer.from(randomUUID().replace(/-/g, ''), 'hex'));
+  }
+}
+
+/**
+ * Reproducible identifiers: SHA-256 of the seed and a counter. The counter is persisted by the caller
+ * (`counter` / `onAdvance`) so a restarted sandbox does not hand out an id twice.
+ */
+export class SeededIds implements IdSource {
+  private counter: number;
+
+  constructor(
+    private readonly seed: string,
+    counter = 0,
+    private readonly onAdvance?: (counter: number) => void,
+  ) {
+    this.counter = counter;
+  }
+
+  private next(): Buffer {
+    this.counter += 1;
+    this.onAdvance?.(this.counter);
+    return createHash('sha256').update(`${this.seed}:${this.counter}`).digest();
+  }
+
+  uuid(): string {
+    return formatUuid(this.next());
+  }
+  requestCode(): string {
+    return `${REQUEST_CODE_PREFIX}.${this.uuid()}`;
+  }
+  approvalCode(): string {
+    return approvalFrom(this.next());
+  }
+}

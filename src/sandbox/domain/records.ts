@@ -1,0 +1,125 @@
+/**
+ * The stored shape of every resource. Records are what the store keeps; API responses are built from them
+ * by the `api/` layer. No record ever holds a full card number or a CVV.
+ */
+import type { StoredDocument } from '../store/store.js';
+import type { AuthorizationMode, Tokenize } from './fields.js';
+
+export interface TransactionFields {
+  amount: number;
+  /** Upper case. */
+  currencyCode: string;
+  authorizationMode: AuthorizationMode;
+  trackingCode?: string | undefined;
+}
+
+/** Stored link status; `EXPIRED` is derived from the clock at read time, never stored. */
+export type LinkStoredStatus = 'READY' | 'PENDING' | 'PAID' | 'DECLINED' | 'DECLINEDBYCUSTOMER' | 'CANCELLED';
+export type LinkStatus = LinkStoredStatus | 'EXPIRED';
+
+export interface LinkRecord extends StoredDocument {
+  kind: 'link';
+  transaction: TransactionFields;
+  brandIds: number[];
+  returnUrl: string;
+  /** The duration as sent (upper case), e.g. `P1D`. */
+  duration: string;
+  expiresAt: number;
+  status: LinkStoredStatus;
+  tokenize: Tokenize;
+  threeDSecure: boolean;
+  /** Number of card submissions (approved or not). */
+  attempts: number;
+  /** Payment ids of every attempt, oldest first. */
+  paymentIds: string[];
+  /** When the status last changed. */
+  updatedAt: number;
+}
+
+/** Stored checkout state; `TIMEOUT` is derived from the clock at read time (30 minutes), never stored. */
+export type CheckoutStoredState = 'PENDING' | 'PAID' | 'DECLINED' | 'DECLINEDBYCUSTOMER';
+export type CheckoutState = CheckoutStoredState | 'TIMEOUT';
+
+export interface CheckoutRecord extends StoredDocument {
+  kind: 'checkout';
+  transaction: TransactionFields;
+  brandIds: number[];
+  returnUrl: string;
+  expiresAt: number;
+  state: CheckoutStoredState;
+  tokenize: Tokenize;
+  /** True while a 3-D Secure challenge is open. */
+  challengeOpen: boolean;
+  attempts: number;
+  paymentIds: string[];
+  updatedAt: number;
+}
+
+/** Upper-case actions; returned lower case in `body.transaction.action`. */
+export type PaymentAction = 'PAYMENT' | 'AUTHORIZE' | 'CAPTURE' | 'CANCEL' | 'REFUND';
+
+export interface CardSummary {
+  approvalCode: string;
+  cvvResult: string;
+  avsResult: string;
+  expiryMonth: string;
+  expiryYear: string;
+  firstSixDigits: string;
+  lastFourDigits: string;
+  holderName: string;
+}
+
+export interface PaymentRecord extends StoredDocument {
+  kind: 'payment';
+  action: PaymentAction;
+  /** The link or checkout this attempt belongs to, if it was made on a hosted page. */
+  parentKind?: 'link' | 'checkout' | undefined;
+  parentId?: string | undefined;
+  /** For capture, cancel and refund: the original payment. */
+  parentPaymentId?: string | undefined;
+  result: number;
+  description: string;
+  /** HTTP status the creation was answered with. */
+  httpStatus: number;
+  error?: { code: number; message: string } | undefined;
+  requestCode: string;
+  requestTimestamp: string;
+  amount: number;
+  currencyCode: string;
+  brandId: number;
+  card?: CardSummary | undefined;
+  token?: { token: string; displayHint: string } | undefined;
+  /** Bank redirect payments: where the customer approves. */
+  redirect?: { method: 'GET'; url: string } | undefined;
+  /** Bank payments' extra request data (country, issuer). */
+  bank?: { countryCode?: string; issuerId?: string } | undefined;
+  /** For authorizations and payments: how much was captured, refunded, and whether it was cancelled. */
+  capturedAmount?: number | undefined;
+  refundedAmount?: number | undefined;
+  cancelled?: boolean | undefined;
+  updatedAt: number;
+}
+
+export interface TokenRecord extends StoredDocument {
+  kind: 'token';
+  /** Same value as `id`: the token string. */
+  token: string;
+  brandId: number;
+  displayHint: string;
+  firstSixDigits: string;
+  lastFourDigits: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+  /**
+   * The test-card behaviour this token replays (the outcome row of the card it was made from), so a token
+   * of the decline card declines; never the card number itself.
+   */
+  behaviour: string;
+  /**
+   * Keyed hash (HMAC with a per-database secret) of business, card number and expiry: the same card gives
+   * the same token without the number being stored.
+   */
+  fingerprint: string;
+  customer?: Record<string, unknown> | undefined;
+}

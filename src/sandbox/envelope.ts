@@ -1,0 +1,47 @@
+/**
+ * The provider's response envelope `{result, description, header, body}` and the one function that turns
+ * an {@link ApiError} into it.
+ */
+import { isoUtc, type Clock } from './domain/clock.js';
+import type { IdSource } from './domain/ids.js';
+import { ApiError } from './errors.js';
+
+export interface EnvelopeHeader {
+  requestTimestamp: string;
+  requestCode?: string;
+}
+
+export interface Envelope<B = Record<string, unknown>> {
+  result: number;
+  description: string;
+  header: EnvelopeHeader;
+  body: B;
+}
+
+/** What the envelope builders need: the clock and the id source. */
+export interface EnvelopeContext {
+  clock: Clock;
+  ids: IdSource;
+}
+
+/** A success (or pending) envelope; `requestCode` is added when `withRequestCode` is set. */
+export function envelope<B>(
+  ctx: EnvelopeContext,
+  kind: { result: number; description: string },
+  body: B,
+  withRequestCode = false,
+): Envelope<B> {
+  const header: EnvelopeHeader = { requestTimestamp: isoUtc(ctx.clock.now()) };
+  if (withRequestCode) header.requestCode = ctx.ids.requestCode();
+  return { result: kind.result, description: kind.description, header, body };
+}
+
+/** The error envelope: `body.error {code, message}` plus any extra body fields, always with a requestCode. */
+export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope {
+  return {
+    result: error.result,
+    description: error.description,
+    header: { requestTimestamp: isoUtc(ctx.clock.now()), requestCode: ctx.ids.requestCode() },
+    body: { ...(error.body ?? {}), error: { code: error.code, message: error.message } },
+  };
+}

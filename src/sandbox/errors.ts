@@ -1,0 +1,214 @@
+/**
+ * The error catalogue: every failure the sandbox answers with is one of these entries, so the API, the
+ * hosted pages and the CLI all speak the same result codes, HTTP statuses, integer codes and messages.
+ * Handlers throw {@link ApiError}; `toEnvelope` in `envelope.ts` is the only place that serializes one.
+ */
+
+/** Body `result` values and their `description`, as SANDBOX.md's result-code table lists them. */
+export const RESULTS = {
+  ok: { result: 0, description: 'Ok' },
+  success: { result: 0, description: 'Success' },
+  completed: { result: 0, description: 'Completed' },
+  pending: { result: 2, description: 'Pending' },
+  timeout: { result: 4, description: 'Timeout' },
+  inputError: { result: -1, description: 'Input error' },
+  failed: { result: -2, description: 'Failed' },
+  failedRetry: { result: -3, description: 'Failed, retry' },
+  declined: { result: -4, description: 'Declined' },
+  declinedRetry: { result: -5, description: 'Declined, retry' },
+  securityError: { result: -6, description: 'Security error' },
+  internalError: { result: -7, description: 'Internal server error' },
+  businessRule: { result: -8, description: 'Business rule error' },
+  fraud: { result: -9, description: 'Fraud' },
+  customerProcessing: { result: -10, description: 'Customer processing error' },
+  referral: { result: -11, description: 'Referrals' },
+} as const;
+
+export type ResultKind = keyof typeof RESULTS;
+
+/** The HTTP status each failing result is answered with (spec section 7, SANDBOX.md). */
+const HTTP_STATUS_OF_RESULT: Record<number, number> = {
+  [-1]: 400,
+  [-2]: 400,
+  [-3]: 400,
+  [-4]: 400,
+  [-5]: 400,
+  [-6]: 401,
+  [-7]: 500,
+  [-8]: 400,
+  [-9]: 400,
+  [-10]: 400,
+  [-11]: 400,
+};
+
+/** HTTP status for a body `result`. */
+export function httpStatusOfResult(result: number): number {
+  return HTTP_STATUS_OF_RESULT[result] ?? 200;
+}
+
+/**
+ * Integer error codes in `body.error.code`. 1002 and 1004 are the provider's; the rest are paylink's own,
+ * each listed in docs/api.md (keep that table in step with this one).
+ */
+export const ERROR_CODES = {
+  invalidValue: 1002,
+  missingProperty: 1004,
+  malformedJson: 1005,
+  bodyTooLarge: 1006,
+  notFound: 1404,
+  methodNotAllowed: 1405,
+  unauthorized: 1401,
+  forbidden: 1403,
+  duplicateTrackingCode: 2001,
+  notPayable: 2002,
+  invalidTransition: 2003,
+  declined: 3001,
+  insufficientFunds: 3002,
+  expiredCard: 3003,
+  cvvMismatch: 3004,
+  notATestCard: 3005,
+  processingFailed: 3006,
+  processingFailedRetry: 3007,
+  declinedRetry: 3008,
+  businessRule: 3009,
+  fraud: 3010,
+  customerCancelled: 3011,
+  referral: 3012,
+  internalError: 3013,
+  threeDSecureFailed: 3014,
+  unexpected: 9999,
+} as const;
+
+/** Process exit codes the CLI uses for an {@link ApiError} (documented in docs/cli.md). */
+export const EXIT_CODES = {
+  ok: 0,
+  usage: 2,
+  api: 3,
+  unreachable: 4,
+  internal: 70,
+} as const;
+
+export interface ApiErrorInit {
+  /** Body `result` (negative for failures). */
+  result: number;
+  /** Body `description`; defaults to the result's description. */
+  description?: string;
+  /** HTTP status; defaults to the status of the result. */
+  httpStatus?: number;
+  /** `body.error.code`. */
+  code: number;
+  /** `body.error.message`: what failed and, where it helps, what to do next. */
+  message: string;
+  /** Extra fields merged into `body` next to `error` (a payment entry for a declined payment, say). */
+  body?: Record<string, unknown>;
+  /** Extra response headers, such as `WWW-Authenticate`. */
+  headers?: Record<string, string>;
+}
+
+/** A failure the sandbox answers with an envelope; the CLI maps it to an exit code. */
+export class ApiError extends Error {
+  readonly result: number;
+  readonly description: string;
+  readonly httpStatus: number;
+  readonly code: number;
+  readonly body: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.result = init.result;
+    this.description = init.description ?? describeResult(init.result);
+    this.httpStatus = init.httpStatus ?? httpStatusOfResult(init.result);
+    this.code = init.code;
+    this.body = init.body;
+    this.headers = init.headers;
+  }
+
+  /** Exit code for the CLI. */
+  get exitCode(): number {
+    return EXIT_CODES.api;
+  }
+}
+
+/** The description that goes with a body `result`. */
+export function describeResult(result: number): string {
+  for (const entry of Object.values(RESULTS)) {
+    if (entry.result === result && result !== 0) return entry.description;
+  }
+  return result === 0 ? 'Ok' : 'Failed';
+}
+
+// The catalogue. Messages name the field by its path, as the provider does.
+
+export const missingProperty = (path: string): ApiError =>
+  new ApiError({ result: -1, code: ERROR_CODES.missingProperty, message: `Property not found in request: ${path}.` });
+
+export const invalidValue = (path: string, hint?: string): ApiError =>
+  new ApiError({
+    result: -1,
+    code: ERROR_CODES.invalidValue,
+    message: `Invalid property value: ${path}.${hint ? ` ${hint}` : ''}`,
+  });
+
+export const malformedJson = (detail: string): ApiError =>
+  new ApiError({
+    result: -1,
+    code: ERROR_CODES.malformedJson,
+    message: `Malformed JSON in request body: ${detail}. Send a JSON object of the form {"header": {...}, "body": {...}}.`,
+  });
+
+export const bodyTooLarge = (limit: number): ApiError =>
+  new ApiError({
+    result: -1,
+    httpStatus: 413,
+    code: ERROR_CODES.bodyTooLarge,
+    message: `Request body is larger than ${limit} bytes.`,
+  });
+
+export const notFound = (what: string): ApiError =>
+  new ApiError({ result: -2, description: 'Not found', httpStatus: 404, code: ERROR_CODES.notFound, message: `${what} not found.` });
+
+export const routeNotFound = (method: string, path: string): ApiError =>
+  new ApiError({
+    result: -2,
+    description: 'Not found',
+    httpStatus: 404,
+    code: ERROR_CODES.notFound,
+    message: `No endpoint ${method} ${path}. See docs/api.md for the endpoints the sandbox serves.`,
+  });
+
+export const methodNotAllowed = (method: string, path: string, allowed: string[]): ApiError =>
+  new ApiError({
+    result: -1,
+    httpStatus: 405,
+    code: ERROR_CODES.methodNotAllowed,
+    message: `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+    headers: { allow: allowed.join(', ') },
+  });
+
+/** Authentication failures carry no detail, as the provider's do (spec section 5). */
+export const unauthorized = (): ApiError =>
+  new ApiError({
+    result: -6,
+    httpStatus: 401,
+    code: ERROR_CODES.unauthorized,
+    message: 'Security error.',
+    headers: { 'www-authenticate': 'Basic realm="paylink sandbox"' },
+  });
+
+export const forbidden = (): ApiError =>
+  new ApiError({ result: -6, httpStatus: 403, code: ERROR_CODES.forbidden, message: 'Security error.' });
+
+export const duplicateTrackingCode = (path: string): ApiError =>
+  new ApiError({
+    result: -8,
+    code: ERROR_CODES.duplicateTrackingCode,
+    message: `Duplicate value: ${path} is already used by this business. Use a unique trackingCode per request.`,
+  });
+
+export const businessRule = (message: string, code: number = ERROR_CODES.businessRule): ApiError =>
+  new ApiError({ result: -8, code, message });
+
+export const internalError = (): ApiError =>
+  new ApiError({ result: -7, code: ERROR_CODES.unexpected, message: 'Unexpected error in the sandbox; see its console output.' });

@@ -1,0 +1,134 @@
+/**
+ * The programmatic entry: `startSandbox(options) -> { url, close }`. `paylink sandbox` is a thin command
+ * over it, and tests start one on port 0 with a temporary database.
+ */
+import { toNodeListener } from 'h3';
+import { listen, type Listener } from 'listhen';
+import { createSandboxApp, type RequestObserver } from './app.js';
+import { Sandbox, type Credential } from './context.js';
+
+export interface StartSandboxOptions {
+  /**
+   * Port to listen on; 0 picks a free one.
+   * @default 8417
+   */
+  port?: number;
+  /**
+   * Interface to listen on.
+   * @default "127.0.0.1"
+   */
+  host?: string;
+  /**
+   * SQLite database file, or `:memory:`.
+   * @default ".paylink/sandbox.db" under the working directory
+   */
+  db?: string;
+  /**
+   * Serve HTTPS: `true` for a generated self-signed certificate, or paths to a certificate and key.
+   * @default false
+   */
+  https?: boolean | { cert: string; key: string };
+  /** Public base URL (tunnel or reverse proxy); every `redirect.url` and library target uses it. */
+  publicUrl?: string;
+  /** HTTP Basic credentials; when given, the API refuses requests without them (401) or for other businesses (403). */
+  credentials?: Credential[];
+  /** Token for `/__sandbox/` and the dashboard; generated when the sandbox is not on loopback or has a public URL. */
+  adminToken?: string;
+  /** Seed for reproducible ids and approval codes. */
+  seed?: string;
+  /** Open a public tunnel with listhen (needs network access). */
+  tunnel?: boolean;
+  /** Observers of every answered request. */
+  observers?: RequestObserver[];
+}
+
+/** The default port of `paylink sandbox` and of the CLI's default base URL. */
+export const DEFAULT_PORT = 8417;
+/** The default database file, relative to the working directory. */
+export const DEFAULT_DB = '.paylink/sandbox.db';
+
+export interface RunningSandbox {
+  /** Base URL the sandbox listens at, e.g. `http://127.0.0.1:8417`. */
+  url: string;
+  /** Base URL handed out in responses: the public URL when set, else `url`. */
+  publicUrl: string;
+  /** Token for the admin endpoints, when they require one. */
+  adminToken: string | undefined;
+  /** The sandbox state (database, clock); for embedding and tests. */
+  sandbox: Sandbox;
+  /** Stops listening and closes the database (committing what was answered). */
+  close(): Promise<void>;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** Starts a sandbox and resolves once it is listening. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const needsToken = !isLoopback(host) || options.publicUrl !== undefined || options.tunnel === true;
+  const adminToken = options.adminToken ?? (needsToken ? randomToken() : undefined);
+  const sandbox = new Sandbox({
+    db: options.db ?? DEFAULT_DB,
+    publicUrl: options.publicUrl,
+    credentials: options.credentials,
+    adminToken,
+    seed: options.seed,
+  });
+  const { app, observe } = createSandboxApp(sandbox);
+  for (const observer of options.observers ?? []) observe(observer);
+
+  let listener: Listener;
+  try {
+    listener = await listen(toNodeListener(app), {
+      port: options.port ?? DEFAULT_PORT,
+      hostname: host,
+      https: httpsOption(options.https, host),
+      showURL: false,
+      autoClose: false,
+      qr: false,
+      public: !isLoopback(host),
+      isTest: true,
+    });
+  } catch (error) {
+    sandbox.close();
+    throw error;
+  }
+
+  const address = listener.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+  const scheme = options.https ? 'https' : 'http';
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const url = `${scheme}://${urlHost}:${port}`;
+  sandbox.listenUrl = url;
+
+  let closed = false;
+  return {
+    url,
+    publicUrl: sandbox.baseUrl,
+    adminToken,
+    sandbox,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listener.close();
+      sandbox.close();
+    },
+  };
+}
+
+function httpsOption(https: StartSandboxOptions['https'], host: string): boolean | { cert: string; key: string } | { domains: string[]; validityDays: number } {
+  if (!https) return false;
+  if (https === true) return { domains: ['localhost', '127.0.0.1', '::1', host], validityDays: 30 };
+  return https;
+}
+
+function randomToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url');
+}
+
+export { Sandbox } from './context.js';
+export type { Credential, SandboxConfig } from './context.js';
+export type { RequestObserver, ObservedRequest } from './app.js';
+export { ApiError, ERROR_CODES, EXIT_CODES, RESULTS } from './errors.js';

@@ -1,0 +1,105 @@
+/**
+ * Reading requests safely: bodies with a size limit, JSON that never throws past an input error, the
+ * merchant's `businessId`, and HTTP Basic credentials when the sandbox is started with them.
+ */
+import type { IncomingMessage } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { Sandbox } from './context.js';
+import { isObject, type JsonObject } from './domain/fields.js';
+import { bodyTooLarge, forbidden, malformedJson, missingProperty, invalidValue, unauthorized, ApiError } from './errors.js';
+
+/** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads the raw body, refusing more than {@link MAX_BODY_BYTES}. */
+export async function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw bodyTooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/**
+ * The JSON object body of a request. Malformed JSON, an empty body or a value that is not an object is an
+ * input error (400, -1), never a 500.
+ */
+export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
+  const raw = await readRawBody(req);
+  if (raw.length === 0) throw malformedJson('the body is empty');
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw malformedJson((error as Error).message);
+  }
+  if (!isObject(value)) throw malformedJson('expected a JSON object');
+  return value;
+}
+
+/** An `application/x-www-form-urlencoded` body (the hosted pages' forms). */
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const raw = await readRawBody(req, 64 * 1024);
+  return new URLSearchParams(raw.toString('utf8'));
+}
+
+/** `header.businessId` of a POST body; missing is 400 with code 1004. */
+export function businessIdFromBody(body: JsonObject): string {
+  const header = body.header;
+  if (header === undefined || header === null) throw missingProperty('header.businessId');
+  if (!isObject(header)) throw invalidValue('header', 'Expected an object.');
+  return checkBusinessId(header.businessId, 'header.businessId');
+}
+
+/** The `businessId` query parameter of a GET; missing is 400 with code 1004. */
+export function businessIdFromQuery(query: URLSearchParams): string {
+  return checkBusinessId(query.get('businessId') ?? undefined, 'businessId');
+}
+
+function checkBusinessId(value: unknown, path: string): string {
+  if (value === undefined || value === null || value === '') throw missingProperty(path);
+  if (typeof value !== 'string' || value.length > 100) throw invalidValue(path, 'Expected a string of at most 100 characters.');
+  return value;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Checks HTTP Basic credentials when the sandbox has any configured; returns the business ids they own,
+ * or undefined when credentials are off (any business is allowed).
+ */
+export function authenticate(sandbox: Sandbox, authorization: string | undefined): Set<string> | undefined {
+  const credentials = sandbox.config.credentials;
+  if (!credentials || credentials.length === 0) return undefined;
+  if (!authorization || !/^basic /i.test(authorization)) throw unauthorized();
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw unauthorized();
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  const match = credentials.find((c) => safeEqual(c.username, username) && safeEqual(c.password, password));
+  if (!match) throw unauthorized();
+  return new Set(match.businessIds);
+}
+
+/** 403 when the credentials do not own `businessId`. */
+export function authorize(owned: Set<string> | undefined, businessId: string): void {
+  if (owned !== undefined && !owned.has(businessId) && !owned.has('*')) throw forbidden();
+}
+
+export { ApiError };

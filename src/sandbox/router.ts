@@ -1,0 +1,131 @@
+/**
+ * A small router for the sandbox's own rules: fixed path segments match in any letter case, identifiers are
+ * taken verbatim, a trailing slash is tolerated (SANDBOX.md, "Paths"). Routes are compiled once.
+ */
+import type { H3Event } from 'h3';
+import type { Sandbox } from './context.js';
+import type { JsonObject } from './domain/fields.js';
+
+export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
+
+/**
+ * How failures of a route are answered: `api` with the JSON envelope, `page` with an HTML page, `admin`
+ * with the envelope too but behind the admin token when the sandbox is not on loopback.
+ */
+export type RouteKind = 'api' | 'page' | 'admin' | 'asset';
+
+export interface RouteRequest {
+  event: H3Event;
+  sandbox: Sandbox;
+  /** Path parameters, verbatim. */
+  params: Record<string, string>;
+  /** The query string. */
+  query: URLSearchParams;
+  /** The path as requested (without query). */
+  path: string;
+  /** The JSON object body (input error for anything else); read once, then cached. */
+  json(): Promise<JsonObject>;
+  /** `header.businessId` of the body, checked against the credentials (403) when they are on. */
+  businessFromBody(body: JsonObject): string;
+  /** The `businessId` query parameter, checked likewise. */
+  businessFromQuery(): string;
+}
+
+/** A response other than a 200 JSON value: any status, headers and a string, buffer or JSON body. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer | object | null,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  static json(status: number, body: object, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, body, headers);
+  }
+
+  static html(status: number, text: string, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, text, { 'content-type': 'text/html; charset=utf-8', ...headers });
+  }
+
+  /** A redirect; `status` 303 after a form POST, 302 otherwise. */
+  static redirect(location: string, status = 302, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, null, { location, ...headers });
+  }
+}
+
+export interface Route {
+  method: Method;
+  /** Literal segments and `:name` parameters, e.g. `/gateway/v3/paymentlinks/:linkId/cancel`. */
+  path: string;
+  kind: RouteKind;
+  handler: (req: RouteRequest) => unknown | Promise<unknown>;
+}
+
+interface CompiledRoute {
+  route: Route;
+  segments: Array<{ literal: string } | { param: string }>;
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export class Router {
+  private readonly byLength = new Map<number, CompiledRoute[]>();
+
+  constructor(routes: readonly Route[]) {
+    for (const route of routes) {
+      const segments = split(route.path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s.toLowerCase() }));
+      const list = this.byLength.get(segments.length) ?? [];
+      list.push({ route, segments });
+      this.byLength.set(segments.length, list);
+    }
+  }
+
+  /**
+   * The route for a method and path. `allowed` lists the methods of routes that match the path but not
+   * the method (for a 405), when there is no match.
+   */
+  match(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
+    const parts = split(path);
+    const candidates = this.byLength.get(parts.length);
+    const allowed: string[] = [];
+    if (!candidates) return { allowed };
+    const lowered = parts.map((p) => p.toLowerCase());
+    for (const candidate of candidates) {
+      const params = matchSegments(candidate, parts, lowered);
+      if (!params) continue;
+      const m = candidate.route.method;
+      if (m === method || (method === 'HEAD' && m === 'GET')) return { match: { route: candidate.route, params }, allowed };
+      allowed.push(m);
+    }
+    return { allowed };
+  }
+}
+
+function matchSegments(candidate: CompiledRoute, parts: string[], lowered: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const segment = candidate.segments[i]!;
+    if ('literal' in segment) {
+      if (segment.literal !== lowered[i]) return undefined;
+    } else {
+      params[segment.param] = decodeSegment(parts[i]!);
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Path segments without empty ones, so `/a/b/` and `/a/b` match alike. */
+function split(path: string): string[] {
+  return path.split('/').filter((s) => s.length > 0);
+}

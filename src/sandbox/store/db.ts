@@ -1,0 +1,42 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+export type Db = Database.Database;
+
+/**
+ * Opens (creating if needed) the sandbox database and brings its schema up to date.
+ *
+ * WAL with `synchronous = NORMAL`: a commit is in the WAL file before the statement returns, so a killed
+ * process (`kill -9`) loses nothing that was committed; only a power loss could lose the last commits,
+ * which is an acceptable trade for a local sandbox.
+ */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+/** Runs the migrations the database has not seen, each in its own transaction. */
+export function migrate(db: Db, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(
+      `The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`,
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+}

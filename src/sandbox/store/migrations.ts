@@ -1,0 +1,90 @@
+/**
+ * The schema, as an ordered list of migrations. `PRAGMA user_version` records how many have run; a new
+ * change is a new entry at the end, never an edit of an old one.
+ *
+ * Resources are stored as JSON documents (`data`) beside the columns that are looked up or constrained,
+ * so adding a returned field needs no migration while uniqueness and lookups stay in SQL.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'links, checkouts, payments, tokens, hosted-form tokens, request log, meta',
+    sql: `
+      CREATE TABLE links (
+        id TEXT PRIMARY KEY,
+        business_id TEXT NOT NULL,
+        tracking_code TEXT,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX links_tracking ON links (business_id, tracking_code);
+      CREATE INDEX links_created ON links (created_at);
+
+      CREATE TABLE checkouts (
+        id TEXT PRIMARY KEY,
+        business_id TEXT NOT NULL,
+        tracking_code TEXT,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX checkouts_tracking ON checkouts (business_id, tracking_code);
+      CREATE INDEX checkouts_created ON checkouts (created_at);
+
+      CREATE TABLE payments (
+        id TEXT PRIMARY KEY,
+        business_id TEXT NOT NULL,
+        tracking_code TEXT,
+        parent_kind TEXT,
+        parent_id TEXT,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX payments_tracking ON payments (business_id, tracking_code);
+      CREATE INDEX payments_parent ON payments (parent_id, created_at);
+      CREATE INDEX payments_created ON payments (created_at);
+
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        business_id TEXT NOT NULL,
+        tracking_code TEXT,
+        fingerprint TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX tokens_fingerprint ON tokens (business_id, fingerprint);
+      CREATE INDEX tokens_created ON tokens (created_at);
+
+      CREATE TABLE form_tokens (
+        token TEXT PRIMARY KEY,
+        target_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        used_at INTEGER,
+        outcome TEXT
+      );
+
+      CREATE TABLE request_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        business_id TEXT,
+        duration_ms REAL NOT NULL,
+        request TEXT,
+        response TEXT
+      );
+      CREATE INDEX request_log_at ON request_log (at);
+
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,201 @@
+import type { Db } from './db.js';
+
+/**
+ * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
+ * failing write undoes only itself); the transaction commits once per event-loop turn, and every write's
+ * promise resolves after that commit. A handler awaits its write before answering, so an answered request
+ * is always committed (and survives `kill -9`), while concurrent requests share one commit.
+ *
+ * Reads on the same connection see the open transaction's writes, so uniqueness checks and lookups stay
+ * consistent with writes that are about to be committed.
+ */
+export class Store {
+  private pending: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private scheduled = false;
+  private readonly rollbackListeners: Array<() => void> = [];
+
+  constructor(readonly db: Db) {}
+
+  /** Called when a write is rolled back, so read caches drop what they may hold of it. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /**
+   * Runs `fn` as one atomic write and resolves, with its return value, once it is committed. If `fn`
+   * throws, its changes are rolled back and the promise rejects with the same error (synchronously
+   * thrown errors are rethrown synchronously, so validation errors surface at once).
+   */
+  write<T>(fn: () => T): Promise<T> {
+    if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+    let value: T;
+    try {
+      // better-sqlite3 nests transaction() as a savepoint inside the open transaction.
+      value = this.db.transaction(fn)();
+    } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ resolve: () => resolve(value), reject });
+      this.schedule();
+    });
+  }
+
+  /** Commits now; used before closing and by tests that read the file from another connection. */
+  flush(): void {
+    this.commit();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.commit());
+  }
+
+  private commit(): void {
+    this.scheduled = false;
+    const waiting = this.pending;
+    this.pending = [];
+    if (!this.db.inTransaction) {
+      for (const w of waiting) w.resolve();
+      return;
+    }
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      for (const listener of this.rollbackListeners) listener();
+      for (const w of waiting) w.reject(error);
+      return;
+    }
+    for (const w of waiting) w.resolve();
+  }
+
+  close(): void {
+    this.flush();
+    this.db.close();
+  }
+}
+
+/** A bounded map that forgets the least recently used entry; reads of hot resources skip SQLite. */
+export class LruCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/** What every stored resource has: an id, its business and an optional tracking code. */
+export interface StoredDocument {
+  id: string;
+  businessId: string;
+  trackingCode?: string | undefined;
+  createdAt: number;
+}
+
+export interface DocumentTableOptions<T> {
+  table: 'links' | 'checkouts' | 'payments' | 'tokens';
+  /** Extra columns beyond id, business_id, tracking_code, created_at, data, and how to read them from a document. */
+  columns?: Record<string, (doc: T) => string | number | null>;
+  /** Documents kept in memory for reads. */
+  cacheSize?: number;
+}
+
+/**
+ * A table of JSON documents with prepared statements and a read cache kept consistent on every write
+ * (the cache is written only after the SQL statement succeeded inside the caller's transaction; a rolled
+ * back transaction clears it, see {@link DocumentTable.forgetAll}).
+ */
+export class DocumentTable<T extends StoredDocument> {
+  private readonly cache: LruCache<string, T>;
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly byIdStmt;
+  private readonly byTrackingStmt;
+  private readonly extra: Array<[string, (doc: T) => string | number | null]>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: DocumentTableOptions<T>,
+  ) {
+    this.cache = new LruCache(options.cacheSize ?? 20_000);
+    this.extra = Object.entries(options.columns ?? {});
+    const names = ['id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
+    const t = options.table;
+    this.insertStmt = db.prepare(`INSERT INTO ${t} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
+    this.updateStmt = db.prepare(
+      `UPDATE ${t} SET data = ?${this.extra.map(([n]) => `, ${n} = ?`).join('')} WHERE id = ?`,
+    );
+    this.byIdStmt = db.prepare(`SELECT data FROM ${t} WHERE id = ?`).pluck();
+    this.byTrackingStmt = db.prepare(
+      `SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`,
+    ).pluck();
+  }
+
+  insert(doc: T): void {
+    this.insertStmt.run(
+      doc.id,
+      doc.businessId,
+      doc.trackingCode ?? null,
+      doc.createdAt,
+      JSON.stringify(doc),
+      ...this.extra.map(([, read]) => read(doc)),
+    );
+    this.cache.set(doc.id, doc);
+  }
+
+  update(doc: T): void {
+    const info = this.updateStmt.run(JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc)), doc.id);
+    if (info.changes !== 1) throw new Error(`${this.options.table}: no row ${doc.id} to update`);
+    this.cache.set(doc.id, doc);
+  }
+
+  /** The document with this id, whatever its business (callers check ownership). */
+  get(id: string): T | undefined {
+    const cached = this.cache.get(id);
+    if (cached !== undefined) return cached;
+    const data = this.byIdStmt.get(id) as string | undefined;
+    if (data === undefined) return undefined;
+    const doc = JSON.parse(data) as T;
+    this.cache.set(id, doc);
+    return doc;
+  }
+
+  /** The document with this id if it belongs to `businessId`. */
+  getOwned(id: string, businessId: string): T | undefined {
+    const doc = this.get(id);
+    return doc !== undefined && doc.businessId === businessId ? doc : undefined;
+  }
+
+  /** Documents of a business with a tracking code, oldest first. */
+  byTrackingCode(businessId: string, trackingCode: string): T[] {
+    return (this.byTrackingStmt.all(businessId, trackingCode) as string[]).map((data) => JSON.parse(data) as T);
+  }
+
+  /** Empties the read cache (after a rollback or a reset). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+}
