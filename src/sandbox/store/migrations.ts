@@ -87,4 +87,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'charge attempts per link, checkout or trackingCode (retry test cards)',
+    sql: `
+      CREATE TABLE charge_attempts (
+        attempt_key TEXT PRIMARY KEY,
+        attempts INTEGER NOT NULL
+      );
+    `,
+  },
 ];
