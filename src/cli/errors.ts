@@ -1,3 +1,7 @@
+/**
+ * The CLI's typed errors. Commands throw them; the one catch in `index.ts` turns each into a message on
+ * stderr and its exit code (docs/cli.md, "Exit codes").
+ */
 import { EXIT_CODES } from '../sandbox/errors.js';
 
 /** A mistake in how a command was called (a missing flag, a bad value): exit code 2. */
@@ -15,5 +19,39 @@ export class UnreachableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnreachableError';
+  }
+}
+
+/** The response envelope of a failed call, as the CLI got it over HTTP. */
+export interface ErrorEnvelope {
+  result?: number;
+  description?: string;
+  header?: Record<string, unknown>;
+  body?: { error?: { code?: number; message?: string } } & Record<string, unknown>;
+}
+
+/**
+ * The API answered with an error envelope (HTTP 4xx/5xx), or refused what the command asked for: exit
+ * code 3. `envelope` is printed unchanged on stdout with `--json`; `data` replaces it for commands whose
+ * JSON output is their own documented object (pay, follow, status).
+ */
+export class ApiResponseError extends Error {
+  readonly exitCode = EXIT_CODES.api;
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly envelope: ErrorEnvelope | undefined,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiResponseError';
+  }
+
+  /** Builds the error from an envelope: "Input error (-1, code 1002): Invalid property value: ...". */
+  static fromEnvelope(status: number, envelope: ErrorEnvelope | undefined, context?: string): ApiResponseError {
+    const error = envelope?.body?.error;
+    const head = `${envelope?.description ?? `HTTP ${status}`} (${envelope?.result ?? '?'}${error?.code === undefined ? '' : `, code ${error.code}`})`;
+    const text = `${context ? `${context}: ` : ''}${head}${error?.message ? `: ${error.message}` : ''}`;
+    return new ApiResponseError(text, status, envelope);
   }
 }

@@ -1,0 +1,151 @@
+/**
+ * The CLI's HTTP client for the API v3 (contract 5). Every command but `paylink sandbox` reaches the
+ * sandbox only through it, so the same commands work against any deployment of the API.
+ */
+import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
+
+export interface ApiClientOptions {
+  /** API base URL, e.g. `http://127.0.0.1:8417` (no trailing slash needed). */
+  baseUrl: string;
+  /** The merchant: added as `businessId` to GET queries and as `header.businessId` to POST bodies. */
+  businessId: string;
+  /** HTTP Basic user name; sent on API calls only, never to hosted pages or the merchant. */
+  username?: string | undefined;
+  password?: string | undefined;
+  /** `fetch` to use (tests, proxies). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Milliseconds before a request is abandoned. @default 30000 */
+  timeoutMs?: number;
+}
+
+/** An answer of the API: the HTTP status and the parsed JSON envelope. */
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+}
+
+/** How to start the local sandbox, appended to every "cannot reach" message. */
+export const START_HINT = 'Is the sandbox running? Start it with `paylink sandbox`.';
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly businessId: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly authorization: string | undefined;
+  private readonly timeoutMs: number;
+  /** Cookies the hosted pages set, sent back like a browser would (per origin). */
+  private readonly cookies = new Map<string, Map<string, string>>();
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.businessId = options.businessId;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.authorization =
+      options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
+  }
+
+  /** Absolute URL of an API path (`/gateway/v3/...`). */
+  url(path: string): string {
+    return /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
+  }
+
+  /** GET an API path; `businessId` is added to the query unless it is there already. */
+  async get<T = any>(path: string, query: Record<string, string | undefined> = {}): Promise<ApiResponse<T>> {
+    const url = new URL(this.url(path));
+    if (!('businessId' in query)) url.searchParams.set('businessId', this.businessId);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+    return this.json<T>(url.href, { method: 'GET', headers: this.apiHeaders() });
+  }
+
+  /** POST a `{header, body}` document; `header.businessId` is filled in when missing. */
+  async post<T = any>(path: string, body: Record<string, unknown>): Promise<ApiResponse<T>> {
+    const header = (body.header && typeof body.header === 'object' ? body.header : {}) as Record<string, unknown>;
+    const document = { ...body, header: { businessId: this.businessId, ...header } };
+    return this.json<T>(this.url(path), {
+      method: 'POST',
+      headers: { ...this.apiHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify(document),
+    });
+  }
+
+  /**
+   * Submits a hosted form exactly like a browser: urlencoded fields, cookies of that origin, and
+   * `redirect: 'manual'` so the caller sees each 303 (3-D Secure, returnUrl).
+   */
+  async postForm(url: string, fields: Record<string, string | undefined>): Promise<Response> {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.set(key, value);
+    return this.page(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  }
+
+  /** GETs (or sends `init` to) a page as a browser would, without following redirects. */
+  async page(url: string, init: RequestInit = {}): Promise<Response> {
+    const target = new URL(url);
+    const headers = new Headers(init.headers);
+    headers.set('accept', 'text/html,application/xhtml+xml');
+    const jar = this.cookies.get(target.origin);
+    if (jar && jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    const response = await this.send(target.href, { ...init, headers, redirect: 'manual' });
+    this.keepCookies(target.origin, response);
+    return response;
+  }
+
+  /** GET a URL outside the API (the merchant's returnUrl); connection errors are the caller's to report. */
+  async visit(url: string): Promise<Response> {
+    return this.fetchImpl(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+  }
+
+  private apiHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.authorization) headers.authorization = this.authorization;
+    return headers;
+  }
+
+  private keepCookies(origin: string, response: Response): void {
+    const list = response.headers.getSetCookie?.() ?? [];
+    if (list.length === 0) return;
+    const jar = this.cookies.get(origin) ?? new Map<string, string>();
+    for (const line of list) {
+      const pair = line.split(';', 1)[0] ?? '';
+      const eq = pair.indexOf('=');
+      if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+    this.cookies.set(origin, jar);
+  }
+
+  private async send(url: string, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchImpl(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      throw unreachable(url, error);
+    }
+  }
+
+  private async json<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> {
+    const response = await this.send(url, init);
+    const text = await response.text();
+    try {
+      return { status: response.status, body: JSON.parse(text) as T };
+    } catch {
+      // Something answered, but not the API: a wrong --base-url or another service on the port.
+      throw new UnreachableError(
+        `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`,
+      );
+    }
+  }
+}
+
+/** The error for a request that got no HTTP answer (refused, DNS, timeout). */
+export function unreachable(url: string, error: unknown): UnreachableError {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const name = (error as Error)?.name;
+  const why = name === 'TimeoutError' ? 'timed out' : (cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error));
+  return new UnreachableError(`Cannot reach ${new URL(url).origin} (${why}). ${START_HINT}`);
+}
+
+/** Returns the response when its status is 2xx, else throws the API error it carries (exit code 3). */
+export function expectOk<T>(response: ApiResponse<T>, context?: string): ApiResponse<T> {
+  if (response.status >= 200 && response.status < 300) return response;
+  throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, context);
+}

@@ -1,0 +1,307 @@
+/**
+ * Plays the customer on the hosted pages over plain HTTP, exactly as a browser submits them (contract 3):
+ * GET the page, read its one-time `formToken`, POST the card, answer a 3-D Secure challenge, follow the
+ * 303 to the merchant's returnUrl, then read the resulting status from the API. Used by `paylink pay` and
+ * by the fixtures (`src/cli/fixtures`).
+ */
+import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
+import { expectOk, type ApiClient, type ApiResponse } from './client.js';
+import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
+
+export type ResourceKind = 'link' | 'checkout';
+
+export interface PlayCustomerOptions {
+  /** Link or checkout; found by trying the link, then the checkout, when not given. */
+  kind?: ResourceKind | undefined;
+  /** Card number to type (spaces allowed). Takes precedence over `outcome`. */
+  card?: string | undefined;
+  /** A test-card outcome name (`OUTCOME_NAMES`). @default "approved" */
+  outcome?: OutcomeName | undefined;
+  /** @default "12" */
+  expiryMonth?: string | undefined;
+  /** @default the sandbox clock's year + 3 */
+  expiryYear?: string | undefined;
+  /** @default "123" ("1234" for American Express) */
+  cvv?: string | undefined;
+  /** @default "Test Customer" */
+  holderName?: string | undefined;
+  /** Tick "save card" (checkouts with tokenize INQUIRE). */
+  saveCard?: boolean | undefined;
+  /** Press the decline button instead of paying. */
+  decline?: boolean | undefined;
+  /** The code for a 3-D Secure challenge; `null` presses cancel. @default "1234" */
+  threeDSCode?: string | null | undefined;
+  /** GET the returnUrl the page redirects to (the merchant's answer is reported, never fatal). @default true */
+  follow?: boolean | undefined;
+  /** Progress notes ("Submitting the card..."), for a spinner. */
+  onStep?: ((text: string) => void) | undefined;
+}
+
+/** One page answer on the way. */
+export interface PlayStep {
+  /** What was sent: the card form, the decline button, the 3-D Secure code or cancel. */
+  action: 'pay' | 'decline' | '3ds-submit' | '3ds-cancel';
+  /** The URL posted to. */
+  url: string;
+  /** HTTP status of the answer (303 redirect, 200 page). */
+  status: number;
+  /** Where a 303 pointed. */
+  location?: string | undefined;
+  /** `data-paylink-state` of a page answer. */
+  state?: string | undefined;
+  /** The page's alert text (the reason of a failed attempt). */
+  message?: string | undefined;
+}
+
+/** What `playCustomer` did and what came of it (the `--json` output of `paylink pay`). */
+export interface PlayResult {
+  kind: ResourceKind;
+  id: string;
+  /** The hosted page the customer opened. */
+  pageUrl: string;
+  /** The card typed, masked (never the full number). */
+  card?: { brandId?: number | undefined; lastFourDigits: string; outcome?: OutcomeName | undefined } | undefined;
+  /** The result asked for: the test card's result, 0 or -10 for 3-D Secure, -10 for the decline button. */
+  expectedResult?: number | undefined;
+  steps: PlayStep[];
+  /** The returnUrl the browser was sent to, when the page redirected there. */
+  returnUrl?: string | undefined;
+  /** The merchant's answer at returnUrl (status), or why none came (error). */
+  merchant?: { status?: number | undefined; error?: string | undefined } | undefined;
+  /** The attempt this play made (last payment entry), when one was stored. */
+  payment?: { id?: string | undefined; result: number; description: string; token?: string | undefined } | undefined;
+  /** Lifecycle after the play: link status or checkout result description. */
+  state: string;
+  /** True when the outcome is what was asked for. */
+  asExpected: boolean;
+  /** The API's status envelope of the link or checkout after the play. */
+  status: unknown;
+}
+
+const MAX_STEPS = 6;
+
+/** Reads the link or checkout's status envelope, trying the link first when `kind` is not given. */
+export async function findResource(client: ApiClient, id: string, kind?: ResourceKind): Promise<{ kind: ResourceKind; response: ApiResponse }> {
+  const path = (k: ResourceKind) => `/gateway/v3/${k === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+  if (kind) return { kind, response: expectOk(await client.get(path(kind)), `${kind} ${id}`) };
+  const link = await client.get(path('link'));
+  if (link.status !== 404) return { kind: 'link', response: expectOk(link, `link ${id}`) };
+  const checkout = await client.get(path('checkout'));
+  if (checkout.status !== 404) return { kind: 'checkout', response: expectOk(checkout, `checkout ${id}`) };
+  throw ApiResponseError.fromEnvelope(404, checkout.body as ErrorEnvelope, `No payment link or checkout ${id} for business ${client.businessId}`);
+}
+
+/** Lifecycle of a link or checkout status envelope: link status, or the checkout's result description. */
+export function lifecycleOf(kind: ResourceKind, envelope: any): string {
+  if (kind === 'link') return String(envelope?.body?.link?.status ?? envelope?.description ?? 'UNKNOWN');
+  const names: Record<number, string> = { 2: 'PENDING', 0: 'PAID', [-4]: 'DECLINED', [-10]: 'DECLINEDBYCUSTOMER', 4: 'TIMEOUT' };
+  return names[envelope?.result as number] ?? String(envelope?.description ?? 'UNKNOWN');
+}
+
+/** The value of a hidden input by name, whatever the attribute order. */
+export function hiddenInput(html: string, name: string): string | undefined {
+  for (const tag of html.match(/<input\b[^>]*>/gi) ?? []) {
+    if (attribute(tag, 'name') === name) return decodeEntities(attribute(tag, 'value') ?? '');
+  }
+  return undefined;
+}
+
+/** `data-paylink-state` of a hosted page. */
+export function pageState(html: string): string | undefined {
+  const body = /<body\b[^>]*>/i.exec(html)?.[0];
+  return body ? attribute(body, 'data-paylink-state') : undefined;
+}
+
+/** Text of the page's first non-empty alert (`role="alert"` or `aria-live`), tags stripped. */
+export function alertText(html: string): string | undefined {
+  const re = /<(\w+)\b([^>]*\b(?:role\s*=\s*["']alert["']|aria-live\s*=\s*["'](?:assertive|polite)["'])[^>]*)>([\s\S]*?)<\/\1>/gi;
+  for (const match of html.matchAll(re)) {
+    const text = decodeEntities((match[3] ?? '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    if (text) return text;
+  }
+  return undefined;
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  const re = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i');
+  const m = re.exec(tag);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(parseInt(n, 16)))
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&');
+}
+
+/** The card to type: `--card` as given, else the outcome's test card, preferring a brand the page offers. */
+export function chooseCard(options: Pick<PlayCustomerOptions, 'card' | 'outcome'>, brandIds: number[]): { number: string; known: TestCard | undefined } {
+  if (options.card !== undefined) {
+    const number = options.card.replace(/[\s-]/g, '');
+    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits, got "${options.card}".`);
+    return { number, known: testCard(number) };
+  }
+  const outcome = options.outcome ?? 'approved';
+  const offered = TEST_CARDS.find((c) => c.outcome === outcome && brandIds.includes(c.brandId));
+  const card = offered ?? cardForOutcome(outcome);
+  if (!card) throw new UsageError(`--outcome: unknown outcome "${outcome}".`);
+  return { number: card.number, known: card };
+}
+
+/**
+ * Pays (or declines) a link or checkout through its hosted page, as a customer's browser would, and
+ * returns what happened. Throws `ApiResponseError` when the API refuses the lookup, and when the page
+ * offers no form (a paid, cancelled or expired link), `UnreachableError` when the sandbox is down.
+ */
+export async function playCustomer(client: ApiClient, id: string, options: PlayCustomerOptions = {}): Promise<PlayResult> {
+  const step = options.onStep ?? (() => {});
+  step(`Looking up ${id}`);
+  const found = await findResource(client, id, options.kind);
+  const { kind } = found;
+  const before = found.response.body;
+  const resource = kind === 'link' ? before?.body?.link : before?.body?.checkout;
+  const pageUrl: string | undefined = resource?.redirect?.url;
+  if (!pageUrl) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url to a hosted page.`, found.response.status, before);
+  const brandIds: number[] = Array.isArray(resource?.brandIds) ? resource.brandIds : [];
+  const paymentsBefore = Array.isArray(before?.body?.payments) ? before.body.payments.length : 0;
+
+  const result: PlayResult = { kind, id, pageUrl, steps: [], state: lifecycleOf(kind, before), asExpected: false, status: before };
+
+  step('Opening the hosted page');
+  let response = await client.page(pageUrl);
+  let html = await response.text();
+  let state = pageState(html);
+  let formToken = hiddenInput(html, 'formToken');
+  if (response.status !== 200 || !formToken) {
+    const why = alertText(html) ?? stripTags(html).slice(0, 200);
+    throw new ApiResponseError(
+      `The hosted page of ${kind} ${id} offers no payment form (HTTP ${response.status}, state ${state ?? 'unknown'}, ${kind} is ${result.state})${why ? `: ${why}` : '.'}`,
+      response.status,
+      undefined,
+    );
+  }
+
+  let fields: Record<string, string | undefined>;
+  let action: PlayStep['action'];
+  if (options.decline) {
+    fields = { formToken, action: 'decline' };
+    action = 'decline';
+    result.expectedResult = -10;
+  } else {
+    const { number, known } = chooseCard(options, brandIds);
+    const amex = (known?.brandId ?? (/^3[47]/.test(number) ? 1030 : 0)) === 1030;
+    const year = options.expiryYear ?? String(sandboxYear(before) + 3);
+    fields = {
+      formToken,
+      action: 'pay',
+      cardNumber: number,
+      expiryMonth: options.expiryMonth ?? '12',
+      expiryYear: year,
+      cvv: options.cvv ?? (amex ? '1234' : '123'),
+      holderName: options.holderName ?? 'Test Customer',
+      saveCard: options.saveCard ? 'on' : undefined,
+    };
+    action = 'pay';
+    result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
+    if (known) {
+      const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+      result.expectedResult = known.outcome === '3ds' ? (code === THREE_DS_APPROVE_CODE ? 0 : -10) : known.result;
+    }
+  }
+
+  let postUrl = pageUrl;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    step(action === 'pay' ? 'Submitting the card' : action === 'decline' ? 'Pressing decline' : 'Answering the 3-D Secure challenge');
+    response = await client.postForm(postUrl, fields);
+    const location = response.headers.get('location');
+    const entry: PlayStep = { action, url: postUrl, status: response.status };
+    result.steps.push(entry);
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      const target = new URL(location, postUrl).href;
+      entry.location = target;
+      if (isThreeDSecure(target, client.baseUrl, pageUrl)) {
+        step('Opening the 3-D Secure challenge');
+        const challenge = await client.page(target);
+        html = await challenge.text();
+        formToken = hiddenInput(html, 'formToken');
+        if (challenge.status !== 200 || !formToken) {
+          entry.message = alertText(html);
+          break;
+        }
+        const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+        fields = code === null ? { formToken, action: 'cancel' } : { formToken, action: 'submit', code };
+        action = code === null ? '3ds-cancel' : '3ds-submit';
+        postUrl = target;
+        continue;
+      }
+      result.returnUrl = target;
+      if (options.follow !== false) {
+        step('Following the redirect to returnUrl');
+        result.merchant = await visitMerchant(client, target);
+      }
+      break;
+    }
+    html = await response.text();
+    entry.state = pageState(html);
+    entry.message = alertText(html);
+    break;
+  }
+
+  step('Reading the resulting status');
+  const after = expectOk(await client.get(`/gateway/v3/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`), `${kind} ${id}`);
+  result.status = after.body;
+  result.state = lifecycleOf(kind, after.body);
+  const payments: any[] = Array.isArray(after.body?.body?.payments) ? after.body.body.payments : [];
+  if (payments.length > paymentsBefore) {
+    const last = payments[payments.length - 1];
+    result.payment = {
+      id: last?.body?.transaction?.id,
+      result: Number(last?.result),
+      description: String(last?.description ?? ''),
+      token: last?.body?.token?.token,
+    };
+  }
+  result.asExpected = judge(result);
+  return result;
+}
+
+/** Did the play end as asked? A decline asked for is success; an unknown card counts when it was processed. */
+function judge(result: PlayResult): boolean {
+  if (result.expectedResult === -10 && result.steps[0]?.action === 'decline') return result.state === 'DECLINEDBYCUSTOMER';
+  if (!result.payment) return false;
+  if (result.expectedResult === undefined) return true;
+  return result.payment.result === result.expectedResult;
+}
+
+function isThreeDSecure(target: string, baseUrl: string, pageUrl: string): boolean {
+  const url = new URL(target);
+  const sameOrigin = url.origin === new URL(pageUrl).origin || url.origin === new URL(baseUrl).origin;
+  return sameOrigin && /^\/gateway\/v3\/web\/3ds\//i.test(url.pathname);
+}
+
+async function visitMerchant(client: ApiClient, url: string): Promise<{ status?: number; error?: string }> {
+  try {
+    const response = await client.visit(url);
+    await response.body?.cancel();
+    return { status: response.status };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return { error: cause?.code ?? (error as Error).message };
+  }
+}
+
+function sandboxYear(envelope: any): number {
+  const stamp = Date.parse(String(envelope?.header?.requestTimestamp ?? ''));
+  return new Date(Number.isNaN(stamp) ? Date.now() : stamp).getUTCFullYear();
+}
+
+function stripTags(html: string): string {
+  return decodeEntities(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+}
