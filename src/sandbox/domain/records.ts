@@ -97,6 +97,11 @@ export interface PaymentRecord extends StoredDocument {
   capturedAmount?: number | undefined;
   refundedAmount?: number | undefined;
   cancelled?: boolean | undefined;
+  /**
+   * A payment waiting for 3-D Secure (result 2): what the challenge needs to finish it. Never card data:
+   * the token fingerprint is a keyed hash, the behaviour an outcome name.
+   */
+  challenge?: { behaviour: string; cvvPresented: boolean; tokenize?: { fingerprint: string; behaviour: string; displayHint: string } | undefined } | undefined;
   updatedAt: number;
 }
 

@@ -1,0 +1,301 @@
+/**
+ * Charging a card or a token: the one path shared by the hosted pages and the direct payments API
+ * (contract 2). Validates the card (input errors throw before anything is stored), counts attempts for
+ * the retry cards, asks the outcome engine, tokenizes on success and stores the payment record. Both
+ * functions are synchronous and must run inside `sandbox.store.write(() => ...)`.
+ */
+import { brandById } from '../domain/brands.js';
+import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength } from '../domain/cards.js';
+import { isoUtc } from '../domain/clock.js';
+import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
+import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.js';
+import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
+import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound } from '../errors.js';
+import type { Sandbox } from '../context.js';
+import { cardFingerprint, saveToken } from './tokens.js';
+
+/** Card data as the customer or the merchant sent it. Never stored: only its summary is. */
+export interface CardInput {
+  number: string;
+  cvv?: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+}
+
+export interface ChargeRequest {
+  businessId: string;
+  action: 'PAYMENT' | 'AUTHORIZE';
+  amount: number;
+  currencyCode: string;
+  trackingCode?: string;
+  source: { card: CardInput } | { token: string };
+  /** Brand the request names (direct payments); checked against the card. */
+  brandId?: number;
+  /** Link/checkout brandIds: a card outside them is -1 (1002, body.card.number). */
+  allowedBrandIds?: number[];
+  /** Save the card as a token on success. */
+  tokenize: boolean;
+  parent?: { kind: 'link' | 'checkout'; id: string };
+  /** What retry cards count attempts by: 'link:<id>', 'checkout:<id>' or 'tc:<businessId>:<trackingCode>'. */
+  attemptKey: string;
+  /** True when re-running after a passed challenge. */
+  skipThreeDSecure?: boolean;
+  /** Link created with threeDSecure: true: approved cards go through the challenge first. */
+  forceThreeDSecure?: boolean;
+}
+
+const MAX_HOLDER_NAME = 100;
+
+/** A charge source after validation: what the outcome engine and the record need, without the CVV. */
+interface Source {
+  behaviour: Behaviour;
+  brandId: number;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+  firstSixDigits: string;
+  lastFourDigits: string;
+  displayHint: string;
+  cvvPresented: boolean;
+  /** Card sources only: the full number, kept in this function's scope to fingerprint a token. */
+  number?: string;
+  /** Token sources only. */
+  token?: TokenRecord;
+}
+
+const attemptCounters = new WeakMap<Sandbox, (key: string) => number>();
+
+/** Counts one more retry-card attempt for `key` and returns the count (1 = first). */
+function countAttempt(sandbox: Sandbox, key: string): number {
+  let count = attemptCounters.get(sandbox);
+  if (!count) {
+    const stmt = sandbox.db
+      .prepare(
+        'INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts',
+      )
+      .pluck();
+    count = (k) => stmt.get(k) as number;
+    attemptCounters.set(sandbox, count);
+  }
+  return count(key);
+}
+
+function cardSource(card: CardInput): Source {
+  if (typeof card.number !== 'string' || card.number.trim() === '') throw missingProperty('body.card.number');
+  const number = normalizeCardNumber(card.number);
+  if (!looksLikeCardNumber(number)) throw invalidValue('body.card.number', 'Expected 12 to 19 digits.');
+  if (!luhnValid(number)) throw invalidValue('body.card.number', 'The number fails the Luhn check; see docs/test-cards.md for the test cards.');
+
+  if (typeof card.expiryMonth !== 'string' || card.expiryMonth.trim() === '') throw missingProperty('body.card.expiryMonth');
+  const expiryMonth = parseExpiryMonth(card.expiryMonth);
+  if (expiryMonth === undefined) throw invalidValue('body.card.expiryMonth', 'Expected a month from 1 to 12.');
+  if (typeof card.expiryYear !== 'string' || card.expiryYear.trim() === '') throw missingProperty('body.card.expiryYear');
+  const expiryYear = parseExpiryYear(card.expiryYear);
+  if (expiryYear === undefined) throw invalidValue('body.card.expiryYear', 'Expected a year as YYYY or YY.');
+
+  if (typeof card.holderName !== 'string' || card.holderName.trim() === '') throw missingProperty('body.card.holderName');
+  const holderName = card.holderName.trim();
+  if (holderName.length > MAX_HOLDER_NAME) throw invalidValue('body.card.holderName', `At most ${MAX_HOLDER_NAME} characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(holderName)) throw invalidValue('body.card.holderName', 'Control characters are not allowed.');
+
+  const known = testCard(number);
+  const brandId = known?.brandId ?? detectBrand(number) ?? 0;
+  if (card.cvv !== undefined && !validCvv(card.cvv, brandId)) {
+    throw invalidValue('body.card.cvv', `Expected ${cvvLength(brandId)} digits for this card.`);
+  }
+  return {
+    behaviour: known?.outcome ?? 'not-a-test-card',
+    brandId,
+    expiryMonth,
+    expiryYear,
+    holderName,
+    ...cardDigitsSummary(number),
+    displayHint: maskCardNumber(number),
+    cvvPresented: card.cvv !== undefined,
+    number,
+  };
+}
+
+function tokenSource(sandbox: Sandbox, businessId: string, token: string): Source {
+  if (typeof token !== 'string' || token === '') throw missingProperty('body.transaction.token');
+  // A token of another business is unknown here: an input error, exactly like a token that never existed.
+  const saved = sandbox.tokens.getOwned(token, businessId);
+  if (!saved) throw invalidValue('body.transaction.token', 'Unknown token for this business; create one with POST /gateway/v3/tokens.');
+  return {
+    behaviour: saved.behaviour as Behaviour,
+    brandId: saved.brandId,
+    expiryMonth: saved.expiryMonth,
+    expiryYear: saved.expiryYear,
+    holderName: saved.holderName,
+    firstSixDigits: saved.firstSixDigits,
+    lastFourDigits: saved.lastFourDigits,
+    displayHint: saved.displayHint,
+    cvvPresented: false,
+    token: saved,
+  };
+}
+
+function brandName(brandId: number): string {
+  return brandById(brandId)?.name ?? 'this brand';
+}
+
+function checkBrand(req: ChargeRequest, source: Source): void {
+  const cardPath = source.token ? 'body.transaction.token' : 'body.card.number';
+  if (req.brandId !== undefined && req.brandId !== source.brandId) {
+    const what = source.brandId === 0 ? 'of no brand the sandbox knows' : `a ${brandName(source.brandId)} card (brandId ${source.brandId})`;
+    throw invalidValue('body.transaction.brandId', `The card is ${what}; send its brandId or leave brandId out.`);
+  }
+  if (req.allowedBrandIds !== undefined && !req.allowedBrandIds.includes(source.brandId)) {
+    const names = req.allowedBrandIds.map(brandName).join(', ');
+    throw invalidValue(cardPath, `${source.brandId === 0 ? 'This card brand' : `${brandName(source.brandId)}`} is not accepted here; accepted: ${names}.`);
+  }
+}
+
+function cardSummary(source: Source, outcome: Outcome): CardSummary {
+  return {
+    approvalCode: outcome.approvalCode,
+    cvvResult: outcome.cvvResult,
+    avsResult: outcome.avsResult,
+    expiryMonth: source.expiryMonth,
+    expiryYear: source.expiryYear,
+    firstSixDigits: source.firstSixDigits,
+    lastFourDigits: source.lastFourDigits,
+    holderName: source.holderName,
+  };
+}
+
+/** The 3-D Secure page of a payment (contract 3). */
+export function challengeUrl(baseUrl: string, paymentId: string): string {
+  return `${baseUrl}/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
+}
+
+/**
+ * Charges a card or a token and stores the attempt. Throws an input error (-1) without storing anything
+ * for a bad card, an unknown token or a brand outside `brandId`/`allowedBrandIds`; otherwise returns the
+ * stored record: result 0, 2 (3-D Secure, `redirect.url` to the challenge page) or negative.
+ */
+export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord {
+  const source = 'card' in req.source ? cardSource(req.source.card) : tokenSource(sandbox, req.businessId, req.source.token);
+  checkBrand(req, source);
+
+  const now = sandbox.clock.now();
+  const expired = isExpired(source.expiryMonth, source.expiryYear, now);
+  const retryCard = source.behaviour === 'failed-retry' || source.behaviour === 'declined-retry';
+  const retryAttempt = retryCard && !expired ? countAttempt(sandbox, req.attemptKey) : 1;
+
+  const id = sandbox.ids.uuid();
+  const requestCode = sandbox.ids.requestCode();
+  const outcome = decideOutcome(
+    {
+      behaviour: source.behaviour,
+      brandId: source.brandId,
+      expired,
+      cvvPresented: source.cvvPresented,
+      retryAttempt,
+      forceThreeDSecure: req.forceThreeDSecure,
+      skipThreeDSecure: req.skipThreeDSecure,
+    },
+    sandbox.ids,
+  );
+
+  const record: PaymentRecord = {
+    kind: 'payment',
+    id,
+    businessId: req.businessId,
+    trackingCode: req.trackingCode,
+    createdAt: now,
+    updatedAt: now,
+    action: req.action,
+    parentKind: req.parent?.kind,
+    parentId: req.parent?.id,
+    result: outcome.result,
+    description: outcome.description,
+    httpStatus: outcome.httpStatus,
+    error: outcome.error,
+    requestCode,
+    requestTimestamp: isoUtc(now),
+    amount: req.amount,
+    currencyCode: req.currencyCode,
+    brandId: source.brandId,
+    // A number outside the test-card table leaves no trace of itself, not even its first and last digits.
+    card: source.behaviour === 'not-a-test-card' ? undefined : cardSummary(source, outcome),
+  };
+  if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
+  if (outcome.result === 0 || outcome.result === 2) record.refundedAmount = 0;
+
+  if (source.token) {
+    record.token = { token: source.token.token, displayHint: source.token.displayHint };
+  } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
+    const pending = {
+      fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear),
+      behaviour: source.behaviour,
+      displayHint: source.displayHint,
+    };
+    if (outcome.result === 0) record.token = tokenOf(sandbox, record, pending);
+    else record.challenge = { behaviour: source.behaviour, cvvPresented: source.cvvPresented, tokenize: pending };
+  }
+  if (outcome.challenge) {
+    record.redirect = { method: 'GET', url: challengeUrl(sandbox.baseUrl, id) };
+    record.challenge ??= { behaviour: source.behaviour, cvvPresented: source.cvvPresented };
+  }
+  sandbox.payments.insert(record);
+  return record;
+}
+
+function tokenOf(
+  sandbox: Sandbox,
+  record: PaymentRecord,
+  pending: { fingerprint: string; behaviour: string; displayHint: string },
+): { token: string; displayHint: string } {
+  const card = record.card!;
+  const token = saveToken(sandbox, {
+    businessId: record.businessId,
+    fingerprint: pending.fingerprint,
+    behaviour: pending.behaviour,
+    brandId: record.brandId,
+    displayHint: pending.displayHint,
+    firstSixDigits: card.firstSixDigits,
+    lastFourDigits: card.lastFourDigits,
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+    holderName: card.holderName,
+  });
+  return { token: token.token, displayHint: token.displayHint };
+}
+
+/**
+ * Finishes a payment waiting for 3-D Secure: code `1234` approves it (and saves the token if one was
+ * asked for), any other code or `null` (cancel) makes it -10. Does not touch links or checkouts.
+ */
+export function resolveChallenge(sandbox: Sandbox, paymentId: string, code: string | null): PaymentRecord {
+  const current = sandbox.payments.get(paymentId);
+  if (!current) throw notFound('Payment');
+  if (current.result !== 2 || current.challenge === undefined) {
+    throw businessRule(
+      `This payment is not waiting for 3-D Secure (its result is ${current.result} ${current.description}).`,
+      ERROR_CODES.invalidTransition,
+    );
+  }
+  const now = sandbox.clock.now();
+  const outcome = challengeOutcome(code, THREE_DS_APPROVE_CODE, current.brandId, current.challenge.cvvPresented, sandbox.ids);
+  const updated: PaymentRecord = {
+    ...current,
+    result: outcome.result,
+    description: outcome.description,
+    httpStatus: outcome.httpStatus,
+    error: outcome.error,
+    card: current.card ? { ...current.card, approvalCode: outcome.approvalCode, cvvResult: outcome.cvvResult, avsResult: outcome.avsResult } : undefined,
+    redirect: undefined,
+    challenge: undefined,
+    updatedAt: now,
+  };
+  if (outcome.result === 0) {
+    if (updated.action === 'AUTHORIZE') updated.capturedAmount = 0;
+    if (current.challenge.tokenize) updated.token = tokenOf(sandbox, updated, current.challenge.tokenize);
+  } else {
+    updated.refundedAmount = undefined;
+  }
+  sandbox.payments.update(updated);
+  return updated;
+}

@@ -1,0 +1,100 @@
+/**
+ * Saved cards (tokens). A token is found again by a keyed fingerprint of business, card number and
+ * expiry (HMAC-SHA256 with a secret kept in this database's `meta` table), so the same card gives the same
+ * token while the number itself is never stored. Call the writers inside `sandbox.store.write`.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { isoUtc } from '../domain/clock.js';
+import type { TokenRecord } from '../domain/records.js';
+import type { Sandbox } from '../context.js';
+
+const SECRET_KEY = 'tokens.secret';
+
+const lookups = new WeakMap<Sandbox, (businessId: string, fingerprint: string) => string | undefined>();
+
+/** The per-database fingerprint secret, created on first use (inside a write). */
+function secret(sandbox: Sandbox): string {
+  let value = sandbox.readMeta<string>(SECRET_KEY);
+  if (value === undefined) {
+    value = randomBytes(32).toString('hex');
+    sandbox.writeMetaSync(SECRET_KEY, value);
+  }
+  return value;
+}
+
+/** The fingerprint of a card for a business: what makes the same card give the same token. */
+export function cardFingerprint(sandbox: Sandbox, businessId: string, number: string, expiryMonth: string, expiryYear: string): string {
+  return createHmac('sha256', secret(sandbox)).update(`${businessId}\n${number}\n${expiryMonth}\n${expiryYear}`).digest('hex');
+}
+
+function findByFingerprint(sandbox: Sandbox, businessId: string, fingerprint: string): TokenRecord | undefined {
+  let lookup = lookups.get(sandbox);
+  if (!lookup) {
+    const stmt = sandbox.db.prepare('SELECT id FROM tokens WHERE business_id = ? AND fingerprint = ?').pluck();
+    lookup = (b, f) => stmt.get(b, f) as string | undefined;
+    lookups.set(sandbox, lookup);
+  }
+  const id = lookup(businessId, fingerprint);
+  return id === undefined ? undefined : sandbox.tokens.get(id);
+}
+
+export interface SaveTokenInput {
+  businessId: string;
+  fingerprint: string;
+  behaviour: string;
+  brandId: number;
+  displayHint: string;
+  firstSixDigits: string;
+  lastFourDigits: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+  trackingCode?: string | undefined;
+  customer?: Record<string, unknown> | undefined;
+}
+
+/** The token of this card for this business: the existing one, or a new one. */
+export function saveToken(sandbox: Sandbox, input: SaveTokenInput): TokenRecord {
+  const existing = findByFingerprint(sandbox, input.businessId, input.fingerprint);
+  if (existing) return existing;
+  const id = sandbox.ids.uuid();
+  const token: TokenRecord = {
+    kind: 'token',
+    id,
+    token: id,
+    businessId: input.businessId,
+    trackingCode: input.trackingCode,
+    createdAt: sandbox.clock.now(),
+    brandId: input.brandId,
+    displayHint: input.displayHint,
+    firstSixDigits: input.firstSixDigits,
+    lastFourDigits: input.lastFourDigits,
+    expiryMonth: input.expiryMonth,
+    expiryYear: input.expiryYear,
+    holderName: input.holderName,
+    behaviour: input.behaviour,
+    fingerprint: input.fingerprint,
+    customer: input.customer,
+  };
+  sandbox.tokens.insert(token);
+  return token;
+}
+
+/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
+export function tokenView(token: TokenRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    tokenId: token.id,
+    token: token.token,
+    brandId: token.brandId,
+    displayHint: token.displayHint,
+    firstSixDigits: token.firstSixDigits,
+    lastFourDigits: token.lastFourDigits,
+    expiryMonth: token.expiryMonth,
+    expiryYear: token.expiryYear,
+    holderName: token.holderName,
+    createdAt: isoUtc(token.createdAt),
+  };
+  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
+  if (token.customer !== undefined) view.customer = token.customer;
+  return view;
+}
