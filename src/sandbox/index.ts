@@ -6,6 +6,8 @@ import { toNodeListener } from 'h3';
 import { listen, type Listener } from 'listhen';
 import { createSandboxApp, type RequestObserver } from './app.js';
 import { Sandbox, type Credential } from './context.js';
+import { requestLogOf } from './admin/request-log.js';
+import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
 
 export interface StartSandboxOptions {
   /**
@@ -56,6 +58,8 @@ export interface RunningSandbox {
   adminToken: string | undefined;
   /** The sandbox state (database, clock); for embedding and tests. */
   sandbox: Sandbox;
+  /** Why `tunnel: true` opened no tunnel (the sandbox serves locally all the same). */
+  tunnelError?: string | undefined;
   /** Stops listening and closes the database (committing what was answered). */
   close(): Promise<void>;
 }
@@ -77,6 +81,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     seed: options.seed,
   });
   const { app, observe } = createSandboxApp(sandbox);
+  const requestLog = requestLogOf(sandbox);
+  observe(requestLog.observer);
   for (const observer of options.observers ?? []) observe(observer);
 
   let listener: Listener;
@@ -103,15 +109,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const url = `${scheme}://${urlHost}:${port}`;
   sandbox.listenUrl = url;
 
+  let tunnel: OpenTunnel | undefined;
+  let tunnelError: string | undefined;
+  if (options.tunnel === true && options.publicUrl === undefined) {
+    try {
+      tunnel = await openTunnel(url);
+      sandbox.config.publicUrl = tunnel.url;
+    } catch (error) {
+      tunnelError = (error as Error).message;
+    }
+  }
+
   let closed = false;
   return {
     url,
     publicUrl: sandbox.baseUrl,
     adminToken,
     sandbox,
+    tunnelError,
     async close() {
       if (closed) return;
       closed = true;
+      requestLog.close();
+      await tunnel?.close().catch(() => undefined);
       await listener.close();
       sandbox.close();
     },

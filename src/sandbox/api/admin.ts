@@ -6,8 +6,11 @@ import type { H3Event } from 'h3';
 import { timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { envelope } from '../envelope.js';
-import { RESULTS, unauthorized } from '../errors.js';
-import type { Route } from '../router.js';
+import { invalidValue, RESULTS, unauthorized } from '../errors.js';
+import type { Route, RouteRequest } from '../router.js';
+import { changeClock, clockView } from '../admin/clock.js';
+import { requestLogOf, type RequestFilter } from '../admin/request-log.js';
+import { resetSandbox } from '../admin/reset.js';
 
 function tokenMatches(expected: string, given: string | null | undefined): boolean {
   if (!given) return false;
@@ -35,6 +38,48 @@ function cookieToken(cookie: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** Longest a follower's request waits for new rows (`wait` is capped to it). */
+const MAX_WAIT_SECONDS = 30;
+
+function optionalInteger(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
+  const text = query.get(name);
+  if (text === null || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw invalidValue(name, `Use a whole number from ${min} to ${max}.`);
+  return value;
+}
+
+/** The filters of `GET /__sandbox/requests`, validated. */
+export function requestFilterOf(query: URLSearchParams): RequestFilter {
+  const status = query.get('status') || undefined;
+  if (status !== undefined && !/^([1-5]\d\d|[1-5]xx)$/i.test(status)) throw invalidValue('status', 'Use a status such as 402 or a class such as 4xx.');
+  const method = query.get('method') || undefined;
+  if (method !== undefined && !/^[a-z]+$/i.test(method)) throw invalidValue('method');
+  return {
+    path: query.get('path') || undefined,
+    status,
+    businessId: query.get('businessId') || undefined,
+    method,
+    since: optionalInteger(query, 'since', 0, Number.MAX_SAFE_INTEGER),
+    limit: optionalInteger(query, 'limit', 1, 1000),
+  };
+}
+
+async function listRequests({ sandbox, query }: RouteRequest) {
+  const log = requestLogOf(sandbox);
+  const filter = requestFilterOf(query);
+  const wait = optionalInteger(query, 'wait', 0, MAX_WAIT_SECONDS);
+  const requests = wait !== undefined && filter.since !== undefined ? await log.follow({ ...filter, since: filter.since }, wait * 1000) : log.list(filter);
+  // `lastSeq` lets a follower start after what it already saw, even when the filter matched nothing.
+  const lastSeq = filter.since !== undefined && requests.length > 0 ? requests.at(-1)!.seq : Math.max(log.lastSeq(), filter.since ?? 0);
+  return envelope(sandbox, RESULTS.ok, { requests, lastSeq });
+}
+
+async function postClock(req: RouteRequest) {
+  const body = await req.json();
+  return envelope(req.sandbox, RESULTS.ok, await changeClock(req.sandbox, body));
+}
+
 export const adminRoutes: Route[] = [
   {
     method: 'GET',
@@ -42,4 +87,13 @@ export const adminRoutes: Route[] = [
     kind: 'admin',
     handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, { status: 'up', baseUrl: sandbox.baseUrl }),
   },
+  { method: 'GET', path: '/__sandbox/clock', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, clockView(sandbox)) },
+  { method: 'POST', path: '/__sandbox/clock', kind: 'admin', handler: postClock },
+  {
+    method: 'POST',
+    path: '/__sandbox/reset',
+    kind: 'admin',
+    handler: async ({ sandbox }) => envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox)),
+  },
+  { method: 'GET', path: '/__sandbox/requests', kind: 'admin', handler: listRequests },
 ];

@@ -1,0 +1,94 @@
+/**
+ * The movable sandbox clock as an admin resource: read it, advance it, set it, reset it. Every expiry and
+ * timestamp rule already reads `sandbox.clock`, so moving it here moves the whole sandbox.
+ */
+import type { Sandbox } from '../context.js';
+import { isoUtc } from '../domain/clock.js';
+import type { JsonObject } from '../domain/fields.js';
+import { invalidValue, missingProperty } from '../errors.js';
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * Parses a clock step: milliseconds as a number, a short form (`31m`, `1h30m`, `2d`, `-5m`, `500ms`), or
+ * an ISO 8601 duration (`PT31M`, `P1D`, `P1DT2H`). Answers undefined for anything else.
+ */
+export function parseClockStep(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^[+-]?\d+$/.test(text)) return Number(text);
+  const sign = text.startsWith('-') ? -1 : 1;
+  const body = text.replace(/^[+-]/, '');
+  const iso = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(body);
+  if (iso && body.length > 1 && !/T$/i.test(body)) {
+    const [, w, d, h, m, s] = iso;
+    const ms = Number(w ?? 0) * UNIT_MS.w! + Number(d ?? 0) * UNIT_MS.d! + Number(h ?? 0) * UNIT_MS.h! + Number(m ?? 0) * UNIT_MS.m! + Number(s ?? 0) * 1000;
+    return sign * Math.round(ms);
+  }
+  const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gi;
+  let total = 0;
+  let consumed = 0;
+  for (const match of body.matchAll(part)) {
+    if (match.index !== consumed) return undefined;
+    total += Number(match[1]) * UNIT_MS[match[2]!.toLowerCase()]!;
+    consumed += match[0].length;
+  }
+  if (consumed === 0 || consumed !== body.length) return undefined;
+  return sign * Math.round(total);
+}
+
+/** What `GET /__sandbox/clock` answers. */
+export interface ClockView {
+  /** Sandbox time, ISO 8601 UTC. */
+  now: string;
+  /** Distance from the wall clock in milliseconds (while running). */
+  offsetMs: number;
+  /** Whether the clock stands still at `now`. */
+  frozen: boolean;
+}
+
+export function clockView(sandbox: Sandbox): ClockView {
+  const now = sandbox.clock.now();
+  const state = sandbox.clock.state();
+  const frozen = state.frozenAt !== undefined;
+  return { now: isoUtc(now), offsetMs: frozen ? now - Date.now() : state.offsetMs, frozen };
+}
+
+/**
+ * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
+ * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
+ */
+export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<ClockView> {
+  const freeze = body.freeze;
+  if (freeze !== undefined && typeof freeze !== 'boolean') throw invalidValue('freeze', 'Use true or false.');
+  if (body.reset === true) {
+    sandbox.clock.reset();
+  } else if (body.advance !== undefined) {
+    const ms = parseClockStep(body.advance);
+    if (ms === undefined) throw invalidValue('advance', 'Use milliseconds or a duration such as "31m", "2h", "1d" or "PT31M".');
+    sandbox.clock.advance(ms);
+    if (freeze !== undefined) setFrozen(sandbox, freeze);
+  } else if (body.set !== undefined) {
+    const at = typeof body.set === 'string' && /^\d{4}-\d{2}-\d{2}/.test(body.set) ? Date.parse(body.set) : typeof body.set === 'number' ? body.set : NaN;
+    if (!Number.isFinite(at)) throw invalidValue('set', 'Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".');
+    sandbox.clock.set(at, freeze === true);
+  } else if (freeze !== undefined) {
+    setFrozen(sandbox, freeze);
+  } else {
+    throw missingProperty('advance');
+  }
+  await sandbox.saveClock();
+  return clockView(sandbox);
+}
+
+function setFrozen(sandbox: Sandbox, freeze: boolean): void {
+  sandbox.clock.set(sandbox.clock.now(), freeze);
+}

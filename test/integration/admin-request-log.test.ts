@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { maskedJson, maskQuery } from '../../src/sandbox/admin/mask.js';
+import { Sandbox } from '../../src/sandbox/context.js';
+import { RequestLog } from '../../src/sandbox/admin/request-log.js';
+
+const sb = useSandbox();
+
+const FULL_NUMBER = '4111111111111111';
+
+describe('request log', () => {
+  it('keeps method, path, status, business, duration and both bodies of an API request', async () => {
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'log-biz' }));
+    const linkId = created.body.body.link.linkId as string;
+    await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=log-biz`);
+    const res = await sb.get(`/__sandbox/requests?businessId=log-biz`);
+    expect(res.status).toBe(200);
+    const rows = res.body.body.requests as any[];
+    expect(rows.map((r) => `${r.method} ${r.status}`)).toEqual(['POST 200', 'GET 200']);
+    expect(rows[0]).toMatchObject({ path: '/gateway/v3/paymentlinks', businessId: 'log-biz', kind: 'api' });
+    expect(rows[0].request.body.transaction.amount).toBe(12.5);
+    expect(rows[0].response.body.link.linkId).toBe(linkId);
+    expect(rows[1].query).toBe('businessId=log-biz');
+    expect(rows[0].seq).toBeLessThan(rows[1].seq);
+    expect(typeof rows[0].durationMs).toBe('number');
+  });
+
+  it('never stores a full card number or CVV, in JSON bodies, forms or query strings', async () => {
+    // Any API body the handler reads is logged; a link body carrying card data stands in for a payment.
+    const request = linkRequest({ businessId: 'card-biz' }) as any;
+    request.body.card = { number: FULL_NUMBER, cvv: '123', expiryMonth: '12', expiryYear: '2030', holderName: 'Ada' };
+    request.body.note = `pasted ${FULL_NUMBER} here`;
+    expect((await sb.post('/gateway/v3/paymentlinks', request)).status).toBe(200);
+    await sb.get(`/gateway/v3/paymentlinks/nothing?businessId=card-biz&cardNumber=${FULL_NUMBER}&cvv=999`);
+    const stored = sb.running.sandbox.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
+    const everything = JSON.stringify(stored);
+    expect(everything).not.toContain(FULL_NUMBER);
+    expect(everything).not.toContain('"cvv":"123"');
+    expect(everything).not.toContain('cvv=999');
+    expect(everything).toContain('411111******1111');
+    const res = await sb.get('/__sandbox/requests?businessId=card-biz&method=POST');
+    const logged = res.body.body.requests.at(-1);
+    expect(logged.request.body.card).toMatchObject({ number: '411111******1111', cvv: '***', holderName: 'Ada' });
+
+    expect(maskQuery(`formToken=abc&cardNumber=4111+1111+1111+1111&cvv=123&holderName=Ada`)).toBe(
+      'formToken=abc&cardNumber=411111******1111&cvv=***&holderName=Ada',
+    );
+    expect(maskedJson({ cardNumber: '4111 1111 1111 1111', amount: 12 })).toBe('{"cardNumber":"411111******1111","amount":12}');
+  });
+
+  it('filters by path, status class, exact status and business, and pages with since and limit', async () => {
+    await sb.get('/gateway/v3/paymentlinks/missing-1?businessId=filter-biz');
+    await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'filter-biz' }));
+    const notFound = await sb.get('/__sandbox/requests?businessId=filter-biz&status=404');
+    expect(notFound.body.body.requests.map((r: any) => r.path)).toEqual(['/gateway/v3/paymentlinks/missing-1']);
+    const clientErrors = await sb.get('/__sandbox/requests?businessId=filter-biz&status=4xx');
+    expect(clientErrors.body.body.requests).toHaveLength(1);
+    const byPath = await sb.get('/__sandbox/requests?path=MISSING-1');
+    expect(byPath.body.body.requests).toHaveLength(1);
+    const all = await sb.get('/__sandbox/requests?businessId=filter-biz');
+    const first = all.body.body.requests[0].seq as number;
+    const after = await sb.get(`/__sandbox/requests?businessId=filter-biz&since=${first}`);
+    expect(after.body.body.requests).toHaveLength(1);
+    const newest = await sb.get('/__sandbox/requests?limit=1');
+    expect(newest.body.body.requests).toHaveLength(1);
+    expect(newest.body.body.lastSeq).toBeGreaterThanOrEqual(newest.body.body.requests[0].seq);
+    expect((await sb.get('/__sandbox/requests?status=abc')).status).toBe(400);
+    expect((await sb.get('/__sandbox/requests?limit=0')).status).toBe(400);
+  });
+
+  it('does not log its own polling or the dashboard', async () => {
+    await sb.get('/__sandbox/requests');
+    await sb.get('/__sandbox/clock');
+    const res = await sb.get('/__sandbox/requests?path=__sandbox');
+    expect(res.body.body.requests.filter((r: any) => r.method === 'GET')).toEqual([]);
+  });
+
+  it('long-polls: a follower waiting on since gets a request made after it started', async () => {
+    const start = (await sb.get('/__sandbox/requests?limit=1')).body.body.lastSeq as number;
+    const waiting = sb.get(`/__sandbox/requests?since=${start}&wait=10&path=paymentlinks`);
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = Date.now();
+    await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'follow-biz' }));
+    const res = await waiting;
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(res.body.body.requests.map((r: any) => r.businessId)).toEqual(['follow-biz']);
+    const empty = await sb.get(`/__sandbox/requests?since=${res.body.body.lastSeq}&wait=1&businessId=nobody`);
+    expect(empty.body.body.requests).toEqual([]);
+  });
+
+  it('keeps only the newest rows once the log is full', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
+    const sandbox = new Sandbox({ db: join(dir, 'log.db') });
+    try {
+      const log = new RequestLog(sandbox, { capacity: 20, pruneEvery: 5 });
+      for (let i = 0; i < 60; i++) {
+        log.observer({ method: 'GET', path: `/gateway/v3/x/${i}`, query: '', status: 200, kind: 'api', startedAt: 0, durationMs: 1 });
+      }
+      sandbox.store.flush();
+      const count = sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
+      expect(count).toBeLessThanOrEqual(25);
+      expect(count).toBeGreaterThanOrEqual(20);
+      expect(log.list({ limit: 1 })[0]!.path).toBe('/gateway/v3/x/59');
+    } finally {
+      sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
