@@ -1,6 +1,6 @@
 // Builds the Node code (tsc) and the browser library (its own tsconfig, ES5). Runs on `npm install`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -8,4 +8,23 @@ const tsc = require.resolve('typescript/bin/tsc');
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const run = (project) => execFileSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
 run('tsconfig.json');
-if (existsSync(new URL('../tsconfig.library.json', import.meta.url))) run('tsconfig.library.json');
+if (existsSync(new URL('../tsconfig.library.json', import.meta.url))) {
+  run('tsconfig.library.json');
+  buildLibraryModule();
+}
+
+/**
+ * `paylink/library`: the same ES5 core as the served scripts, as an ES module for bundlers. It has no base
+ * URL built in (merchants pass `options.baseUrl`); its types are hand-written.
+ */
+function buildLibraryModule() {
+  const dir = new URL('../dist/library/', import.meta.url);
+  const core = readFileSync(new URL('library-core.js', dir), 'utf8');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const config = JSON.stringify({ baseUrl: null, sandbox: false, version });
+  writeFileSync(
+    new URL('index.js', dir),
+    `${core}\nvar created = PaylinkLibrary.create(${config});\nexport var PaymentLink = created.PaymentLink;\nexport var Checkout = created.Checkout;\n`,
+  );
+  copyFileSync(new URL('../src/pages/library/npm-types.d.ts', import.meta.url), new URL('index.d.ts', dir));
+}

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_DB, DEFAULT_PORT, startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import type { Credential } from '../../sandbox/context.js';
+import { libraryScriptTag } from '../../sandbox/web/library.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 
@@ -73,6 +74,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   ui.field('Dashboard', running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`);
   if (base !== running.url) ui.field('Listening on', running.url);
   ui.field('Database', options.db);
+  ui.field('Link library', libraryScriptTag(base, 'paymentlink'));
+  ui.field('Checkout lib', libraryScriptTag(base, 'checkout'));
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   ui.info('Press Ctrl-C to stop.');

@@ -5,8 +5,9 @@
 import type { Sandbox } from '../context.js';
 import type { ApiError } from '../errors.js';
 import { Reply, type Route } from '../router.js';
+import { libraryRoutes } from './library.js';
 
-export const webRoutes: Route[] = [];
+export const webRoutes: Route[] = [...libraryRoutes];
 
 /** The HTML answer for a failure on a page route (unknown id, expired link...). */
 export function renderErrorPage(_sandbox: Sandbox, error: ApiError): Reply {
