@@ -1,4 +1,310 @@
-import type { Route } from '../router.js';
+/**
+ * Direct payments (spec 4.6-4.7, SANDBOX.md "Payments and tokens", "Bank redirect payments"):
+ * card, token and bank payments, their lookup, and capture, cancel and refund.
+ */
+import { brandById } from '../domain/brands.js';
+import {
+  optionalObject,
+  optionalString,
+  requireAmount,
+  requireInteger,
+  requireObject,
+  requireString,
+  type Json,
+  type JsonObject,
+} from '../domain/fields.js';
+import { minorUnits, roundToMinor } from '../domain/money.js';
+import { isoUtc } from '../domain/clock.js';
+import type { PaymentAction, PaymentRecord } from '../domain/records.js';
+import { envelope } from '../envelope.js';
+import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
+import type { Sandbox } from '../context.js';
+import { bankPageUrl, settleOnRead } from '../services/bank.js';
+import { chargeCard, type CardInput } from '../services/charge.js';
+import { parseTransaction } from './common.js';
+import { paymentBody } from './views.js';
 
-// Direct payments (issue 3) register their routes here.
-export const paymentRoutes: Route[] = [];
+/** The body of a direct payment: the spec's `id` and `trackingCode`, then transaction, card, token... */
+export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = { id: p.id };
+  if (p.trackingCode !== undefined) body.trackingCode = p.trackingCode;
+  Object.assign(body, paymentBody(p));
+  const transaction = body.transaction as Record<string, unknown>;
+  // Sandbox extension: how much of a payment or authorization was captured, refunded or cancelled.
+  if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
+  if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
+  if (p.cancelled) transaction.cancelled = true;
+  if (p.bank !== undefined) body.bank = { ...p.bank };
+  return body;
+}
+
+/** The envelope of a payment, as its creation answered it (and every later GET answers it). */
+export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
+  return {
+    result: p.result,
+    description: p.description,
+    header: { requestTimestamp: p.requestTimestamp, requestCode: p.requestCode },
+    body: directPaymentBody(p),
+  };
+}
+
+/** A payment answered with the HTTP status of its result: 200, 400 for failures, 500 for the -7 test card. */
+function paymentReply(p: PaymentRecord): Reply {
+  return Reply.json(p.httpStatus, paymentEnvelope(p));
+}
+
+/** Top-level `action`: `payment` or `authorize`, any case. */
+function parseAction(value: Json | undefined): 'PAYMENT' | 'AUTHORIZE' {
+  const action = requireString(value, 'action').toUpperCase();
+  if (action !== 'PAYMENT' && action !== 'AUTHORIZE') throw invalidValue('action', 'Expected payment or authorize.');
+  return action;
+}
+
+/** A string, or a JSON integer taken as its digits (expiry fields). */
+function stringOrInteger(value: Json | undefined, path: string): string {
+  if (value === undefined || value === null) throw missingProperty(path);
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 0) throw invalidValue(path, 'Expected digits.');
+    return String(value);
+  }
+  return requireString(value, path);
+}
+
+/**
+ * `body.card` of a payment or token request, type-checked. The rules on the values themselves (Luhn,
+ * expiry, CVV length) are `chargeCard`'s, so the hosted pages and the API apply the same ones.
+ */
+export function parseCardInput(card: JsonObject, options: { cvvRequired: boolean }): CardInput {
+  const number = requireString(card.number, 'body.card.number', { max: 30 });
+  const expiryMonth = stringOrInteger(card.expiryMonth, 'body.card.expiryMonth');
+  const expiryYear = stringOrInteger(card.expiryYear, 'body.card.expiryYear');
+  const holderName = requireString(card.holderName, 'body.card.holderName', { max: 100 });
+  const cvv = options.cvvRequired ? requireString(card.cvv, 'body.card.cvv', { max: 4 }) : optionalString(card.cvv, 'body.card.cvv', { max: 4 });
+  const input: CardInput = { number, expiryMonth, expiryYear, holderName };
+  if (cvv !== undefined) input.cvv = cvv;
+  return input;
+}
+
+/** `tokenize`: a JSON boolean, or `true`/`false` in any case. */
+function parseTokenize(value: Json | undefined, path: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  throw invalidValue(path, 'Expected true or false.');
+}
+
+function optionalBrandId(value: Json | undefined, path: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const id = requireInteger(value, path);
+  if (brandById(id) === undefined) throw invalidValue(path, 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
+  return id;
+}
+
+/** A direct payment with this trackingCode that succeeded or is pending blocks another (failed ones may be retried). */
+function checkTrackingCodeFree(sandbox: Sandbox, businessId: string, trackingCode: string): void {
+  const taken = sandbox.payments
+    .byTrackingCode(businessId, trackingCode)
+    .some((p) => p.parentKind === undefined && p.parentPaymentId === undefined && (p.result === 0 || p.result === 2));
+  if (taken) throw duplicateTrackingCode('body.transaction.trackingCode');
+}
+
+async function createPayment(req: RouteRequest) {
+  const { sandbox } = req;
+  const json = await req.json();
+  const businessId = req.businessFromBody(json);
+  const action = parseAction(json.action);
+  const body = requireObject(json.body, 'body');
+  const transaction = parseTransaction(body, { trackingRequired: true });
+  const t = body.transaction as JsonObject;
+  const trackingCode = transaction.trackingCode!;
+  const brandId = optionalBrandId(t.brandId, 'body.transaction.brandId');
+  const tokenize = parseTokenize(t.tokenize, 'body.transaction.tokenize');
+  const token = optionalString(t.token, 'body.transaction.token', { max: 100 });
+  const card = optionalObject(body.card, 'body.card');
+  const bank = optionalObject(body.bank, 'body.bank');
+
+  if (brandId !== undefined && brandById(brandId)?.kind === 'bank') {
+    if (card !== undefined || token !== undefined) throw invalidValue('body.transaction.brandId', 'A bank payment (iDEAL) takes body.bank, not a card or a token.');
+    if (bank === undefined) throw missingProperty('body.bank');
+    if (action !== 'PAYMENT') throw invalidValue('action', 'A bank payment (iDEAL) can only be a payment, not an authorization.');
+    if (tokenize) throw invalidValue('body.transaction.tokenize', 'A bank payment cannot be tokenized.');
+    if (transaction.currencyCode !== 'EUR') throw invalidValue('body.transaction.currencyCode', 'iDEAL takes EUR only.');
+    const countryCode = requireString(bank.countryCode, 'body.bank.countryCode').toUpperCase();
+    if (!/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+    const issuerId = requireString(bank.issuerId, 'body.bank.issuerId', { max: 50 });
+    const record = await sandbox.store.write(() => {
+      checkTrackingCodeFree(sandbox, businessId, trackingCode);
+      const now = sandbox.clock.now();
+      const id = sandbox.ids.uuid();
+      const p: PaymentRecord = {
+        kind: 'payment',
+        id,
+        businessId,
+        trackingCode,
+        createdAt: now,
+        updatedAt: now,
+        action: 'PAYMENT',
+        ...RESULTS.pending,
+        httpStatus: 200,
+        requestCode: sandbox.ids.requestCode(),
+        requestTimestamp: isoUtc(now),
+        amount: transaction.amount,
+        currencyCode: transaction.currencyCode,
+        brandId,
+        bank: { countryCode, issuerId },
+        redirect: { method: 'GET', url: bankPageUrl(sandbox.baseUrl, id) },
+        refundedAmount: 0,
+      };
+      sandbox.payments.insert(p);
+      return p;
+    });
+    return paymentReply(record);
+  }
+
+  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010, iDEAL) takes body.bank.');
+  if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
+  if (card === undefined && token === undefined) throw missingProperty('body.card');
+  const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: true }) } : { token: token! };
+
+  const record = await sandbox.store.write(() => {
+    checkTrackingCodeFree(sandbox, businessId, trackingCode);
+    return chargeCard(sandbox, {
+      businessId,
+      action,
+      amount: transaction.amount,
+      currencyCode: transaction.currencyCode,
+      trackingCode,
+      source,
+      brandId,
+      tokenize,
+      attemptKey: `tc:${businessId}:${trackingCode}`,
+    });
+  });
+  return paymentReply(record);
+}
+
+async function getPayment(req: RouteRequest) {
+  const businessId = req.businessFromQuery();
+  const payment = req.sandbox.payments.getOwned(req.params.paymentId!, businessId);
+  if (!payment) throw notFound('Payment');
+  return paymentReply(await settleOnRead(req.sandbox, payment));
+}
+
+/** Every payment of a business with a trackingCode, oldest first, each as its own envelope (captures and refunds too). */
+async function findPayments(req: RouteRequest) {
+  const businessId = req.businessFromQuery();
+  const code = req.query.get('trackingCode');
+  if (!code) throw missingProperty('trackingCode');
+  const found = req.sandbox.payments.byTrackingCode(businessId, code);
+  const settled: PaymentRecord[] = [];
+  for (const p of found) settled.push(await settleOnRead(req.sandbox, p));
+  return envelope(req.sandbox, RESULTS.ok, settled.map(paymentEnvelope));
+}
+
+function toMinor(amount: number, currencyCode: string): number {
+  return Math.round(amount * 10 ** (minorUnits(currencyCode) ?? 2));
+}
+
+const VERB: Record<'CAPTURE' | 'CANCEL' | 'REFUND', string> = { CAPTURE: 'capture', CANCEL: 'cancel', REFUND: 'refund' };
+
+function refuse(message: string): never {
+  throw businessRule(message, ERROR_CODES.invalidTransition);
+}
+
+/** What a follow-up may move, or a -8 naming the rule it breaks. */
+function allowedAmount(original: PaymentRecord, action: 'CAPTURE' | 'CANCEL' | 'REFUND'): number {
+  const verb = VERB[action];
+  const cur = original.currencyCode;
+  if (original.action !== 'PAYMENT' && original.action !== 'AUTHORIZE') {
+    refuse(`A ${verb} applies to a payment or an authorization, not to a ${original.action.toLowerCase()}.`);
+  }
+  if (original.result !== 0) {
+    refuse(`The original payment did not succeed (result ${original.result} ${original.description}); there is nothing to ${verb}.`);
+  }
+  const captured = original.capturedAmount ?? 0;
+  const refunded = original.refundedAmount ?? 0;
+  if (action === 'CAPTURE' || action === 'CANCEL') {
+    if (original.action !== 'AUTHORIZE') {
+      refuse(action === 'CAPTURE' ? 'Only an authorization can be captured; this payment was charged at once.' : 'Only an authorization can be cancelled; refund a payment instead.');
+    }
+    if (original.cancelled) refuse('The authorization was cancelled.');
+    if (action === 'CANCEL') {
+      if (captured > 0) refuse('The authorization is already captured; refund it instead of cancelling it.');
+      return original.amount;
+    }
+    const rest = roundToMinor(original.amount - captured, cur);
+    if (rest <= 0) refuse('The authorization is already captured in full.');
+    return rest;
+  }
+  if (original.cancelled) refuse('The authorization was cancelled; there is nothing to refund.');
+  const refundable = original.action === 'PAYMENT' ? original.amount : captured;
+  if (refundable <= 0) refuse('Nothing of the authorization was captured, so there is nothing to refund; cancel it instead.');
+  const rest = roundToMinor(refundable - refunded, cur);
+  if (rest <= 0) refuse('The payment is already refunded in full.');
+  return rest;
+}
+
+function followUp(action: 'CAPTURE' | 'CANCEL' | 'REFUND') {
+  return async (req: RouteRequest) => {
+    const { sandbox } = req;
+    const json = await req.json();
+    const businessId = req.businessFromBody(json);
+    const body = optionalObject(json.body, 'body');
+    const t = body !== undefined ? optionalObject(body.transaction, 'body.transaction') : undefined;
+    const requested = t?.amount;
+
+    const child = await sandbox.store.write(() => {
+      const original = sandbox.payments.getOwned(req.params.paymentId!, businessId);
+      if (!original) throw notFound('Payment');
+      const cur = original.currencyCode;
+      const allowed = allowedAmount(original, action);
+      let amount = allowed;
+      if (requested !== undefined && requested !== null) {
+        amount = requireAmount(requested, 'body.transaction.amount', cur);
+        if (action === 'CANCEL' && toMinor(amount, cur) !== toMinor(allowed, cur)) {
+          refuse(`A cancel releases the whole authorization (${allowed} ${cur}); leave the amount out or send exactly that.`);
+        }
+        if (toMinor(amount, cur) > toMinor(allowed, cur)) {
+          refuse(`At most ${allowed} ${cur} can be ${action === 'CAPTURE' ? 'captured' : 'refunded'} now; ${amount} ${cur} was asked.`);
+        }
+      }
+      const now = sandbox.clock.now();
+      const record: PaymentRecord = {
+        kind: 'payment',
+        id: sandbox.ids.uuid(),
+        businessId,
+        trackingCode: original.trackingCode,
+        createdAt: now,
+        updatedAt: now,
+        action: action as PaymentAction,
+        parentPaymentId: original.id,
+        ...RESULTS.ok,
+        httpStatus: 200,
+        requestCode: sandbox.ids.requestCode(),
+        requestTimestamp: isoUtc(now),
+        amount,
+        currencyCode: cur,
+        brandId: original.brandId,
+        card: original.card ? { ...original.card, approvalCode: sandbox.ids.approvalCode() } : undefined,
+      };
+      sandbox.payments.insert(record);
+      const updated: PaymentRecord = { ...original, updatedAt: now };
+      if (action === 'CAPTURE') updated.capturedAmount = roundToMinor((original.capturedAmount ?? 0) + amount, cur);
+      if (action === 'REFUND') updated.refundedAmount = roundToMinor((original.refundedAmount ?? 0) + amount, cur);
+      if (action === 'CANCEL') updated.cancelled = true;
+      sandbox.payments.update(updated);
+      return record;
+    });
+    return paymentReply(child);
+  };
+}
+
+export const paymentRoutes: Route[] = [
+  { method: 'POST', path: '/gateway/v3/payments', kind: 'api', handler: createPayment },
+  { method: 'GET', path: '/gateway/v3/payments', kind: 'api', handler: findPayments },
+  { method: 'GET', path: '/gateway/v3/payments/:paymentId', kind: 'api', handler: getPayment },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/capture', kind: 'api', handler: followUp('CAPTURE') },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/cancel', kind: 'api', handler: followUp('CANCEL') },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/refund', kind: 'api', handler: followUp('REFUND') },
+];

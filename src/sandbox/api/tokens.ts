@@ -1,4 +1,70 @@
-import type { Route } from '../router.js';
+/**
+ * Tokens (spec 4.8, SANDBOX.md "Payments and tokens"): `POST /gateway/v3/tokens` saves a card, and the
+ * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
+ */
+import { brandById } from '../domain/brands.js';
+import { optionalObject, requireInteger, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
+import { envelope } from '../envelope.js';
+import { ApiError, invalidValue, notFound, RESULTS } from '../errors.js';
+import type { Route, RouteRequest } from '../router.js';
+import { inspectCard } from '../services/charge.js';
+import { cardFingerprint, saveToken, tokenView } from '../services/tokens.js';
+import { parseCardInput } from './payments.js';
 
-// Tokens (issue 3) register their routes here.
-export const tokenRoutes: Route[] = [];
+async function createToken(req: RouteRequest) {
+  const { sandbox } = req;
+  const json = await req.json();
+  const businessId = req.businessFromBody(json);
+  const body = requireObject(json.body, 'body');
+  const cardJson = requireObject(body.card, 'body.card');
+  const input = parseCardInput(cardJson, { cvvRequired: false });
+  const customer = optionalObject(body.customer, 'body.customer');
+  const code = trackingCode(body.trackingCode, 'body.trackingCode', false);
+  let brandId: number | undefined;
+  if (body.brandId !== undefined && body.brandId !== null) {
+    brandId = requireInteger(body.brandId, 'body.brandId');
+    if (brandById(brandId)?.kind !== 'card') throw invalidValue('body.brandId', 'Expected the id of a card brand; see docs/api.md.');
+  }
+
+  const card = inspectCard(input);
+  if (brandId !== undefined && brandId !== card.brandId) {
+    throw invalidValue('body.brandId', `The card is ${card.brandId === 0 ? 'of no brand the sandbox knows' : `a ${brandById(card.brandId)?.name} card (brandId ${card.brandId})`}.`);
+  }
+  // A token is a promise to charge the card later: refuse what could never be charged, without storing anything.
+  const refusal = card.refusal(sandbox.clock.now());
+  if (refusal) throw new ApiError(refusal);
+
+  const token = await sandbox.store.write(() =>
+    saveToken(sandbox, {
+      businessId,
+      fingerprint: cardFingerprint(sandbox, businessId, card.number, card.expiryMonth, card.expiryYear),
+      behaviour: card.behaviour,
+      brandId: card.brandId,
+      displayHint: card.displayHint,
+      firstSixDigits: card.firstSixDigits,
+      lastFourDigits: card.lastFourDigits,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      holderName: card.holderName,
+      trackingCode: code,
+      customer: customer as JsonObject | undefined,
+    }),
+  );
+  const answer: Record<string, unknown> = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
+  const echoed = code ?? token.trackingCode;
+  if (echoed !== undefined) answer.trackingCode = echoed;
+  return envelope(sandbox, RESULTS.ok, answer);
+}
+
+function getToken(req: RouteRequest) {
+  const businessId = req.businessFromQuery();
+  // Another business's token is a 404, exactly like one that does not exist.
+  const token = req.sandbox.tokens.getOwned(req.params.token!, businessId);
+  if (!token) throw notFound('Token');
+  return envelope(req.sandbox, RESULTS.ok, tokenView(token));
+}
+
+export const tokenRoutes: Route[] = [
+  { method: 'POST', path: '/gateway/v3/tokens', kind: 'api', handler: createToken },
+  { method: 'GET', path: '/gateway/v3/tokens/:token', kind: 'api', handler: getToken },
+];

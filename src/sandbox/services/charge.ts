@@ -10,7 +10,7 @@ import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
 import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
-import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound } from '../errors.js';
+import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
 import type { Sandbox } from '../context.js';
 import { cardFingerprint, saveToken } from './tokens.js';
 
@@ -114,6 +114,47 @@ function cardSource(card: CardInput): Source {
     displayHint: maskCardNumber(number),
     cvvPresented: card.cvv !== undefined,
     number,
+  };
+}
+
+/** A validated card, for callers that do not charge it (token creation). */
+export interface InspectedCard {
+  behaviour: Behaviour;
+  /** 0 when no brand range matches. */
+  brandId: number;
+  number: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+  firstSixDigits: string;
+  lastFourDigits: string;
+  displayHint: string;
+  /** Why the card can never be charged at `nowMs` (not a test card, expired), as an error to throw. */
+  refusal(nowMs: number): ApiErrorInit | undefined;
+}
+
+/** Validates a card like {@link chargeCard} does (throwing the same input errors) without charging it. */
+export function inspectCard(card: CardInput): InspectedCard {
+  const source = cardSource(card);
+  return {
+    behaviour: source.behaviour,
+    brandId: source.brandId,
+    number: source.number!,
+    expiryMonth: source.expiryMonth,
+    expiryYear: source.expiryYear,
+    holderName: source.holderName,
+    firstSixDigits: source.firstSixDigits,
+    lastFourDigits: source.lastFourDigits,
+    displayHint: source.displayHint,
+    refusal(nowMs) {
+      const expired = isExpired(source.expiryMonth, source.expiryYear, nowMs);
+      if (source.behaviour !== 'not-a-test-card' && !expired) return undefined;
+      const outcome = decideOutcome(
+        { behaviour: source.behaviour, brandId: source.brandId, expired, cvvPresented: source.cvvPresented, retryAttempt: 1 },
+        { approvalCode: () => '' },
+      );
+      return { result: outcome.result, code: outcome.error!.code, message: outcome.error!.message };
+    },
   };
 }
 

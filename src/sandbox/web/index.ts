@@ -6,11 +6,15 @@ import type { Sandbox } from '../context.js';
 import type { ApiError } from '../errors.js';
 import { Reply, type Route } from '../router.js';
 import { libraryRoutes } from './library.js';
+import { bankRoutes } from './bank.js';
+import { hostedErrorPage, hostedRoutes } from './hosted.js';
 
-export const webRoutes: Route[] = [...libraryRoutes];
+export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes];
 
-/** The HTML answer for a failure on a page route (unknown id, expired link...). */
+/**
+ * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error
+ * page otherwise (same layout, headers and `{error}` message to a framing library).
+ */
 export function renderErrorPage(_sandbox: Sandbox, error: ApiError): Reply {
-  const text = error.message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return Reply.html(error.httpStatus, `<!doctype html><meta charset="utf-8"><title>paylink sandbox</title><p>${text}</p>`);
+  return hostedErrorPage(error);
 }

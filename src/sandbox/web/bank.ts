@@ -1,0 +1,55 @@
+/**
+ * The sandbox bank page for bank redirect payments: `GET /gateway/v3/web/bank/{paymentId}` shows approve
+ * and cancel buttons, `POST` settles the payment (0 Ok or -10) and shows the outcome.
+ */
+import { formatAmount } from '../domain/money.js';
+import { notFound } from '../errors.js';
+import { readForm } from '../request.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
+import { renderBankPage } from '../../pages/bank-page.js';
+import { bankPageUrl, bankPending, settleBankPayment } from '../services/bank.js';
+import type { PaymentRecord } from '../domain/records.js';
+
+function bankPayment(req: RouteRequest): PaymentRecord {
+  const payment = req.sandbox.payments.get(req.params.paymentId!);
+  if (!payment || payment.bank === undefined) throw notFound('Bank payment');
+  return payment;
+}
+
+function page(req: RouteRequest, payment: PaymentRecord): Reply {
+  const pending = bankPending(payment);
+  return Reply.html(
+    200,
+    renderBankPage({
+      paymentId: payment.id,
+      amount: formatAmount(payment.amount, payment.currencyCode),
+      issuerId: payment.bank?.issuerId ?? '',
+      state: pending ? 'form' : 'result',
+      outcome: pending ? undefined : `The payment is settled: ${payment.description} (result ${payment.result}).`,
+      action: bankPageUrl('', payment.id),
+    }),
+    { 'cache-control': 'no-store' },
+  );
+}
+
+function showBank(req: RouteRequest) {
+  return page(req, bankPayment(req));
+}
+
+async function submitBank(req: RouteRequest) {
+  const { sandbox } = req;
+  const payment = bankPayment(req);
+  const form = await readForm(req.event.node.req);
+  const action = form.get('action');
+  // Anything but the two buttons changes nothing and shows the page again.
+  if (action === 'approve' || action === 'cancel') {
+    const how = action === 'approve' ? 'approved' : 'cancelled';
+    await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how));
+  }
+  return Reply.redirect(bankPageUrl('', payment.id), 303);
+}
+
+export const bankRoutes: Route[] = [
+  { method: 'GET', path: '/gateway/v3/web/bank/:paymentId', kind: 'page', handler: showBank },
+  { method: 'POST', path: '/gateway/v3/web/bank/:paymentId', kind: 'page', handler: submitBank },
+];
