@@ -1,0 +1,100 @@
+/**
+ * The card form of a payment link or checkout (contract 3): a plain `<form method="post">` that works
+ * without JavaScript, with the one-time `formToken`, labelled fields with `autocomplete` hints, the offered
+ * brands, the save-card choice for `tokenize` INQUIRE (a notice for TRUE), a pay and a decline button.
+ */
+import { BRANDS } from '../../sandbox/domain/brands.js';
+import { html } from '../html.js';
+import { hostedLayout } from './layout.js';
+import { alertRegion, orderHead, type OrderSummary } from './parts.js';
+
+export interface CardFormView extends OrderSummary {
+  kind: 'link' | 'checkout';
+  /** Path the form posts to (the page's own). */
+  action: string;
+  formToken: string;
+  /** Brands offered, in the merchant's order. */
+  brands: Array<{ id: number; name: string }>;
+  tokenize: 'FALSE' | 'INQUIRE' | 'TRUE';
+  /** Why the last attempt failed, or why the form is shown again. */
+  error?: string | undefined;
+  /** Attempts left after a failed one (shown with the error). */
+  attemptsLeft?: number | undefined;
+  /** Values kept after a failed attempt; never the card number or CVV. */
+  values?: { holderName?: string; expiryMonth?: string; expiryYear?: string; saveCard?: boolean } | undefined;
+  /** The sandbox clock's year and month, for the past-expiry check (the clock can be moved). */
+  now: { year: number; month: number };
+}
+
+/** The card form page. */
+export function renderCardFormPage(view: CardFormView): string {
+  const values = view.values ?? {};
+  const message =
+    view.error !== undefined
+      ? `${view.error}${view.attemptsLeft !== undefined ? ` You can try again (${view.attemptsLeft} ${view.attemptsLeft === 1 ? 'attempt' : 'attempts'} left).` : ''}`
+      : undefined;
+  const brandList = view.brands.map((b) => html`<li class="pl-brand" data-brand-id="${b.id}">${b.name}</li>`);
+  const content = html`<section class="pl-panel" aria-labelledby="pl-title">
+${orderHead(view)}
+<h1 id="pl-title" class="pl-sr">Pay by card</h1>
+${alertRegion(message)}
+<p class="pl-sr" id="pl-brands-label">Accepted cards</p>
+<ul class="pl-brands" aria-labelledby="pl-brands-label">${brandList}</ul>
+<span id="pl-brand-live" class="pl-sr" aria-live="polite"></span>
+<form id="pl-card-form" method="post" action="${view.action}" autocomplete="on">
+  <input type="hidden" name="formToken" value="${view.formToken}">
+  <input type="hidden" name="framed" value="">
+  <div class="pl-field">
+    <label for="pl-cardNumber">Card number</label>
+    <input type="text" id="pl-cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
+    <p class="pl-field-error" id="pl-error-cardNumber"></p>
+  </div>
+  <fieldset class="pl-row pl-fieldset">
+    <legend class="pl-sr">Expiry date</legend>
+    <div class="pl-field">
+      <label for="pl-expiryMonth">Expiry month</label>
+      <input type="text" id="pl-expiryMonth" name="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <p class="pl-field-error" id="pl-error-expiryMonth"></p>
+    </div>
+    <div class="pl-field">
+      <label for="pl-expiryYear">Expiry year</label>
+      <input type="text" id="pl-expiryYear" name="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
+    </div>
+    <div class="pl-field">
+      <label for="pl-cvv">Security code</label>
+      <input type="password" id="pl-cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
+      <p class="pl-sr" id="pl-cvv-hint">3 digits (back of the card); 4 for American Express</p>
+      <p class="pl-field-error" id="pl-error-cvv"></p>
+    </div>
+  </fieldset>
+  <div class="pl-field">
+    <label for="pl-holderName">Name on the card</label>
+    <input type="text" id="pl-holderName" name="holderName" autocomplete="cc-name" maxlength="100" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
+    <p class="pl-field-error" id="pl-error-holderName"></p>
+  </div>
+  ${
+    view.tokenize === 'INQUIRE'
+      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="saveCard" value="on"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
+      : view.tokenize === 'TRUE'
+        ? html`<p class="pl-notice" id="pl-save-notice">${view.merchant} will save this card for future purchases.</p>`
+        : ''
+  }
+  <div class="pl-actions">
+    <button type="submit" class="pl-pay" id="pl-pay" name="action" value="pay">Pay ${view.amountText}</button>
+    <button type="submit" class="pl-decline" id="pl-decline" name="action" value="decline" formnovalidate>Decline payment</button>
+  </div>
+</form>
+</section>`;
+  return hostedLayout({
+    title: `Pay ${view.amountText}`,
+    state: 'form',
+    content,
+    fillableCards: true,
+    config: {
+      kind: view.kind,
+      brandIds: view.brands.map((b) => b.id),
+      brandNames: Object.fromEntries(BRANDS.map((b) => [b.id, b.name])),
+      now: view.now,
+    },
+  });
+}

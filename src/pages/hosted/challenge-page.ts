@@ -1,0 +1,40 @@
+/**
+ * The 3-D Secure challenge of the sandbox's 3-D Secure test card (contract 3): a one-time code (`1234`
+ * approves) or cancel, posted to the page's own path with a one-time `formToken`.
+ */
+import { THREE_DS_APPROVE_CODE } from '../../sandbox/domain/test-cards.js';
+import { html } from '../html.js';
+import { hostedLayout } from './layout.js';
+import { alertRegion, orderHead, type OrderSummary } from './parts.js';
+
+export interface ChallengeView extends OrderSummary {
+  action: string;
+  formToken: string;
+  /** `VISA •••• 3220`. */
+  cardHint: string;
+  error?: string | undefined;
+}
+
+/** The challenge page. */
+export function renderChallengePage(view: ChallengeView): string {
+  const content = html`<section class="pl-panel" aria-labelledby="pl-title">
+${orderHead(view)}
+<h1 id="pl-title">Confirm it's you</h1>
+${alertRegion(view.error)}
+<p>Your bank asks you to confirm this payment with the card ${view.cardHint}. Enter the code it sent you.</p>
+<p class="pl-notice">Sandbox: the code <strong>${THREE_DS_APPROVE_CODE}</strong> approves; any other code or Cancel fails the check.</p>
+<form id="pl-challenge-form" method="post" action="${view.action}">
+  <input type="hidden" name="formToken" value="${view.formToken}">
+  <input type="hidden" name="framed" value="">
+  <div class="pl-field">
+    <label for="pl-code">Verification code</label>
+    <input type="text" id="pl-code" name="code" class="pl-code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
+  </div>
+  <div class="pl-actions">
+    <button type="submit" class="pl-pay" id="pl-submit" name="action" value="submit">Confirm</button>
+    <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel">Cancel</button>
+  </div>
+</form>
+</section>`;
+  return hostedLayout({ title: '3-D Secure', state: 'challenge', content });
+}

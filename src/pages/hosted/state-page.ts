@@ -1,0 +1,53 @@
+/**
+ * Pages without a card form: where a customer lands on a link or checkout that can no longer be paid
+ * (expired, cancelled, paid, declined...), the unknown-id page, and the end of a framed flow that hands the
+ * merchant's `returnUrl` to the library (`{redirect}`) instead of a 303.
+ */
+import { html, type SafeHtml } from '../html.js';
+import { hostedLayout, type HostedState } from './layout.js';
+import { alertRegion, orderHead, type OrderSummary } from './parts.js';
+
+/** What a framed page reports to the library with `{error}` (SANDBOX.md protocol). */
+export interface TerminalError {
+  code: number;
+  message: string;
+  state: string;
+}
+
+export interface StatePageView {
+  state: HostedState;
+  title: string;
+  message: string;
+  tone: 'good' | 'bad' | 'warn' | 'neutral';
+  order?: OrderSummary | undefined;
+  /** Shown in the alert region, e.g. why a submission was refused. */
+  alert?: string | undefined;
+  /** Posted to the parent as `{error}` when framed. */
+  terminal?: TerminalError | undefined;
+  /** The merchant's return address, offered as a link (and, on the framed end page, posted as `{redirect}`). */
+  returnUrl?: string | undefined;
+  /** True for the end of a framed flow: the script posts `{redirect: returnUrl}`. */
+  redirect?: boolean | undefined;
+}
+
+const ICONS: Record<StatePageView['tone'], string> = { good: '✓', bad: '!', warn: '!', neutral: 'i' };
+
+/** A page that says what happened and offers no form. */
+export function renderStatePage(view: StatePageView): string {
+  const returnLink: SafeHtml | string =
+    view.returnUrl !== undefined
+      ? html`<p><a id="pl-return" href="${view.returnUrl}" target="_top" rel="noopener">Return to the shop</a></p>`
+      : '';
+  const content = html`<section class="pl-panel pl-state pl-${view.tone}" aria-labelledby="pl-title">
+${view.order ? orderHead(view.order) : html`<img id="pl-logo" class="pl-logo pl-hidden" alt="Shop logo">`}
+<div class="pl-icon" aria-hidden="true">${ICONS[view.tone]}</div>
+<h1 id="pl-title">${view.title}</h1>
+${alertRegion(view.alert)}
+<p id="pl-message">${view.message}</p>
+${returnLink}
+</section>`;
+  const config: Record<string, unknown> = {};
+  if (view.terminal) config.terminal = view.terminal;
+  if (view.redirect && view.returnUrl !== undefined) config.redirect = view.returnUrl;
+  return hostedLayout({ title: view.title, state: view.state, content, config });
+}

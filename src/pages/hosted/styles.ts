@@ -1,0 +1,109 @@
+/**
+ * The hosted pages' stylesheet, served as `/gateway/v3/web/assets/hosted.css`. Every style option of spec
+ * section 4.10 is a CSS custom property (`--pl-*`) that the page script sets from the library's options;
+ * the defaults are the spec's. Internet Explorer 11 (a supported browser) ignores custom properties, so each
+ * declaration that uses `var()` is preceded by a plain copy with the default value (see {@link withFallbacks}).
+ */
+
+/** Spec 4.10 style options and the custom property each one sets, with its default. */
+export const STYLE_PROPERTIES: ReadonlyArray<{ group: 'generalStyles' | 'formStyles' | 'paymentButtonStyles'; option: string; property: string; fallback: string }> = [
+  { group: 'generalStyles', option: 'fontFamily', property: '--pl-font-family', fallback: '"Source Sans Pro", Arial, Verdana, sans-serif' },
+  { group: 'generalStyles', option: 'backgroundColor', property: '--pl-background', fallback: '#f6f7fb' },
+  { group: 'generalStyles', option: 'primaryThemeColor', property: '--pl-primary', fallback: '#213d8f' },
+  { group: 'generalStyles', option: 'accentThemeColor', property: '--pl-accent', fallback: '#909ec7' },
+  { group: 'generalStyles', option: 'secondaryThemeColor', property: '--pl-secondary', fallback: '#909ec7' },
+  { group: 'generalStyles', option: 'infoThemeColor', property: '--pl-info', fallback: '#1db9de' },
+  { group: 'generalStyles', option: 'warningThemeColor', property: '--pl-warning', fallback: '#fec61f' },
+  { group: 'generalStyles', option: 'errorThemeColor', property: '--pl-error', fallback: '#e6493a' },
+  { group: 'generalStyles', option: 'successThemeColor', property: '--pl-success', fallback: '#35ba6d' },
+  { group: 'formStyles', option: 'backgroundFormColor', property: '--pl-form-background', fallback: '#ffffff' },
+  { group: 'formStyles', option: 'backgroundFormContainerColor', property: '--pl-form-container-background', fallback: '#ffffff' },
+  { group: 'formStyles', option: 'fontSize', property: '--pl-form-font-size', fallback: '14px' },
+  { group: 'formStyles', option: 'borderWidth', property: '--pl-form-border-width', fallback: '1px' },
+  { group: 'formStyles', option: 'borderRadius', property: '--pl-form-border-radius', fallback: '2px' },
+  { group: 'paymentButtonStyles', option: 'fontColor', property: '--pl-button-color', fallback: '#ffffff' },
+  { group: 'paymentButtonStyles', option: 'backgroundColor', property: '--pl-button-background', fallback: '#8ec03f' },
+  { group: 'paymentButtonStyles', option: 'borderColor', property: '--pl-button-border-color', fallback: '#8ec03f' },
+  { group: 'paymentButtonStyles', option: 'fontSize', property: '--pl-button-font-size', fallback: '16px' },
+  { group: 'paymentButtonStyles', option: 'borderWidth', property: '--pl-button-border-width', fallback: '1px' },
+  { group: 'paymentButtonStyles', option: 'borderRadius', property: '--pl-button-border-radius', fallback: '2px' },
+];
+
+const v = (property: string): string => {
+  const entry = STYLE_PROPERTIES.find((p) => p.property === property);
+  if (!entry) throw new Error(`unknown style property ${property}`);
+  return `var(${property}, ${entry.fallback})`;
+};
+
+const SOURCE = `
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; font-family: ${v('--pl-font-family')}; font-size: ${v('--pl-form-font-size')}; line-height: 1.45; color: #1f2533; background: ${v('--pl-background')}; }
+html.pl-waiting body { visibility: hidden; }
+a { color: ${v('--pl-primary')}; }
+.pl-banner { background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; padding: 10px 16px; font-size: 13px; }
+.pl-banner summary { cursor: pointer; font-weight: 600; }
+.pl-banner strong { text-transform: uppercase; letter-spacing: .05em; }
+.pl-cards { list-style: none; margin: 8px 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.pl-cards li { margin: 0; }
+.pl-card-pick { font: inherit; font-size: 12px; border: 1px solid #d9c98a; background: #fff; border-radius: 3px; padding: 3px 7px; cursor: pointer; color: #3b3b3b; }
+.pl-card-pick:hover, .pl-card-pick:focus { border-color: ${v('--pl-primary')}; outline: none; box-shadow: 0 0 0 2px rgba(33, 61, 143, .2); }
+.pl-card-pick code { font-family: Menlo, Consolas, monospace; }
+.pl-main { max-width: 480px; margin: 24px auto; padding: 0 16px; }
+.pl-panel { background: ${v('--pl-form-container-background')}; border: ${v('--pl-form-border-width')} solid #dde1ec; border-radius: ${v('--pl-form-border-radius')}; box-shadow: 0 2px 10px rgba(31, 37, 51, .06); padding: 24px; }
+.pl-head { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin-bottom: 18px; }
+.pl-logo { max-height: 48px; max-width: 160px; }
+.pl-merchant { margin: 0; font-size: 1.1em; font-weight: 600; color: ${v('--pl-primary')}; }
+.pl-amount { margin: 2px 0 0; font-size: 1.7em; font-weight: 700; color: #1f2533; }
+.pl-ref { margin: 0; color: #6b7385; font-size: .9em; }
+.pl-brands { list-style: none; margin: 0 0 16px; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.pl-brand { font-size: 11px; font-weight: 600; border: 1px solid ${v('--pl-secondary')}; color: ${v('--pl-secondary')}; border-radius: 3px; padding: 2px 6px; background: #fff; }
+.pl-brand.pl-active { border-color: ${v('--pl-primary')}; color: #fff; background: ${v('--pl-primary')}; }
+.pl-field { margin-bottom: 14px; }
+.pl-row { display: flex; gap: 10px; }
+.pl-fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.pl-root { padding: 1px 0; }
+.pl-row .pl-field { flex: 1; }
+label { display: block; font-weight: 600; margin-bottom: 4px; }
+input[type=text], input[type=password], select { width: 100%; font: inherit; padding: 9px 10px; color: #1f2533; background: ${v('--pl-form-background')}; border: ${v('--pl-form-border-width')} solid #b9c0d3; border-radius: ${v('--pl-form-border-radius')}; }
+input:focus, select:focus { outline: none; border-color: ${v('--pl-accent')}; box-shadow: 0 0 0 3px rgba(144, 158, 199, .35); }
+input[aria-invalid=true] { border-color: ${v('--pl-error')}; }
+.pl-field-error { color: ${v('--pl-error')}; font-size: .9em; margin: 4px 0 0; min-height: 0; }
+.pl-field-error:empty { display: none; }
+.pl-check { display: flex; gap: 8px; align-items: flex-start; font-weight: 400; }
+.pl-check input { margin-top: 3px; }
+.pl-notice { margin: 0 0 14px; padding: 8px 10px; border-left: 4px solid ${v('--pl-info')}; background: #eef9fc; font-size: .95em; }
+.pl-alert { margin: 0 0 16px; padding: 10px 12px; border-left: 4px solid ${v('--pl-error')}; background: #fdeeed; color: #7a1d14; }
+.pl-alert:empty { display: none; }
+.pl-alert.pl-info { border-left-color: ${v('--pl-info')}; background: #eef9fc; color: #124a59; }
+.pl-actions { display: flex; flex-direction: column; gap: 8px; margin-top: 18px; }
+.pl-pay { width: 100%; cursor: pointer; font: inherit; font-weight: 600; padding: 11px 14px; font-size: ${v('--pl-button-font-size')}; color: ${v('--pl-button-color')}; background: ${v('--pl-button-background')}; border: ${v('--pl-button-border-width')} solid ${v('--pl-button-border-color')}; border-radius: ${v('--pl-button-border-radius')}; }
+.pl-pay:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
+.pl-pay[disabled] { opacity: .6; cursor: progress; }
+.pl-decline { width: 100%; cursor: pointer; font: inherit; padding: 9px 14px; color: ${v('--pl-secondary')}; background: transparent; border: 1px solid ${v('--pl-secondary')}; border-radius: ${v('--pl-button-border-radius')}; }
+.pl-decline:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
+.pl-hidden { display: none !important; }
+.pl-state h1 { font-size: 1.4em; margin: 0 0 8px; }
+.pl-state .pl-icon { width: 44px; height: 44px; border-radius: 50%; display: flex; align-items: center; justify-content: center; font-size: 24px; font-weight: 700; color: #fff; background: ${v('--pl-secondary')}; margin-bottom: 12px; }
+.pl-state.pl-good .pl-icon { background: ${v('--pl-success')}; }
+.pl-state.pl-bad .pl-icon { background: ${v('--pl-error')}; }
+.pl-state.pl-warn .pl-icon { background: ${v('--pl-warning')}; }
+.pl-code { font-family: Menlo, Consolas, monospace; letter-spacing: .3em; font-size: 1.3em; text-align: center; }
+.pl-foot { margin: 14px 0 0; text-align: center; color: #8a91a3; font-size: 12px; }
+.pl-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+/**
+ * Adds, before each declaration that uses `var(--x, default)`, the same declaration with the defaults in
+ * place, for browsers without custom properties. Defaults here contain no parentheses, which the pattern
+ * relies on.
+ */
+export function withFallbacks(css: string): string {
+  return css.replace(/([\w-]+):\s*([^;{}]*var\(--[^;{}]*?);/g, (whole, prop: string, value: string) => {
+    const plain = value.replace(/var\(--[\w-]+,\s*([^()]*)\)/g, '$1');
+    return `${prop}: ${plain}; ${whole}`;
+  });
+}
+
+/** The stylesheet as served. */
+export const HOSTED_CSS = withFallbacks(SOURCE).trim() + '\n';

@@ -1,0 +1,401 @@
+/**
+ * What a customer's submission on a hosted page does to its link or checkout (SANDBOX.md, "Lifecycle"):
+ * one-time form tokens, the charge, the attempt count, the parent's status (PAID, DECLINED after three
+ * failed attempts, DECLINEDBYCUSTOMER, PENDING / `challengeOpen` while 3-D Secure is open), and the
+ * redirect to the merchant's `returnUrl` with the query of spec 4.9.
+ *
+ * Every function here is synchronous and runs inside `sandbox.store.write(...)`: checking a form token,
+ * marking it used and charging happen in one write, so two concurrent posts of the same token (a double
+ * click) can never make two payments.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Sandbox } from '../context.js';
+import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear } from '../domain/cards.js';
+import { checkoutState, linkStatus, MAX_ATTEMPTS } from '../domain/lifecycle.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import { detectBrand } from '../domain/test-cards.js';
+import { ApiError } from '../errors.js';
+import { chargeCard, resolveChallenge } from './charge.js';
+
+/** A link or checkout, tagged. */
+export type Parent = { kind: 'link'; record: LinkRecord } | { kind: 'checkout'; record: CheckoutRecord };
+
+/** Where a link or checkout stands for the customer. */
+export type ParentState = 'open' | 'challenge' | 'expired' | 'cancelled' | 'paid' | 'declined' | 'declinedbycustomer';
+
+/** The parent's state at the sandbox clock's `now`. */
+export function parentState(parent: Parent, now: number): ParentState {
+  if (parent.kind === 'link') {
+    const status = linkStatus(parent.record, now);
+    switch (status) {
+      case 'READY':
+        return 'open';
+      case 'PENDING':
+        return 'challenge';
+      case 'EXPIRED':
+        return 'expired';
+      case 'CANCELLED':
+        return 'cancelled';
+      case 'PAID':
+        return 'paid';
+      case 'DECLINED':
+        return 'declined';
+      case 'DECLINEDBYCUSTOMER':
+        return 'declinedbycustomer';
+    }
+  }
+  const state = checkoutState(parent.record, now);
+  switch (state) {
+    case 'PENDING':
+      return parent.record.challengeOpen ? 'challenge' : 'open';
+    case 'TIMEOUT':
+      return 'expired';
+    case 'PAID':
+      return 'paid';
+    case 'DECLINED':
+      return 'declined';
+    case 'DECLINEDBYCUSTOMER':
+      return 'declinedbycustomer';
+  }
+}
+
+/** The link or checkout with this id, whatever its business: the hosted page's id is its capability. */
+export function loadParent(sandbox: Sandbox, kind: Parent['kind'], id: string): Parent | undefined {
+  if (kind === 'link') {
+    const record = sandbox.links.get(id);
+    return record ? { kind, record } : undefined;
+  }
+  const record = sandbox.checkouts.get(id);
+  return record ? { kind, record } : undefined;
+}
+
+/** The parent of a payment made on a hosted page. */
+export function parentOfPayment(sandbox: Sandbox, payment: PaymentRecord): Parent | undefined {
+  if (payment.parentKind === undefined || payment.parentId === undefined) return undefined;
+  return loadParent(sandbox, payment.parentKind, payment.parentId);
+}
+
+/** The payment waiting for 3-D Secure on this parent, if a challenge is open. */
+export function openChallenge(sandbox: Sandbox, parent: Parent): PaymentRecord | undefined {
+  const last = parent.record.paymentIds[parent.record.paymentIds.length - 1];
+  const payment = last === undefined ? undefined : sandbox.payments.get(last);
+  return payment !== undefined && payment.result === 2 ? payment : undefined;
+}
+
+/** Path of a hosted page (root-relative, so a redirect stays on the origin the browser used). */
+export function hostedPath(kind: Parent['kind'], id: string): string {
+  return `/gateway/v3/web/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+}
+
+/** Path of the 3-D Secure page of a payment. */
+export function challengePath(paymentId: string): string {
+  return `/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
+}
+
+/**
+ * `returnUrl` with the given parameters appended; the merchant's own query string is kept as it was (not
+ * re-encoded), and a fragment stays at the end.
+ */
+export function returnUrlWith(returnUrl: string, params: Array<[string, string]>): string {
+  const url = new URL(returnUrl);
+  const extra = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  const existing = url.search.slice(1);
+  url.search = existing ? `${existing}&${extra}` : extra;
+  return url.href;
+}
+
+/**
+ * The spec 4.9 / SANDBOX.md redirect: link `linkId=<id>&id=<paymentId>` (no `id` after the decline
+ * button); checkout `checkoutId=<id>`, plus `&id=<paymentId>` when paid.
+ */
+export function merchantRedirect(parent: Parent, ending: Ending, paymentId?: string): string {
+  const params: Array<[string, string]> = [];
+  if (parent.kind === 'link') {
+    params.push(['linkId', parent.record.id]);
+    if (paymentId !== undefined && ending !== 'declinedbycustomer') params.push(['id', paymentId]);
+  } else {
+    params.push(['checkoutId', parent.record.id]);
+    if (paymentId !== undefined && ending === 'paid') params.push(['id', paymentId]);
+  }
+  return returnUrlWith(parent.record.returnUrl, params);
+}
+
+// ---- One-time form tokens (table form_tokens of migration 1) ----
+
+/** What a used token led to, replayed for a second post of the same form (back button, double click). */
+export type StoredOutcome = { kind: 'redirect'; url: string; ending: Ending } | { kind: 'challenge'; url: string } | { kind: 'page' };
+
+export type TokenCheck = { status: 'fresh' } | { status: 'used'; outcome: StoredOutcome | undefined } | { status: 'unknown' };
+
+interface FormTokenRow {
+  target_id: string;
+  used_at: number | null;
+  outcome: string | null;
+}
+
+/** Form tokens kept: a day is far longer than any page stays open, and keeps the table small. */
+const FORM_TOKEN_TTL_MS = 24 * 3_600_000;
+let issuedSincePrune = 0;
+
+/** A new one-time token for the form of `target` (`link:<id>`, `checkout:<id>`, `3ds:<paymentId>`). */
+export function issueFormToken(sandbox: Sandbox, target: string): string {
+  // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
+  const token = randomBytes(24).toString('base64url');
+  const now = sandbox.clock.now();
+  sandbox.db.prepare('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)').run(token, target, now);
+  if (++issuedSincePrune >= 500) {
+    issuedSincePrune = 0;
+    sandbox.db.prepare('DELETE FROM form_tokens WHERE created_at < ?').run(now - FORM_TOKEN_TTL_MS);
+  }
+  return token;
+}
+
+/** Checks a posted token for `target` and, when it is fresh, marks it used. */
+export function takeFormToken(sandbox: Sandbox, token: string, target: string): TokenCheck {
+  if (token === '') return { status: 'unknown' };
+  const row = sandbox.db.prepare('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?').get(token) as FormTokenRow | undefined;
+  if (!row || row.target_id !== target) return { status: 'unknown' };
+  if (row.used_at !== null) return { status: 'used', outcome: row.outcome ? (JSON.parse(row.outcome) as StoredOutcome) : undefined };
+  sandbox.db.prepare('UPDATE form_tokens SET used_at = ? WHERE token = ?').run(sandbox.clock.now(), token);
+  return { status: 'fresh' };
+}
+
+/** Records where a used token led. */
+export function recordTokenOutcome(sandbox: Sandbox, token: string, outcome: StoredOutcome): void {
+  sandbox.db.prepare('UPDATE form_tokens SET outcome = ? WHERE token = ?').run(JSON.stringify(outcome), token);
+}
+
+// ---- Submissions ----
+
+/** How a flow ended when the browser goes back to the merchant. */
+export type Ending = 'paid' | 'declined' | 'declinedbycustomer';
+
+/** The fields of a card form post (contract 3). */
+export interface CardFormPost {
+  formToken: string;
+  action: 'pay' | 'decline';
+  cardNumber: string;
+  expiryMonth: string;
+  expiryYear: string;
+  cvv: string;
+  holderName: string;
+  saveCard: boolean;
+}
+
+/** Values a re-shown form keeps: never the card number or the CVV. */
+export interface KeptValues {
+  holderName: string;
+  expiryMonth: string;
+  expiryYear: string;
+  saveCard: boolean;
+}
+
+export type SubmissionOutcome =
+  /** Back to the merchant (303, or `{redirect}` when framed). */
+  | { kind: 'redirect'; url: string; ending: Ending; payment?: PaymentRecord }
+  /** To the 3-D Secure page. */
+  | { kind: 'challenge'; url: string }
+  /** A failed attempt with attempts left (or bad input): the form again with the reason. */
+  | { kind: 'retry'; reason: string; attemptsLeft: number; values: KeptValues; httpStatus: number; payment?: PaymentRecord }
+  /** The parent cannot be paid any more (-8): its state page says so. */
+  | { kind: 'refused'; state: ParentState }
+  /** The token was used before: where that post went. */
+  | { kind: 'replay'; outcome: StoredOutcome | undefined }
+  /** No such token for this form: nothing was done. */
+  | { kind: 'stale' };
+
+function keptValues(post: CardFormPost): KeptValues {
+  return { holderName: post.holderName.slice(0, 100), expiryMonth: post.expiryMonth.slice(0, 2), expiryYear: post.expiryYear.slice(0, 4), saveCard: post.saveCard };
+}
+
+function attemptsLeft(parent: Parent): number {
+  return Math.max(0, MAX_ATTEMPTS - parent.record.attempts);
+}
+
+/** The hosted form's own checks, worded for a customer; the charge repeats the API's checks after them. */
+function formProblem(post: CardFormPost): string | undefined {
+  const number = normalizeCardNumber(post.cardNumber);
+  if (number === '') return 'Enter the card number.';
+  if (post.expiryMonth.trim() === '' || post.expiryYear.trim() === '') return 'Enter the expiry month and year.';
+  if (parseExpiryMonth(post.expiryMonth) === undefined) return 'The expiry month must be between 1 and 12.';
+  if (parseExpiryYear(post.expiryYear) === undefined) return 'Enter the expiry year as YY or YYYY.';
+  const length = cvvLength(detectBrand(number));
+  if (!new RegExp(`^\\d{${length}}$`).test(post.cvv.trim())) return `Enter the ${length}-digit security code.`;
+  if (post.holderName.trim() === '') return 'Enter the name on the card.';
+  return undefined;
+}
+
+function saveParent(sandbox: Sandbox, parent: Parent): void {
+  if (parent.kind === 'link') sandbox.links.update(parent.record);
+  else sandbox.checkouts.update(parent.record);
+}
+
+/** The parent after its lifecycle moved to `to` ('open' and 'challenge' are the open states). */
+function moved(parent: Parent, to: 'open' | 'challenge' | Ending, now: number, payment?: PaymentRecord): Parent {
+  const attempts = parent.record.attempts + (payment ? 1 : 0);
+  const paymentIds = payment ? [...parent.record.paymentIds, payment.id] : parent.record.paymentIds;
+  if (parent.kind === 'link') {
+    const status = to === 'open' ? 'READY' : to === 'challenge' ? 'PENDING' : to === 'paid' ? 'PAID' : to === 'declined' ? 'DECLINED' : 'DECLINEDBYCUSTOMER';
+    return { kind: 'link', record: { ...parent.record, status, attempts, paymentIds, updatedAt: now } };
+  }
+  const state = to === 'open' || to === 'challenge' ? 'PENDING' : to === 'paid' ? 'PAID' : to === 'declined' ? 'DECLINED' : 'DECLINEDBYCUSTOMER';
+  return { kind: 'checkout', record: { ...parent.record, state, challengeOpen: to === 'challenge', attempts, paymentIds, updatedAt: now } };
+}
+
+function failureReason(payment: PaymentRecord): string {
+  const message = payment.error?.message ?? payment.description;
+  return `The payment was not approved: ${message}`;
+}
+
+/**
+ * Where a stored payment leaves its parent: paid, the challenge, the last failed attempt, or another try.
+ * `parent` already counts the payment.
+ */
+function afterPayment(sandbox: Sandbox, parent: Parent, payment: PaymentRecord, values: KeptValues): SubmissionOutcome {
+  const now = sandbox.clock.now();
+  if (payment.result === 0) {
+    const done = moved(parent, 'paid', now);
+    saveParent(sandbox, done);
+    return { kind: 'redirect', url: merchantRedirect(done, 'paid', payment.id), ending: 'paid', payment };
+  }
+  if (payment.result === 2) {
+    saveParent(sandbox, moved(parent, 'challenge', now));
+    return { kind: 'challenge', url: challengePath(payment.id) };
+  }
+  if (parent.record.attempts >= MAX_ATTEMPTS) {
+    const done = moved(parent, 'declined', now);
+    saveParent(sandbox, done);
+    return { kind: 'redirect', url: merchantRedirect(done, 'declined', payment.id), ending: 'declined', payment };
+  }
+  saveParent(sandbox, moved(parent, 'open', now));
+  // The internal-error test card asks for a 500; the page answers it with the form all the same.
+  const httpStatus = payment.result === -7 ? 500 : 200;
+  return { kind: 'retry', reason: failureReason(payment), attemptsLeft: attemptsLeft(parent), values, httpStatus, payment };
+}
+
+/** Stores where a used token led, so a second post of it goes to the same place. */
+function remember(sandbox: Sandbox, token: string, outcome: SubmissionOutcome): void {
+  if (outcome.kind === 'redirect') recordTokenOutcome(sandbox, token, { kind: 'redirect', url: outcome.url, ending: outcome.ending });
+  else if (outcome.kind === 'challenge') recordTokenOutcome(sandbox, token, { kind: 'challenge', url: outcome.url });
+  else recordTokenOutcome(sandbox, token, { kind: 'page' });
+}
+
+/**
+ * A post of the card form of a link or checkout: checks the one-time token, refuses a parent that cannot
+ * be paid (-8: nothing is charged), and otherwise declines or charges and moves the lifecycle.
+ */
+export function submitCardForm(sandbox: Sandbox, parent: Parent, post: CardFormPost): SubmissionOutcome {
+  const token = takeFormToken(sandbox, post.formToken, `${parent.kind}:${parent.record.id}`);
+  if (token.status === 'unknown') return { kind: 'stale' };
+  if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
+  const outcome = submitFresh(sandbox, parent, post);
+  remember(sandbox, post.formToken, outcome);
+  return outcome;
+}
+
+function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): SubmissionOutcome {
+  const now = sandbox.clock.now();
+  const state = parentState(parent, now);
+  if (state === 'challenge') {
+    const open = openChallenge(sandbox, parent);
+    if (open) return { kind: 'challenge', url: challengePath(open.id) };
+  }
+  if (state !== 'open') return { kind: 'refused', state };
+
+  if (post.action === 'decline') {
+    const done = moved(parent, 'declinedbycustomer', now);
+    saveParent(sandbox, done);
+    return { kind: 'redirect', url: merchantRedirect(done, 'declinedbycustomer'), ending: 'declinedbycustomer' };
+  }
+
+  const values = keptValues(post);
+  const problem = formProblem(post);
+  if (problem !== undefined) return { kind: 'retry', reason: problem, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
+
+  const { record } = parent;
+  const tokenize = record.tokenize === 'TRUE' || (record.tokenize === 'INQUIRE' && post.saveCard);
+  let payment: PaymentRecord;
+  try {
+    // A nested savepoint: an input error leaves nothing of the charge behind, while the token stays used.
+    payment = sandbox.db.transaction(() =>
+      chargeCard(sandbox, {
+        businessId: record.businessId,
+        action: record.transaction.authorizationMode,
+        amount: record.transaction.amount,
+        currencyCode: record.transaction.currencyCode,
+        ...(record.transaction.trackingCode !== undefined ? { trackingCode: record.transaction.trackingCode } : {}),
+        source: {
+          card: {
+            number: post.cardNumber,
+            cvv: post.cvv.trim(),
+            expiryMonth: post.expiryMonth,
+            expiryYear: post.expiryYear,
+            holderName: post.holderName,
+          },
+        },
+        allowedBrandIds: record.brandIds,
+        tokenize,
+        parent: { kind: parent.kind, id: record.id },
+        attemptKey: `${parent.kind}:${record.id}`,
+        forceThreeDSecure: parent.kind === 'link' && parent.record.threeDSecure,
+      }),
+    )();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // Input errors (-1) make no payment and use no attempt; the customer corrects the card.
+    sandbox.forgetCaches();
+    return { kind: 'retry', reason: `Please check the card: ${error.message}`, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
+  }
+  return afterPayment(sandbox, moved(parent, 'open', now, payment), payment, values);
+}
+
+/** The fields of a 3-D Secure form post (contract 3). */
+export interface ChallengePost {
+  formToken: string;
+  action: 'submit' | 'cancel';
+  code: string;
+}
+
+export type ChallengeOutcome =
+  | SubmissionOutcome
+  /** A direct API payment (no link or checkout): the page says how the check ended. */
+  | { kind: 'finished'; payment: PaymentRecord };
+
+/**
+ * A post of the 3-D Secure page: `1234` approves, anything else or cancel fails the check (-10); then the
+ * parent moves on as after any other attempt (paid, declined after the third, or the form again).
+ */
+export function submitChallenge(sandbox: Sandbox, payment: PaymentRecord, post: ChallengePost): ChallengeOutcome {
+  const token = takeFormToken(sandbox, post.formToken, `3ds:${payment.id}`);
+  if (token.status === 'unknown') return { kind: 'stale' };
+  if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
+  if (payment.result !== 2) {
+    recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
+    return { kind: 'stale' };
+  }
+
+  const parent = parentOfPayment(sandbox, payment);
+  const now = sandbox.clock.now();
+  if (parent !== undefined && parentState(parent, now) !== 'challenge') {
+    // Expired or cancelled while the challenge was open: the check is abandoned, nothing is paid.
+    resolveChallenge(sandbox, payment.id, null);
+    if (parent.kind === 'checkout') saveParent(sandbox, { kind: 'checkout', record: { ...parent.record, challengeOpen: false, updatedAt: now } });
+    recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
+    return { kind: 'refused', state: parentState(parent, now) };
+  }
+
+  const resolved = resolveChallenge(sandbox, payment.id, post.action === 'cancel' ? null : post.code.trim());
+  if (parent === undefined) {
+    recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
+    return { kind: 'finished', payment: resolved };
+  }
+  const values: KeptValues = {
+    holderName: resolved.card?.holderName ?? '',
+    expiryMonth: resolved.card?.expiryMonth ?? '',
+    expiryYear: resolved.card?.expiryYear ?? '',
+    saveCard: false,
+  };
+  const outcome = afterPayment(sandbox, parent, resolved, values);
+  remember(sandbox, post.formToken, outcome);
+  return outcome;
+}

@@ -1,0 +1,398 @@
+/**
+ * The hosted payment pages (issue 4, contract 3): the card form of links and checkouts, the 3-D Secure
+ * page, the pages for every state a customer can land on, and their stylesheet and script. Handlers load
+ * records, let `services/attempts.ts` move the lifecycle, and hand view models to `src/pages/hosted`.
+ */
+import type { Sandbox } from '../context.js';
+import { brandById } from '../domain/brands.js';
+import { checkoutState, linkStatus } from '../domain/lifecycle.js';
+import { formatAmount } from '../domain/money.js';
+import type { PaymentRecord } from '../domain/records.js';
+import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
+import { readForm } from '../request.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
+import {
+  HOSTED_CSS,
+  HOSTED_SCRIPT,
+  renderCardFormPage,
+  renderChallengePage,
+  renderStatePage,
+  type OrderSummary,
+  type StatePageView,
+} from '../../pages/hosted/index.js';
+import {
+  challengePath,
+  hostedPath,
+  issueFormToken,
+  loadParent,
+  merchantRedirect,
+  openChallenge,
+  parentOfPayment,
+  parentState,
+  submitCardForm,
+  submitChallenge,
+  type ChallengeOutcome,
+  type Ending,
+  type KeptValues,
+  type Parent,
+  type ParentState,
+} from '../services/attempts.js';
+
+/**
+ * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and
+ * the logo may come from the merchant's servers (`fontFamilyUrl`, `imageUrl`); any site may frame the page
+ * (merchants embed it with the library); forms may post here and be redirected to the merchant's
+ * `returnUrl` on any http(s) origin (Chromium checks form-action on redirects too).
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' https: http:",
+    "font-src 'self' https: http: data:",
+    "img-src 'self' https: http: data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self' http: https:",
+    'frame-ancestors *',
+  ].join('; '),
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+function page(status: number, text: string): Reply {
+  return Reply.html(status, text, { ...PAGE_HEADERS });
+}
+
+function seeOther(location: string): Reply {
+  return Reply.redirect(location, 303, { 'cache-control': 'no-store' });
+}
+
+function orderOf(parent: Parent): OrderSummary {
+  const t = parent.record.transaction;
+  return { merchant: parent.record.businessId, amountText: formatAmount(t.amount, t.currencyCode), trackingCode: t.trackingCode };
+}
+
+function nowParts(sandbox: Sandbox): { year: number; month: number } {
+  const now = new Date(sandbox.clock.now());
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+}
+
+const NOUN: Record<Parent['kind'], string> = { link: 'payment link', checkout: 'checkout' };
+
+/** The parent's status as the API names it (the `state` of the `{error}` message). */
+function apiStatus(parent: Parent, now: number): string {
+  return parent.kind === 'link' ? linkStatus(parent.record, now) : checkoutState(parent.record, now);
+}
+
+function lastPaymentId(parent: Parent): string | undefined {
+  return parent.record.paymentIds[parent.record.paymentIds.length - 1];
+}
+
+function paidPaymentId(sandbox: Sandbox, parent: Parent): string | undefined {
+  return parent.record.paymentIds.find((id) => sandbox.payments.get(id)?.result === 0);
+}
+
+/** The page for a link or checkout that offers no form: what happened, and the way back to the shop. */
+function statePageView(sandbox: Sandbox, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
+  const noun = NOUN[parent.kind];
+  const status = apiStatus(parent, sandbox.clock.now());
+  const texts: Record<typeof state, { title: string; message: string; tone: StatePageView['tone']; back?: { ending: Ending; paymentId?: string | undefined } }> = {
+    expired: { title: `This ${noun} has expired`, message: `It can no longer be paid. Ask the shop for a new one.`, tone: 'warn' },
+    cancelled: { title: `This ${noun} was cancelled`, message: 'The shop cancelled it, so it can no longer be paid.', tone: 'warn' },
+    paid: {
+      title: 'This has already been paid',
+      message: `The ${noun} was paid successfully. Nothing more is needed.`,
+      tone: 'good',
+      back: { ending: 'paid', paymentId: paidPaymentId(sandbox, parent) },
+    },
+    declined: {
+      title: 'This payment was declined',
+      message: `The payment failed three times, so this ${noun} can no longer be used.`,
+      tone: 'bad',
+      back: { ending: 'declined', paymentId: lastPaymentId(parent) },
+    },
+    declinedbycustomer: {
+      title: 'You declined this payment',
+      message: `The ${noun} was declined on this page, so it can no longer be paid.`,
+      tone: 'neutral',
+      back: { ending: 'declinedbycustomer' },
+    },
+  };
+  const text = texts[state];
+  // Expired and cancelled pages also lead back with the id, so the shop can read the status.
+  const returnUrl = text.back ? merchantRedirect(parent, text.back.ending, text.back.paymentId) : merchantRedirect(parent, 'declinedbycustomer');
+  return {
+    state,
+    title: text.title,
+    message: text.message,
+    tone: text.tone,
+    order: orderOf(parent),
+    alert,
+    returnUrl,
+    terminal: { code: ERROR_CODES.notPayable, message: `${text.title}.`, state: status },
+  };
+}
+
+interface FormOptions {
+  error?: string | undefined;
+  attemptsLeft?: number | undefined;
+  values?: KeptValues | undefined;
+  status?: number;
+}
+
+/** The card form with a fresh one-time token. */
+async function formPage(sandbox: Sandbox, parent: Parent, options: FormOptions = {}): Promise<Reply> {
+  const formToken = await sandbox.store.write(() => issueFormToken(sandbox, `${parent.kind}:${parent.record.id}`));
+  return page(
+    options.status ?? 200,
+    renderCardFormPage({
+      ...orderOf(parent),
+      kind: parent.kind,
+      action: hostedPath(parent.kind, parent.record.id),
+      formToken,
+      brands: parent.record.brandIds.flatMap((id) => {
+        const brand = brandById(id);
+        return brand && brand.kind === 'card' ? [{ id, name: brand.name }] : [];
+      }),
+      tokenize: parent.record.tokenize,
+      error: options.error,
+      attemptsLeft: options.attemptsLeft,
+      values: options.values,
+      now: nowParts(sandbox),
+    }),
+  );
+}
+
+/** Whatever the customer should see of a link or checkout now. */
+async function currentPage(sandbox: Sandbox, parent: Parent, alert?: string, status = 200): Promise<Reply> {
+  const state = parentState(parent, sandbox.clock.now());
+  if (state === 'open') return formPage(sandbox, parent, { error: alert, status });
+  if (state === 'challenge') {
+    const open = openChallenge(sandbox, parent);
+    if (open) return seeOther(challengePath(open.id));
+    return formPage(sandbox, parent, { error: alert, status });
+  }
+  return page(status, renderStatePage(statePageView(sandbox, parent, state, alert)));
+}
+
+const ENDINGS: Record<Ending, { title: string; message: string; tone: StatePageView['tone'] }> = {
+  paid: { title: 'Payment approved', message: 'Thank you. Taking you back to the shop…', tone: 'good' },
+  declined: { title: 'Payment declined', message: 'The payment could not be completed. Taking you back to the shop…', tone: 'bad' },
+  declinedbycustomer: { title: 'Payment declined', message: 'You declined the payment. Taking you back to the shop…', tone: 'neutral' },
+};
+
+/** The end of the flow: a 303 to the merchant, or inside the library's iframe a page that posts `{redirect}`. */
+function toMerchant(url: string, ending: Ending, framed: boolean): Reply {
+  if (!framed) return seeOther(url);
+  const text = ENDINGS[ending];
+  return page(200, renderStatePage({ state: 'result', ...text, returnUrl: url, redirect: true }));
+}
+
+function text(form: URLSearchParams, name: string): string {
+  return form.get(name) ?? '';
+}
+
+function parentRoutes(kind: Parent['kind'], segment: string, param: string): Route[] {
+  const load = (req: RouteRequest): Parent => {
+    const parent = loadParent(req.sandbox, kind, req.params[param]!);
+    if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
+    return parent;
+  };
+  return [
+    {
+      method: 'GET',
+      path: `/gateway/v3/web/${segment}/:${param}`,
+      kind: 'page',
+      handler: (req) => currentPage(req.sandbox, load(req)),
+    },
+    {
+      method: 'POST',
+      path: `/gateway/v3/web/${segment}/:${param}`,
+      kind: 'page',
+      handler: async (req) => {
+        const { sandbox } = req;
+        const parent = load(req);
+        const form = await readForm(req.event.node.req);
+        const framed = form.get('framed') === '1';
+        const outcome = await sandbox.store.write(() =>
+          submitCardForm(sandbox, parent, {
+            formToken: text(form, 'formToken'),
+            action: form.get('action') === 'decline' ? 'decline' : 'pay',
+            cardNumber: text(form, 'cardNumber'),
+            expiryMonth: text(form, 'expiryMonth'),
+            expiryYear: text(form, 'expiryYear'),
+            cvv: text(form, 'cvv'),
+            holderName: text(form, 'holderName'),
+            saveCard: form.get('saveCard') === 'on',
+          }),
+        );
+        return answer(sandbox, outcome, framed, () => loadParent(sandbox, kind, parent.record.id) ?? parent);
+      },
+    },
+  ];
+}
+
+/** Turns a submission's outcome into the HTTP answer of contract 3. */
+async function answer(sandbox: Sandbox, outcome: ChallengeOutcome, framed: boolean, reload: () => Parent): Promise<Reply> {
+  switch (outcome.kind) {
+    case 'redirect':
+      return toMerchant(outcome.url, outcome.ending, framed);
+    case 'challenge':
+      return seeOther(outcome.url);
+    case 'retry':
+      return formPage(sandbox, reload(), { error: outcome.reason, attemptsLeft: outcome.attemptsLeft, values: outcome.values, status: outcome.httpStatus });
+    case 'refused': {
+      const parent = reload();
+      const noun = NOUN[parent.kind];
+      return currentPage(sandbox, parent, `This ${noun} cannot be paid any more (-8 Business rule error). Nothing was charged.`, 400);
+    }
+    case 'replay': {
+      const previous = outcome.outcome;
+      if (previous?.kind === 'redirect') return toMerchant(previous.url, previous.ending, framed);
+      if (previous?.kind === 'challenge') return seeOther(previous.url);
+      const parent = reload();
+      return seeOther(hostedPath(parent.kind, parent.record.id));
+    }
+    case 'stale':
+      return currentPage(sandbox, reload(), 'This form has expired or was not sent from this page, so nothing was charged. Please enter the card again.', 400);
+    case 'finished':
+      return page(200, renderStatePage(finishedView(outcome.payment)));
+  }
+}
+
+/** A 3-D Secure check of a direct API payment (no link or checkout to go back to). */
+function finishedView(payment: PaymentRecord): StatePageView {
+  const approved = payment.result === 0;
+  return {
+    state: 'result',
+    title: approved ? '3-D Secure check passed' : '3-D Secure check failed',
+    message: approved ? 'The payment is approved. You can close this page.' : `The payment was not approved (${payment.result} ${payment.description}). You can close this page.`,
+    tone: approved ? 'good' : 'bad',
+    order: { merchant: payment.businessId, amountText: formatAmount(payment.amount, payment.currencyCode), trackingCode: payment.trackingCode },
+  };
+}
+
+function cardHint(payment: PaymentRecord): string {
+  const brand = brandById(payment.brandId)?.name ?? 'card';
+  return `${brand} •••• ${payment.card?.lastFourDigits ?? '????'}`;
+}
+
+async function challengePage(sandbox: Sandbox, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
+  const formToken = await sandbox.store.write(() => issueFormToken(sandbox, `3ds:${payment.id}`));
+  return page(
+    status,
+    renderChallengePage({
+      merchant: payment.businessId,
+      amountText: formatAmount(payment.amount, payment.currencyCode),
+      trackingCode: payment.trackingCode,
+      action: challengePath(payment.id),
+      formToken,
+      cardHint: cardHint(payment),
+      error,
+    }),
+  );
+}
+
+function loadPayment(req: RouteRequest): PaymentRecord {
+  const payment = req.sandbox.payments.get(req.params.paymentId!);
+  if (!payment) throw notFound('Payment');
+  return payment;
+}
+
+/** A payment that is no longer waiting: its link or checkout page, or how the check ended. */
+function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
+  const parent = parentOfPayment(sandbox, payment);
+  if (parent) return seeOther(hostedPath(parent.kind, parent.record.id));
+  return page(200, renderStatePage(finishedView(payment)));
+}
+
+const challengeRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/gateway/v3/web/3ds/:paymentId',
+    kind: 'page',
+    handler: (req) => {
+      const payment = loadPayment(req);
+      if (payment.result !== 2) return afterChallenge(req.sandbox, payment);
+      return challengePage(req.sandbox, payment);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/gateway/v3/web/3ds/:paymentId',
+    kind: 'page',
+    handler: async (req) => {
+      const { sandbox } = req;
+      const payment = loadPayment(req);
+      const form = await readForm(req.event.node.req);
+      const framed = form.get('framed') === '1';
+      const outcome = await sandbox.store.write(() =>
+        submitChallenge(sandbox, payment, {
+          formToken: text(form, 'formToken'),
+          action: form.get('action') === 'cancel' ? 'cancel' : 'submit',
+          code: text(form, 'code'),
+        }),
+      );
+      const current = sandbox.payments.get(payment.id) ?? payment;
+      if (outcome.kind === 'stale') {
+        if (current.result === 2) return challengePage(sandbox, current, 'This form has expired or was already sent. Please enter the code again.', 400);
+        return afterChallenge(sandbox, current);
+      }
+      if (outcome.kind === 'replay' && outcome.outcome?.kind !== 'redirect' && outcome.outcome?.kind !== 'challenge') {
+        return afterChallenge(sandbox, current);
+      }
+      const parent = parentOfPayment(sandbox, current);
+      return answer(sandbox, outcome, framed, () => parent!);
+    },
+  },
+];
+
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'hosted.css': { type: 'text/css; charset=utf-8', body: HOSTED_CSS },
+  'hosted.js': { type: 'application/javascript; charset=utf-8', body: HOSTED_SCRIPT },
+};
+
+const assetRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/gateway/v3/web/assets/:name',
+    kind: 'asset',
+    handler: (req) => {
+      const asset = ASSETS[req.params.name!];
+      if (!asset) throw notFound(`Asset ${req.params.name}`);
+      return new Reply(200, asset.body, { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
+    },
+  },
+];
+
+/** Every hosted-page route; listed in `webRoutes`. */
+export const hostedRoutes: Route[] = [
+  ...parentRoutes('link', 'paymentlinks', 'linkId'),
+  ...parentRoutes('checkout', 'checkouts', 'checkoutId'),
+  ...challengeRoutes,
+  ...assetRoutes,
+];
+
+/** The page for a failure on a page route: the 404 page for an unknown id, an error page otherwise. */
+export function hostedErrorPage(error: ApiError): Reply {
+  const missing = error.httpStatus === 404;
+  const view: StatePageView = missing
+    ? {
+        state: 'notfound',
+        title: 'Payment page not found',
+        message: 'There is no payment here. Check the address, or ask the shop for a new payment link.',
+        tone: 'warn',
+        terminal: { code: error.code, message: error.message, state: 'NOTFOUND' },
+      }
+    : {
+        state: 'error',
+        title: 'Something went wrong',
+        message: error.message,
+        tone: 'bad',
+        terminal: { code: error.code, message: error.message, state: 'ERROR' },
+      };
+  return page(error.httpStatus, renderStatePage(view));
+}
