@@ -138,10 +138,14 @@ export class ApiClient {
 
 /** The error for a request that got no HTTP answer (refused, DNS, timeout). */
 export function unreachable(url: string, error: unknown): UnreachableError {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const name = (error as Error)?.name;
-  const why = name === 'TimeoutError' ? 'timed out' : (cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error));
-  return new UnreachableError(`Cannot reach ${new URL(url).origin} (${why}). ${START_HINT}`);
+  return new UnreachableError(`Cannot reach ${new URL(url).origin} (${networkReason(error)}). ${START_HINT}`);
+}
+
+/** Why a fetch got no answer, in a word or two: `ECONNREFUSED`, `ENOTFOUND`, `timed out`, `bad port`. */
+export function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })?.cause;
+  if ((error as Error)?.name === 'TimeoutError') return 'timed out';
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
 
 /** Returns the response when its status is 2xx, else throws the API error it carries (exit code 3). */

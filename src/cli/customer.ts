@@ -5,7 +5,7 @@
  * by the fixtures (`src/cli/fixtures`).
  */
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
-import { expectOk, type ApiClient, type ApiResponse } from './client.js';
+import { expectOk, networkReason, type ApiClient, type ApiResponse } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
 
 export type ResourceKind = 'link' | 'checkout';
@@ -179,7 +179,7 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   let state = pageState(html);
   let formToken = hiddenInput(html, 'formToken');
   if (response.status !== 200 || !formToken) {
-    const why = alertText(html) ?? stripTags(html).slice(0, 200);
+    const why = headingText(html) ?? alertText(html) ?? stripTags(html).slice(0, 200);
     throw new ApiResponseError(
       `The hosted page of ${kind} ${id} offers no payment form (HTTP ${response.status}, state ${state ?? 'unknown'}, ${kind} is ${result.state})${why ? `: ${why}` : '.'}`,
       response.status,
@@ -292,14 +292,20 @@ async function visitMerchant(client: ApiClient, url: string): Promise<{ status?:
     await response.body?.cancel();
     return { status: response.status };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return { error: cause?.code ?? (error as Error).message };
+    return { error: networkReason(error) };
   }
 }
 
 function sandboxYear(envelope: any): number {
   const stamp = Date.parse(String(envelope?.header?.requestTimestamp ?? ''));
   return new Date(Number.isNaN(stamp) ? Date.now() : stamp).getUTCFullYear();
+}
+
+/** The page's first `<h1>`, for a one-line reason. */
+function headingText(html: string): string | undefined {
+  const match = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
+  const text = match ? stripTags(match[1] ?? '') : '';
+  return text || undefined;
 }
 
 function stripTags(html: string): string {

@@ -1,8 +1,11 @@
 /**
- * The one home of chalk, ora and prompts. Human output goes to stderr/stdout with colour when the stream
- * is a TTY and NO_COLOR is unset; with `--json` only the JSON goes to stdout.
+ * The one home of chalk, ora and prompts. Human output goes to stdout (results) and stderr (notes,
+ * spinners, prompts) with colour when the stream is a TTY and neither NO_COLOR nor `--no-color` is set;
+ * with `--json` stdout holds exactly one JSON document and nothing else. ora and @inquirer/prompts are
+ * imported on first use so that `paylink sandbox` starts fast.
  */
-import { Chalk } from 'chalk';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { UsageError } from './errors.js';
 
 export interface UiStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -10,19 +13,84 @@ export interface UiStreams {
 }
 
 export interface UiOptions {
-  json?: boolean;
-  quiet?: boolean;
-  color?: boolean;
+  /** Machine output: one JSON document on stdout, no spinners, no notes. */
+  json?: boolean | undefined;
+  /** Results only: no notes, no spinners. */
+  quiet?: boolean | undefined;
+  /** `false` with `--no-color`. */
+  color?: boolean | undefined;
+  /**
+   * May the CLI ask questions? True on a TTY outside CI (see {@link canPrompt}); tests set it with an
+   * injected {@link Prompter}.
+   * @default false
+   */
+  interactive?: boolean | undefined;
+  /** Answers questions; defaults to @inquirer/prompts on stdin/stderr. */
+  prompter?: Prompter | undefined;
+  /** Environment (NO_COLOR). @default process.env */
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  checked?: boolean;
+}
+
+/** The questions the CLI asks; injected in tests. */
+export interface Prompter {
+  input(question: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  select<T>(question: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
+  checkbox<T>(question: { message: string; choices: Choice<T>[]; validate?: (values: readonly T[]) => true | string }): Promise<T[]>;
+}
+
+/** True when a person can answer: stdin and stderr are terminals and CI is unset. */
+export function canPrompt(env: NodeJS.ProcessEnv = process.env, stdin: { isTTY?: boolean } = process.stdin, stderr: { isTTY?: boolean } = process.stderr): boolean {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+  return stdin.isTTY === true && stderr.isTTY === true && !ci;
+}
+
+/** @inquirer/prompts, drawing on stderr so that stdout stays clean. */
+function inquirerPrompter(): Prompter {
+  const context = { output: process.stderr };
+  return {
+    async input(q) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message: q.message, default: q.default, validate: q.validate }, context);
+    },
+    async select(q) {
+      const { select } = await import('@inquirer/prompts');
+      return select({ message: q.message, choices: q.choices, default: q.default }, context);
+    },
+    async checkbox(q) {
+      const { checkbox } = await import('@inquirer/prompts');
+      return checkbox({ message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined }, context);
+    },
+  };
+}
+
+/** A running spinner, or a no-op stand-in when spinners are off. */
+export interface Spinner {
+  text(text: string): void;
+  succeed(text?: string): void;
+  fail(text?: string): void;
+  stop(): void;
 }
 
 export class Ui {
-  readonly color;
+  readonly color: ChalkInstance;
+  readonly interactive: boolean;
+  private readonly prompter: Prompter;
+
   constructor(
     readonly streams: UiStreams,
     readonly options: UiOptions = {},
   ) {
-    const useColor = options.color !== false && !('NO_COLOR' in process.env) && streams.stdout.isTTY === true;
+    const env = options.env ?? process.env;
+    const useColor = options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && streams.stdout.isTTY === true;
     this.color = new Chalk({ level: useColor ? 1 : 0 });
+    this.interactive = options.interactive === true;
+    this.prompter = options.prompter ?? inquirerPrompter();
   }
 
   /** Machine output: one JSON document on stdout. */
@@ -30,9 +98,9 @@ export class Ui {
     this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** A line for people on stdout (suppressed with --json or --quiet). */
+  /** A result line for people on stdout (suppressed with --json). */
   line(text = ''): void {
-    if (this.options.json || this.options.quiet) return;
+    if (this.options.json) return;
     this.streams.stdout.write(`${text}\n`);
   }
 
@@ -41,15 +109,96 @@ export class Ui {
   }
 
   field(name: string, value: string): void {
-    this.line(`  ${this.color.dim(`${name}:`.padEnd(14))} ${value}`);
+    this.line(`  ${this.color.dim(`${name}:`.padEnd(18))} ${value}`);
   }
 
+  /** A table with a header row, columns padded to their widest cell. */
+  table(columns: string[], rows: string[][]): void {
+    const widths = columns.map((c, i) => Math.max(visible(c).length, ...rows.map((r) => visible(r[i] ?? '').length)));
+    const pad = (cells: string[]) => cells.map((cell, i) => cell + ' '.repeat(Math.max(0, widths[i]! - visible(cell).length))).join('  ').trimEnd();
+    this.line(`  ${this.color.dim(pad(columns))}`);
+    for (const row of rows) this.line(`  ${pad(row)}`);
+  }
+
+  /** A note for people on stderr (suppressed with --json or --quiet). */
   info(text: string): void {
-    if (this.options.quiet) return;
+    if (this.options.quiet || this.options.json) return;
     this.streams.stderr.write(`${this.color.dim(text)}\n`);
+  }
+
+  /** A warning on stderr (suppressed with --json or --quiet). */
+  warn(text: string): void {
+    if (this.options.quiet || this.options.json) return;
+    this.streams.stderr.write(`${this.color.yellow('warning')} ${text}\n`);
   }
 
   error(text: string): void {
     this.streams.stderr.write(`${this.color.red('error')} ${text}\n`);
   }
+
+  /** Colours a result code for people: green for 0, yellow for 2 and 4, red for failures. */
+  result(result: number, description: string): string {
+    const text = `${description} (${result})`;
+    if (result === 0) return this.color.green(text);
+    if (result > 0) return this.color.yellow(text);
+    return this.color.red(text);
+  }
+
+  /** Colours a lifecycle state. */
+  state(state: string): string {
+    if (state === 'PAID' || state === 'READY') return this.color.green(state);
+    if (state === 'PENDING') return this.color.yellow(state);
+    return this.color.red(state);
+  }
+
+  /**
+   * Runs `work` under a spinner on stderr; no spinner with --json, --quiet, or when stderr is not a TTY.
+   * The spinner stops (success or failure) before the result is printed.
+   */
+  async spin<T>(text: string, work: (spinner: Spinner) => Promise<T>): Promise<T> {
+    if (this.options.json || this.options.quiet || this.streams.stderr.isTTY !== true) {
+      return work({ text() {}, succeed() {}, fail() {}, stop() {} });
+    }
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.streams.stderr, color: 'cyan' }).start();
+    const handle: Spinner = {
+      text: (t) => {
+        spinner.text = t;
+      },
+      succeed: (t) => void spinner.succeed(t),
+      fail: (t) => void spinner.fail(t),
+      stop: () => void spinner.stop(),
+    };
+    try {
+      const value = await work(handle);
+      if (spinner.isSpinning) spinner.stop();
+      return value;
+    } catch (error) {
+      if (spinner.isSpinning) spinner.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * A value the command needs: `given` when present; else asked when a person is there; else a usage
+   * error naming the flag, so CI runs never hang on a prompt.
+   */
+  async need<T>(given: T | undefined, flag: string, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
+    if (given !== undefined) return given;
+    if (!this.interactive) throw new UsageError(`missing ${flag} (no terminal to ask on: pass ${flag}).`);
+    return ask(this.prompter);
+  }
+
+  /** Asks only when a person is there; otherwise returns `fallback`. */
+  async offer<T>(given: T | undefined, fallback: T, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
+    if (given !== undefined) return given;
+    if (!this.interactive) return fallback;
+    return ask(this.prompter);
+  }
+}
+
+// Width without ANSI colour codes, for padding coloured cells.
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }

@@ -1,0 +1,94 @@
+/**
+ * `paylink follow <id>`: follows the returnUrl redirect of a completed link or checkout again, as the
+ * customer's browser did. The API never returns a returnUrl, so the URL comes from the CLI's journal (the
+ * redirect `paylink pay` saw, or the returnUrl given to `create`) or from `--return-url`; the query is
+ * built as the hosted page builds it (SANDBOX.md, "Redirect after the form").
+ */
+import type { Command } from 'commander';
+import { networkReason } from '../client.js';
+import type { CommandContext } from '../context.js';
+import { findResource, lifecycleOf, type ResourceKind } from '../customer.js';
+import { ApiResponseError, UsageError } from '../errors.js';
+import { parseHttpUrl } from '../options.js';
+
+/** The `--json` output of `paylink follow`. */
+export interface FollowResult {
+  kind: ResourceKind;
+  id: string;
+  state: string;
+  /** The URL visited. */
+  url: string;
+  /** Where the URL came from: the redirect `pay` saw, or a returnUrl plus the status. */
+  source: 'last-redirect' | 'return-url';
+  /** The merchant's HTTP status, or why there was none (not fatal). */
+  merchant: { status?: number | undefined; location?: string | undefined; error?: string | undefined };
+}
+
+/** The redirect a hosted page answers for a finished link or checkout, or undefined when nothing finished. */
+export function redirectFor(kind: ResourceKind, id: string, state: string, envelope: any, returnUrl: string): string | undefined {
+  const payments: any[] = Array.isArray(envelope?.body?.payments) ? envelope.body.payments : [];
+  const paid = payments.find((p) => p?.result === 0)?.body?.transaction?.id as string | undefined;
+  const last = payments[payments.length - 1]?.body?.transaction?.id as string | undefined;
+  const url = new URL(returnUrl);
+  if (kind === 'link') {
+    if (state !== 'PAID' && state !== 'DECLINED' && state !== 'DECLINEDBYCUSTOMER') return undefined;
+    url.searchParams.set('linkId', id);
+    const paymentId = state === 'PAID' ? paid : state === 'DECLINED' ? last : undefined;
+    if (paymentId) url.searchParams.set('id', paymentId);
+  } else {
+    if (state !== 'PAID' && state !== 'DECLINED' && state !== 'DECLINEDBYCUSTOMER') return undefined;
+    url.searchParams.set('checkoutId', id);
+    if (state === 'PAID' && paid) url.searchParams.set('id', paid);
+  }
+  return url.href;
+}
+
+export async function follow(id: string, flags: { returnUrl?: string }, ctx: CommandContext): Promise<FollowResult> {
+  const given = flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url');
+  const result = await ctx.ui.spin(`Following the redirect of ${id}`, async (): Promise<FollowResult> => {
+    const { kind, response } = await findResource(ctx.client, id);
+    const state = lifecycleOf(kind, response.body);
+    const remembered = ctx.journal.get(id);
+    let url: string | undefined;
+    let source: FollowResult['source'] = 'return-url';
+    if (given === undefined && remembered?.lastRedirect) {
+      url = remembered.lastRedirect;
+      source = 'last-redirect';
+    } else {
+      const returnUrl = given ?? remembered?.returnUrl;
+      if (returnUrl === undefined) {
+        throw new UsageError(`follow: the API does not tell the returnUrl of ${kind} ${id}, and this folder's journal has none (it was created elsewhere). Give it with --return-url <url>.`);
+      }
+      url = redirectFor(kind, id, state, response.body, returnUrl);
+      if (url === undefined) throw new ApiResponseError(`follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`, response.status, undefined);
+    }
+    let merchant: FollowResult['merchant'];
+    try {
+      const answer = await ctx.client.visit(url);
+      await answer.body?.cancel();
+      merchant = { status: answer.status, location: answer.headers.get('location') ?? undefined };
+    } catch (error) {
+      merchant = { error: networkReason(error) };
+    }
+    return { kind, id, state, url, source, merchant };
+  });
+  const { ui } = ctx;
+  if (ui.options.json) ui.json(result);
+  else {
+    ui.heading(`Followed the redirect of ${result.kind} ${result.id}`);
+    ui.field('State', ui.state(result.state));
+    ui.field('Went to', result.url);
+    if (result.merchant.status !== undefined) ui.field('Merchant said', `HTTP ${result.merchant.status}${result.merchant.location ? ` -> ${result.merchant.location}` : ''}`);
+    else ui.field('Merchant said', ui.color.dim(`nothing: ${result.merchant.error} (no server at returnUrl)`));
+  }
+  return result;
+}
+
+export function registerFollow(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
+  program
+    .command('follow <id>')
+    .description("Follow the returnUrl redirect of a completed link or checkout again (GET the merchant's page)")
+    .option('--return-url <url>', 'the returnUrl given at creation (needed when it was created from another folder or tool)')
+    .addHelpText('after', '\nExamples:\n  $ paylink follow 3f1c...\n  $ paylink follow 9b2e... --return-url http://localhost:3000/done --json')
+    .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => follow(id, cmd.opts(), ctx)));
+}

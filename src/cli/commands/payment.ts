@@ -1,0 +1,191 @@
+/**
+ * `paylink payment create|get|capture|cancel|refund`: direct payments (spec 4.6-4.7, SANDBOX.md "Payments
+ * and tokens"). One API call each; `--json` prints the API's envelope unchanged.
+ */
+import type { Command } from 'commander';
+import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type OutcomeName } from '../../sandbox/domain/test-cards.js';
+import { expectOk, type ApiResponse } from '../client.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { brandName, generateTrackingCode, parseAmount, parseBrand, parseCurrency, parseMonth, parseOutcome, parseYear } from '../options.js';
+import type { Ui } from '../ui.js';
+
+/** Card flags shared by `payment create` and `token create`. */
+export interface CardFlags {
+  card?: string;
+  outcome?: string;
+  expiryMonth?: string;
+  expiryYear?: string;
+  cvv?: string;
+  holder?: string;
+  brand?: string;
+}
+
+export interface PaymentCreateFlags extends CardFlags {
+  amount?: string;
+  currency?: string;
+  trackingCode?: string;
+  token?: string;
+  authorize?: boolean;
+  tokenize?: boolean;
+}
+
+/** The card to send: `--card`, else the `--outcome` test card, else (asked on a terminal) the approve card. */
+export async function resolveCard(flags: CardFlags, ui: Ui): Promise<{ number: string; brandId: number | undefined; outcome: OutcomeName | undefined; cvv: string; expiryMonth: string; expiryYear: string; holderName: string }> {
+  if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('give --card or --outcome, not both.');
+  let number: string;
+  if (flags.card !== undefined) {
+    number = flags.card.replace(/[\s-]/g, '');
+    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits, got "${flags.card}".`);
+  } else {
+    const outcome = flags.outcome !== undefined
+      ? parseOutcome(flags.outcome)
+      : await ui.offer<OutcomeName>(undefined, 'approved', (p) =>
+          p.select({ message: 'Which test card?', choices: OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: name })) }),
+        );
+    number = cardForOutcome(outcome)!.number;
+  }
+  const brandId = flags.brand !== undefined ? parseBrand(flags.brand) : detectBrand(number);
+  const known = testCard(number);
+  return {
+    number,
+    brandId,
+    outcome: known?.outcome,
+    cvv: flags.cvv ?? (brandId === 1030 ? '1234' : '123'),
+    expiryMonth: flags.expiryMonth === undefined ? '12' : parseMonth(flags.expiryMonth),
+    expiryYear: flags.expiryYear === undefined ? String(new Date().getUTCFullYear() + 3) : parseYear(flags.expiryYear),
+    holderName: flags.holder ?? 'Test Customer',
+  };
+}
+
+/** A payment envelope for people. */
+export function printPayment(ui: Ui, envelope: any, title: string): void {
+  const body = envelope?.body ?? {};
+  const t = body.transaction ?? {};
+  ui.heading(title);
+  if (t.id !== undefined) ui.field('Payment id', String(t.id));
+  ui.field('Result', ui.result(envelope?.result, envelope?.description));
+  if (t.action) ui.field('Action', String(t.action));
+  if (t.amount !== undefined) ui.field('Amount', `${t.amount} ${t.currencyCode ?? ''}`);
+  if (t.trackingCode !== undefined) ui.field('Tracking code', String(t.trackingCode));
+  if (t.parentId !== undefined) ui.field('Original', String(t.parentId));
+  if (body.card?.lastFourDigits) ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}  approval ${body.card.approvalCode ?? '-'}`);
+  if (body.token?.token) ui.field('Token', `${body.token.token}  (${body.token.displayHint ?? ''})`);
+  if (body.redirect?.url) ui.field('Bank page', ui.color.cyan(String(body.redirect.url)));
+  if (body.error?.message) ui.field('Error', `${body.error.message} (code ${body.error.code})`);
+}
+
+function printEnvelope(ctx: CommandContext, envelope: any, title: string): void {
+  if (ctx.ui.options.json) ctx.ui.json(envelope);
+  else printPayment(ctx.ui, envelope, title);
+}
+
+/**
+ * Creates a direct payment. A declined payment is an API error (exit 3) unless `--outcome` asked for exactly
+ * that result: then it is what the command was asked to do (exit 0).
+ */
+export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
+  const { ui } = ctx;
+  if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
+  const amount = await ui.need(flags.amount === undefined ? undefined : parseAmount(flags.amount), '--amount', async (p) => parseAmount(await p.input({ message: 'Amount' })));
+  const currencyCode = await ui.need(flags.currency === undefined ? undefined : parseCurrency(flags.currency), '--currency', async (p) => parseCurrency(await p.input({ message: 'Currency', default: 'EUR' })));
+  const transaction: Record<string, unknown> = { amount, currencyCode, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
+  const body: Record<string, unknown> = { transaction };
+  let expected: number | undefined;
+  if (flags.token !== undefined) {
+    transaction.token = flags.token;
+    if (flags.brand !== undefined) transaction.brandId = parseBrand(flags.brand);
+  } else {
+    const card = await resolveCard(flags, ui);
+    if (card.brandId !== undefined) transaction.brandId = card.brandId;
+    body.card = { number: card.number, cvv: card.cvv, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, holderName: card.holderName };
+    if (flags.outcome !== undefined && card.outcome !== undefined && card.outcome !== '3ds') expected = testCard(card.number)?.result;
+  }
+  if (flags.tokenize) transaction.tokenize = true;
+  const response = await ui.spin('Creating the payment', () => ctx.client.post('/gateway/v3/payments', { action: flags.authorize ? 'authorize' : 'payment', body }));
+  const envelope = response.body;
+  const asked = response.status >= 400 && expected !== undefined && envelope?.result === expected && envelope?.body?.transaction?.id !== undefined;
+  if (!asked) expectOk(response);
+  printEnvelope(ctx, envelope, asked ? 'Payment declined, as asked' : 'Payment created');
+  return envelope;
+}
+
+/** A stored payment's envelope: a declined payment is still a payment that was found (exit 0). */
+function foundPayment(response: ApiResponse): any {
+  if (response.status === 400 && (response.body as any)?.body?.transaction?.id !== undefined) return response.body;
+  return expectOk(response).body;
+}
+
+export async function paymentGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
+  if ((id === undefined) === (flags.trackingCode === undefined)) throw new UsageError('payment get: give a payment id or --tracking-code (one of them).');
+  const response = await ctx.ui.spin('Reading the payment', () =>
+    id !== undefined ? ctx.client.get(`/gateway/v3/payments/${encodeURIComponent(id)}`) : ctx.client.get('/gateway/v3/payments', { trackingCode: flags.trackingCode }),
+  );
+  if (id === undefined) {
+    // By tracking code the API answers an array of payment envelopes (SANDBOX.md).
+    const list = expectOk(response).body;
+    if (ctx.ui.options.json) ctx.ui.json(list);
+    else for (const item of Array.isArray(list) ? list : (list?.body ?? [list])) printPayment(ctx.ui, item, 'Payment');
+    return list;
+  }
+  const envelope = foundPayment(response);
+  printEnvelope(ctx, envelope, 'Payment');
+  return envelope;
+}
+
+/** capture, cancel or refund an earlier payment; `--amount` for a partial capture or refund. */
+export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id: string, flags: { amount?: string }, ctx: CommandContext): Promise<any> {
+  const transaction: Record<string, unknown> = {};
+  if (flags.amount !== undefined) transaction.amount = parseAmount(flags.amount);
+  const response = await ctx.ui.spin(`${verb[0]!.toUpperCase()}${verb.slice(1)} of ${id}`, () =>
+    ctx.client.post(`/gateway/v3/payments/${encodeURIComponent(id)}/${verb}`, { body: { transaction } }),
+  );
+  const envelope = expectOk(response).body;
+  printEnvelope(ctx, envelope, { capture: 'Captured', cancel: 'Cancelled', refund: 'Refunded' }[verb]);
+  return envelope;
+}
+
+export function registerPayment(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
+  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund');
+  payment
+    .command('create')
+    .description('Create a payment with a card or a token (the approve test card unless told otherwise)')
+    .option('--amount <amount>', 'amount, e.g. 12.50')
+    .option('--currency <code>', 'ISO 4217 currency code')
+    .option('--tracking-code <code>', 'your unique reference (generated when not given)')
+    .option('--card <number>', 'card number')
+    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
+    .option('--token <token>', 'pay with a saved card token instead of a card')
+    .option('--brand <id|name>', 'brand id (default: from the card number)')
+    .option('--expiry-month <mm>', 'default 12')
+    .option('--expiry-year <yyyy>', 'default: three years ahead')
+    .option('--cvv <cvv>', 'default 123 (1234 for American Express)')
+    .option('--holder <name>', 'card holder name (default Test Customer)')
+    .option('--authorize', 'authorize only; capture later with `paylink payment capture`')
+    .option('--tokenize', 'save the card as a token')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink payment create --amount 10 --currency EUR
+  $ paylink payment create --amount 10 --currency EUR --outcome declined        # exit 0
+  $ paylink payment create --amount 10 --currency EUR --authorize --json | jq -r .body.transaction.id
+  $ paylink payment create --amount 10 --currency EUR --token 5d0c...`,
+    )
+    .action((_o, cmd: Command) => run(cmd, (ctx) => paymentCreate(cmd.opts(), ctx)));
+  payment
+    .command('get [paymentId]')
+    .description('Read a payment by id, or the payments of a tracking code')
+    .option('--tracking-code <code>', 'list the payments with this tracking code')
+    .addHelpText('after', '\nExamples:\n  $ paylink payment get 7a9d...\n  $ paylink payment get --tracking-code order-1042 --json')
+    .action((id: string | undefined, _o, cmd: Command) => run(cmd, (ctx) => paymentGet(id, cmd.opts(), ctx)));
+  for (const verb of ['capture', 'cancel', 'refund'] as const) {
+    const sub = payment.command(`${verb} <paymentId>`).description(
+      { capture: 'Capture an authorization', cancel: 'Cancel (void) an authorization', refund: 'Refund a payment or capture' }[verb],
+    );
+    if (verb !== 'cancel') sub.option('--amount <amount>', `amount to ${verb} (default: all)`);
+    sub
+      .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
+      .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => paymentFollowUp(verb, id, cmd.opts(), ctx)));
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Pieces shared by the create/get commands of links and checkouts: asking for missing values, printing an
+ * envelope for people, and the one-call command shape (`--json` prints the envelope unchanged).
+ */
+import { expectOk, type ApiResponse } from '../client.js';
+import type { CommandContext } from '../context.js';
+import { brandName, DEFAULT_BRANDS, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
+import type { Ui } from '../ui.js';
+
+/** Options common to `link create` and `checkout create`, as commander hands them over. */
+export interface CreateFlags {
+  amount?: string;
+  currency?: string;
+  brand?: string[];
+  returnUrl?: string;
+  trackingCode?: string;
+  tokenize?: string;
+  authorize?: boolean;
+}
+
+export interface CreateInput {
+  amount: number;
+  currencyCode: string;
+  brandIds: number[];
+  returnUrl: string;
+  trackingCode: string | undefined;
+  tokenize: TokenizeMode | undefined;
+  authorizationMode: 'payment' | 'authorize';
+}
+
+/** Resolves flags, asking on a TTY for what is missing (amount, currency, return URL, brands). */
+export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<CreateInput> {
+  const amount = await ui.need(flags.amount === undefined ? undefined : parseAmount(flags.amount), '--amount', async (p) =>
+    parseAmount(await p.input({ message: 'Amount', validate: (v) => validates(() => parseAmount(v)) })),
+  );
+  const currencyCode = await ui.need(flags.currency === undefined ? undefined : parseCurrency(flags.currency), '--currency', async (p) =>
+    parseCurrency(await p.input({ message: 'Currency', default: 'EUR', validate: (v) => validates(() => parseCurrency(v)) })),
+  );
+  const returnUrl = await ui.need(flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url'), '--return-url', async (p) =>
+    parseHttpUrl(await p.input({ message: 'Return URL (where the customer goes after paying)', default: 'http://localhost:3000/return', validate: (v) => validates(() => parseHttpUrl(v, 'URL')) }), '--return-url'),
+  );
+  const brandIds = await ui.offer(parseBrands(flags.brand), [...DEFAULT_BRANDS], (p) =>
+    p.checkbox({
+      message: 'Card brands offered',
+      choices: DEFAULT_BRANDS.map((id) => ({ name: `${brandName(id)} (${id})`, value: id, checked: true })),
+      validate: (values) => (values.length > 0 ? true : 'Pick at least one brand.'),
+    }),
+  );
+  return {
+    amount,
+    currencyCode,
+    brandIds,
+    returnUrl,
+    trackingCode: flags.trackingCode,
+    tokenize: flags.tokenize === undefined ? undefined : parseTokenize(flags.tokenize),
+    authorizationMode: flags.authorize ? 'authorize' : 'payment',
+  };
+}
+
+function validates(check: () => unknown): true | string {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    return (error as Error).message.replace(/^[^:]+: /, '');
+  }
+}
+
+/** Runs one API call under a spinner; a non-2xx answer becomes an `ApiResponseError` (exit 3). */
+export async function callApi(ctx: CommandContext, text: string, call: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  const response = await ctx.ui.spin(text, call);
+  return expectOk(response);
+}
+
+/** The transaction lines of an envelope body. */
+export function printTransaction(ui: Ui, transaction: any): void {
+  if (!transaction) return;
+  ui.field('Amount', `${transaction.amount} ${transaction.currencyCode}${transaction.authorizationMode ? ` (${transaction.authorizationMode})` : ''}`);
+  if (transaction.trackingCode !== undefined) ui.field('Tracking code', String(transaction.trackingCode));
+}
+
+/** A link or checkout envelope for people. */
+export function printResource(ui: Ui, kind: 'link' | 'checkout', envelope: any, title: string): void {
+  const body = envelope?.body ?? {};
+  const resource = kind === 'link' ? body.link : body.checkout;
+  ui.heading(title);
+  ui.field(kind === 'link' ? 'Link id' : 'Checkout id', String(kind === 'link' ? resource?.linkId : resource?.checkoutId));
+  ui.field('Result', ui.result(envelope.result, envelope.description));
+  if (kind === 'link' && resource?.status) ui.field('Status', ui.state(resource.status));
+  printTransaction(ui, body.transaction);
+  if (Array.isArray(resource?.brandIds)) ui.field('Brands', resource.brandIds.map((id: number) => brandName(id)).join(', '));
+  if (resource?.tokenize) ui.field('Tokenize', String(resource.tokenize));
+  if (resource?.threeDSecure) ui.field('3-D Secure', 'always');
+  if (resource?.expirationTime) ui.field('Expires', String(resource.expirationTime));
+  if (resource?.redirect?.url) ui.field('Hosted page', ui.color.cyan(resource.redirect.url));
+  if (Array.isArray(body.payments)) printPayments(ui, body.payments);
+}
+
+/** The attempts of a link or checkout as a table. */
+export function printPayments(ui: Ui, payments: any[]): void {
+  ui.line();
+  ui.line(`  ${ui.color.bold(`Payments (${payments.length})`)}`);
+  if (payments.length === 0) return;
+  ui.table(
+    ['#', 'RESULT', 'PAYMENT ID', 'CARD', 'TOKEN'],
+    payments.map((p, i) => [
+      String(i + 1),
+      ui.result(p.result, p.description),
+      String(p.body?.transaction?.id ?? '-'),
+      p.body?.card ? `${brandName(p.body?.transaction?.brandId)} ····${p.body.card.lastFourDigits}` : '-',
+      p.body?.token?.token ? String(p.body.token.token) : '-',
+    ]),
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * `paylink status <id>`: one view of a link, checkout or payment (lifecycle, attempts, amounts, token),
+ * whichever the id names. `--json` prints the documented {@link StatusView}.
+ */
+import type { Command } from 'commander';
+import { expectOk } from '../client.js';
+import type { CommandContext } from '../context.js';
+import { lifecycleOf } from '../customer.js';
+import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
+import { brandName } from '../options.js';
+
+export type StatusKind = 'link' | 'checkout' | 'payment';
+
+/** One attempt (payment entry) in a status view. */
+export interface AttemptView {
+  id: string | undefined;
+  result: number;
+  description: string;
+  action?: string | undefined;
+  brandId?: number | undefined;
+  lastFourDigits?: string | undefined;
+  token?: string | undefined;
+  error?: { code?: number; message?: string } | undefined;
+}
+
+/** The `--json` output of `paylink status`. */
+export interface StatusView {
+  kind: StatusKind;
+  id: string;
+  /** Link status (READY, PAID...), checkout lifecycle (PENDING, PAID, DECLINED, DECLINEDBYCUSTOMER, TIMEOUT), or the payment's description. */
+  state: string;
+  result: number;
+  description: string;
+  amount?: number | undefined;
+  currencyCode?: string | undefined;
+  trackingCode?: string | undefined;
+  expirationTime?: string | undefined;
+  /** Every attempt, oldest first (for a payment: the payment itself). */
+  attempts: AttemptView[];
+  /** The saved card token, when the successful attempt tokenized. */
+  token?: string | undefined;
+  /** The API's envelope, unchanged. */
+  envelope: any;
+}
+
+const PATHS: Record<StatusKind, string> = { link: 'paymentlinks', checkout: 'checkouts', payment: 'payments' };
+
+function attempt(entry: any): AttemptView {
+  return {
+    id: entry?.body?.transaction?.id,
+    result: Number(entry?.result),
+    description: String(entry?.description ?? ''),
+    action: entry?.body?.transaction?.action,
+    brandId: entry?.body?.transaction?.brandId,
+    lastFourDigits: entry?.body?.card?.lastFourDigits,
+    token: entry?.body?.token?.token,
+    error: entry?.body?.error,
+  };
+}
+
+/** Builds the status view of an envelope. */
+export function statusView(kind: StatusKind, id: string, envelope: any): StatusView {
+  const body = envelope?.body ?? {};
+  if (kind === 'payment') {
+    const self = attempt(envelope);
+    return {
+      kind,
+      id,
+      state: String(envelope?.description ?? ''),
+      result: Number(envelope?.result),
+      description: String(envelope?.description ?? ''),
+      amount: body.transaction?.amount,
+      currencyCode: body.transaction?.currencyCode,
+      trackingCode: body.transaction?.trackingCode,
+      attempts: [self],
+      token: self.token,
+      envelope,
+    };
+  }
+  const resource = kind === 'link' ? body.link : body.checkout;
+  const attempts = Array.isArray(body.payments) ? body.payments.map(attempt) : [];
+  return {
+    kind,
+    id,
+    state: lifecycleOf(kind, envelope),
+    result: Number(envelope?.result),
+    description: String(envelope?.description ?? ''),
+    amount: body.transaction?.amount,
+    currencyCode: body.transaction?.currencyCode,
+    trackingCode: body.transaction?.trackingCode,
+    expirationTime: resource?.expirationTime,
+    attempts,
+    token: attempts.find((a: AttemptView) => a.result === 0 && a.token)?.token,
+    envelope,
+  };
+}
+
+/** Finds what the id names (link, then checkout, then payment, unless `kind` says) and reads it. */
+export async function readStatus(ctx: CommandContext, id: string, kind?: StatusKind): Promise<StatusView> {
+  const kinds: StatusKind[] = kind ? [kind] : ['link', 'checkout', 'payment'];
+  let last: { status: number; body: unknown } | undefined;
+  for (const k of kinds) {
+    const response = await ctx.client.get(`/gateway/v3/${PATHS[k]}/${encodeURIComponent(id)}`);
+    // A payment's status can be a failure envelope with HTTP 400 (a declined payment): still a status.
+    if (k === 'payment' && response.status === 400 && (response.body as any)?.body?.transaction?.id) return statusView(k, id, response.body);
+    if (response.status !== 404 || kind) return statusView(k, id, expectOk(response, `${k} ${id}`).body);
+    last = response;
+  }
+  throw ApiResponseError.fromEnvelope(404, last?.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
+}
+
+/** `paylink status`: prints the view for people, or as JSON. */
+export async function status(id: string, flags: { link?: boolean; checkout?: boolean; payment?: boolean }, ctx: CommandContext): Promise<StatusView> {
+  const chosen = (['link', 'checkout', 'payment'] as const).filter((k) => flags[k]);
+  if (chosen.length > 1) throw new UsageError('status: give at most one of --link, --checkout, --payment.');
+  const view = await ctx.ui.spin(`Reading ${id}`, () => readStatus(ctx, id, chosen[0]));
+  const { ui } = ctx;
+  if (ui.options.json) {
+    ui.json(view);
+    return view;
+  }
+  ui.heading(`${view.kind === 'link' ? 'Payment link' : view.kind === 'checkout' ? 'Checkout' : 'Payment'} ${view.id}`);
+  ui.field('State', ui.state(view.state));
+  ui.field('Result', ui.result(view.result, view.description));
+  if (view.amount !== undefined) ui.field('Amount', `${view.amount} ${view.currencyCode ?? ''}`);
+  if (view.trackingCode !== undefined) ui.field('Tracking code', view.trackingCode);
+  if (view.expirationTime) ui.field('Expires', view.expirationTime);
+  if (view.token) ui.field('Token', view.token);
+  const p = view.envelope?.body?.transaction;
+  if (view.kind === 'payment' && p?.parentId) ui.field('Original', String(p.parentId));
+  if (view.kind !== 'payment') {
+    ui.line();
+    ui.line(`  ${ui.color.bold(`Attempts (${view.attempts.length})`)}`);
+    if (view.attempts.length > 0) {
+      ui.table(
+        ['#', 'RESULT', 'PAYMENT ID', 'CARD', 'TOKEN'],
+        view.attempts.map((a, i) => [String(i + 1), ui.result(a.result, a.description), a.id ?? '-', a.lastFourDigits ? `${brandName(a.brandId)} ····${a.lastFourDigits}` : '-', a.token ?? '-']),
+      );
+    }
+  } else if (view.attempts[0]?.lastFourDigits) {
+    ui.field('Card', `${brandName(view.attempts[0].brandId)} ····${view.attempts[0].lastFourDigits}`);
+  }
+  if (view.kind !== 'payment' && view.attempts.length > 0 && view.attempts[view.attempts.length - 1]!.error?.message) {
+    ui.field('Last error', view.attempts[view.attempts.length - 1]!.error!.message!);
+  }
+  return view;
+}
+
+export function registerStatus(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
+  program
+    .command('status <id>')
+    .description('One view of a link, checkout or payment: lifecycle, attempts, amounts, token')
+    .option('--link', 'the id is a payment link')
+    .option('--checkout', 'the id is a checkout')
+    .option('--payment', 'the id is a payment')
+    .addHelpText('after', '\nExamples:\n  $ paylink status 3f1c...\n  $ paylink status 9b2e... --json | jq -r .token')
+    .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => status(id, cmd.opts(), ctx)));
+}

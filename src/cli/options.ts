@@ -1,0 +1,106 @@
+/**
+ * Parsers for option values shared by several commands. Each throws a `UsageError` naming the flag.
+ */
+import { randomUUID } from 'node:crypto';
+import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
+import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/test-cards.js';
+import { UsageError } from './errors.js';
+
+/** A positive amount, as typed (`12.50`); the API checks the currency's decimals. */
+export function parseAmount(value: string, flag = '--amount'): number {
+  const trimmed = value.trim();
+  const amount = Number(trimmed);
+  if (!/^\d+(\.\d+)?$/.test(trimmed) || !Number.isFinite(amount) || amount <= 0) throw new UsageError(`${flag}: expected a positive number such as 12.50, got "${value}".`);
+  return amount;
+}
+
+/** A three-letter currency code, upper-cased. */
+export function parseCurrency(value: string, flag = '--currency'): string {
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new UsageError(`${flag}: expected a three-letter ISO 4217 code such as EUR, got "${value}".`);
+  return code;
+}
+
+const BRAND_ALIASES: Record<string, number> = { amex: 1030, mc: 1020, diners: 1060, visaelectron: 1011, visadebit: 1013, mastercarddebit: 1023 };
+
+function brandKey(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** One brand, by id (`1010`) or name (`visa`, `mastercard`, `amex`, `american-express`). */
+export function parseBrand(value: string, flag = '--brand'): number {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const id = Number(text);
+    if (!brandById(id)) throw new UsageError(`${flag}: unknown brand id ${id}. Known: ${BRANDS.map((b) => `${b.id} ${b.name}`).join(', ')}.`);
+    return id;
+  }
+  const key = brandKey(text);
+  const found = BRANDS.find((b) => brandKey(b.name) === key)?.id ?? BRAND_ALIASES[key];
+  if (found === undefined) throw new UsageError(`${flag}: unknown brand "${value}". Use an id or one of: ${BRANDS.map((b) => brandKey(b.name)).join(', ')}, amex.`);
+  return found;
+}
+
+/** `--brand` values, repeatable and comma-separated, without repeats; undefined when none were given. */
+export function parseBrands(values: string[] | undefined, flag = '--brand'): number[] | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const ids = values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseBrand(v, flag));
+  if (ids.length === 0) throw new UsageError(`${flag}: give at least one brand.`);
+  return [...new Set(ids)];
+}
+
+/** Every card brand: the default offer of `link create` and `checkout create`. */
+export const DEFAULT_BRANDS: readonly number[] = CARD_BRAND_IDS;
+
+/** A brand's name for people. */
+export function brandName(id: number | undefined): string {
+  return id === undefined ? '?' : (brandById(id)?.name ?? String(id));
+}
+
+export type TokenizeMode = 'false' | 'inquire' | 'true';
+
+export function parseTokenize(value: string, flag = '--tokenize'): TokenizeMode {
+  const mode = value.trim().toLowerCase();
+  if (mode !== 'false' && mode !== 'inquire' && mode !== 'true') throw new UsageError(`${flag}: expected false, inquire or true, got "${value}".`);
+  return mode;
+}
+
+/** An absolute http(s) URL. */
+export function parseHttpUrl(value: string, flag: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // fall through to the usage error
+  }
+  throw new UsageError(`${flag}: expected an absolute http(s) URL such as https://shop.example/return, got "${value}".`);
+}
+
+export function parseOutcome(value: string, flag = '--outcome'): OutcomeName {
+  const name = value.trim().toLowerCase();
+  if (!(OUTCOME_NAMES as readonly string[]).includes(name)) throw new UsageError(`${flag}: unknown outcome "${value}". Known: ${OUTCOME_NAMES.join(', ')}.`);
+  return name as OutcomeName;
+}
+
+/** `P<n>D`, `PT<n>H` or `PT<n>M`, upper-cased; the API checks the range. */
+export function parseDuration(value: string, flag = '--duration'): string {
+  const text = value.trim().toUpperCase();
+  if (!/^P(\d+D|T\d+[HM])$/.test(text)) throw new UsageError(`${flag}: expected P<n>D, PT<n>H or PT<n>M (e.g. P1D), got "${value}".`);
+  return text;
+}
+
+/** A tracking code for a resource created without one: unique enough to never collide. */
+export function generateTrackingCode(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export function parseMonth(value: string, flag = '--expiry-month'): string {
+  const n = Number(value);
+  if (!/^\d{1,2}$/.test(value.trim()) || n < 1 || n > 12) throw new UsageError(`${flag}: expected 1 to 12, got "${value}".`);
+  return String(n).padStart(2, '0');
+}
+
+export function parseYear(value: string, flag = '--expiry-year'): string {
+  if (!/^(\d{2}|\d{4})$/.test(value.trim())) throw new UsageError(`${flag}: expected a year such as 2030 or 30, got "${value}".`);
+  return value.trim();
+}
