@@ -1,0 +1,75 @@
+/**
+ * `paylink clock`: reads and moves the sandbox clock (`GET/POST /__sandbox/clock`). Every expiry and
+ * timestamp in the sandbox follows it: `paylink clock advance 31m` times out a fresh checkout.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { adminConnectionOf, adminOk, type AdminConnection, type AdminFlags } from '../fixtures/admin-api.js';
+import type { Ui } from '../ui.js';
+
+/** What the sandbox answers about its clock. */
+export interface ClockState {
+  now: string;
+  offsetMs: number;
+  frozen: boolean;
+}
+
+export type ClockChange = { advance: string } | { set: string; freeze?: boolean } | { reset: true };
+
+/** Reads the clock, or applies `change` first; prints it and returns it. */
+export async function runClock(conn: AdminConnection, ui: Ui, change?: ClockChange): Promise<ClockState> {
+  const envelope = change === undefined ? await adminOk(conn, 'GET', '/__sandbox/clock') : await adminOk(conn, 'POST', '/__sandbox/clock', change);
+  const clock = envelope.body as ClockState;
+  if (ui.options.json) ui.json(clock);
+  else ui.line(`${clock.now}  ${formatOffset(clock.offsetMs)}${clock.frozen ? '  (frozen)' : ''}`);
+  return clock;
+}
+
+/** `+31m`, `-2h 5m`, `wall clock` for people. */
+export function formatOffset(ms: number): string {
+  if (Math.abs(ms) < 1000) return 'wall clock';
+  const sign = ms < 0 ? '-' : '+';
+  let rest = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return `${sign}${parts.join(' ')} from the wall clock`;
+}
+
+function isoOrThrow(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(Date.parse(value))) throw new UsageError(`clock set: expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
+  return value;
+}
+
+export function registerClock(program: Command, ui: () => Ui): void {
+  const clock = program
+    .command('clock')
+    .description('Show or move the sandbox clock (expiry of links and checkouts follows it)')
+    .option('--admin-token <token>', 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock\n  $ paylink clock advance 31m\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze\n  $ paylink clock reset')
+    .action(async (_options, command: Command) => {
+      await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui());
+    });
+  clock
+    .command('advance <duration>')
+    .description('Move the clock forward: 31m, 2h, 1d, PT31M, or milliseconds (negative to go back)')
+    .action(async (duration: string, _options, command: Command) => {
+      await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { advance: duration });
+    });
+  clock
+    .command('set <iso>')
+    .description('Set the clock to an ISO 8601 date-time; it keeps running unless --freeze')
+    .option('--freeze', 'stop the clock at that time')
+    .action(async (iso: string, options: { freeze?: boolean }, command: Command) => {
+      await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { set: isoOrThrow(iso), freeze: options.freeze === true });
+    });
+  clock
+    .command('reset')
+    .description('Back to the wall clock')
+    .action(async (_options, command: Command) => {
+      await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { reset: true });
+    });
+}
