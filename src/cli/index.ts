@@ -16,6 +16,10 @@ import { registerPayment } from './commands/payment.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStatus } from './commands/status.js';
 import { registerToken } from './commands/token.js';
+import { registerClock } from './commands/clock.js';
+import { registerLogs } from './commands/logs.js';
+import { registerReset } from './commands/reset.js';
+import { registerFixtures } from './commands/fixtures.js';
 import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID, type GlobalFlags } from './config.js';
 import { makeContext, type CommandContext } from './context.js';
 import { ApiResponseError, UnreachableError, UsageError } from './errors.js';
@@ -68,6 +72,10 @@ Examples:
   registerPayment(program, run);
   registerToken(program, run);
   registerCompletion(program, ui);
+  registerClock(program, ui);
+  registerLogs(program, ui);
+  registerReset(program, ui);
+  registerFixtures(program, ui);
   return program;
 }
 
