@@ -11,24 +11,53 @@ import { bodyTooLarge, forbidden, malformedJson, missingProperty, invalidValue, 
 /** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads the raw body, refusing more than {@link MAX_BODY_BYTES}. */
-export async function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * Reads the raw body, refusing more than {@link MAX_BODY_BYTES}.
+ *
+ * Listeners rather than `for await`: leaving an async iterator early destroys the request, and a
+ * destroyed request under a response still being written crashed listhen's connection tracking. An
+ * oversized body is instead left to drain unread while the 413 goes out with `connection: close`.
+ */
+export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw bodyTooLarge(limit);
+    return Promise.reject(bodyTooLarge(limit));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw bodyTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        reject(bodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(malformedJson(`the request body could not be read (${error.message})`));
+    };
+    // A client that goes away mid-body may end the request with 'close' only.
+    const onClose = (): void => onError(new Error('the client closed the connection'));
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /**

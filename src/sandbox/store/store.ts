@@ -1,10 +1,20 @@
 import type { Db } from './db.js';
 
+/** Longest a commit waits for more writes to join it while writes keep arriving (see {@link Store.write}). */
+const MAX_COMMIT_DELAY_MS = 2;
+/** Most writes one commit waits for. */
+const MAX_BATCH = 256;
+
 /**
  * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
- * failing write undoes only itself); the transaction commits once per event-loop turn, and every write's
- * promise resolves after that commit. A handler awaits its write before answering, so an answered request
- * is always committed (and survives `kill -9`), while concurrent requests share one commit.
+ * failing write undoes only itself), and every write's promise resolves after the commit that holds it. A
+ * handler awaits its write before answering, so an answered request is always committed (and survives
+ * `kill -9`), while concurrent requests share one commit.
+ *
+ * When to commit: at the end of the event-loop turn of the first write, unless more writes arrived during
+ * that turn; then the commit waits turn by turn while writes keep arriving (other requests are in the middle
+ * of being handled and will write too), for at most {@link MAX_COMMIT_DELAY_MS} ms or {@link MAX_BATCH}
+ * writes. A lone client therefore never waits, and a busy sandbox pays one commit for many requests.
  *
  * Reads on the same connection see the open transaction's writes, so uniqueness checks and lookups stay
  * consistent with writes that are about to be committed.
@@ -12,9 +22,23 @@ import type { Db } from './db.js';
 export class Store {
   private pending: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private scheduled = false;
+  private batchStartedAt = 0;
+  private seenAtLastTurn = 0;
   private readonly rollbackListeners: Array<() => void> = [];
+  private readonly beginStmt;
+  private readonly commitStmt;
+  private readonly savepointStmt;
+  private readonly releaseStmt;
+  private readonly rollbackToStmt;
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    // Prepared once: BEGIN/COMMIT and the per-write savepoint run for every write on the hot path.
+    this.beginStmt = db.prepare('BEGIN IMMEDIATE');
+    this.commitStmt = db.prepare('COMMIT');
+    this.savepointStmt = db.prepare('SAVEPOINT paylink_write');
+    this.releaseStmt = db.prepare('RELEASE paylink_write');
+    this.rollbackToStmt = db.prepare('ROLLBACK TO paylink_write');
+  }
 
   /** Called when a write is rolled back, so read caches drop what they may hold of it. */
   onRollback(listener: () => void): void {
@@ -27,15 +51,21 @@ export class Store {
    * thrown errors are rethrown synchronously, so validation errors surface at once).
    */
   write<T>(fn: () => T): Promise<T> {
-    if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+    if (!this.db.inTransaction) this.beginStmt.run();
+    this.savepointStmt.run();
     let value: T;
     try {
-      // better-sqlite3 nests transaction() as a savepoint inside the open transaction.
-      value = this.db.transaction(fn)();
+      value = fn();
     } catch (error) {
+      // A failed statement may already have ended the whole transaction (SQLITE_FULL and the like).
+      if (this.db.inTransaction) {
+        this.rollbackToStmt.run();
+        this.releaseStmt.run();
+      }
       for (const listener of this.rollbackListeners) listener();
       throw error;
     }
+    this.releaseStmt.run();
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ resolve: () => resolve(value), reject });
       this.schedule();
@@ -50,8 +80,21 @@ export class Store {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.commit());
+    this.batchStartedAt = performance.now();
+    this.seenAtLastTurn = this.pending.length;
+    setImmediate(this.turn);
   }
+
+  private readonly turn = (): void => {
+    if (!this.scheduled) return;
+    const arriving = this.pending.length > this.seenAtLastTurn;
+    if (arriving && this.pending.length < MAX_BATCH && performance.now() - this.batchStartedAt < MAX_COMMIT_DELAY_MS) {
+      this.seenAtLastTurn = this.pending.length;
+      setImmediate(this.turn);
+      return;
+    }
+    this.commit();
+  };
 
   private commit(): void {
     this.scheduled = false;
@@ -62,7 +105,7 @@ export class Store {
       return;
     }
     try {
-      this.db.exec('COMMIT');
+      this.commitStmt.run();
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       for (const listener of this.rollbackListeners) listener();
@@ -140,7 +183,8 @@ export class DocumentTable<T extends StoredDocument> {
     private readonly db: Db,
     private readonly options: DocumentTableOptions<T>,
   ) {
-    this.cache = new LruCache(options.cacheSize ?? 20_000);
+    // Bounded so a long load test keeps the process small (RSS target < 100 MB); misses cost one indexed select.
+    this.cache = new LruCache(options.cacheSize ?? 4_000);
     this.extra = Object.entries(options.columns ?? {});
     const names = ['id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
     const t = options.table;

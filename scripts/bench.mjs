@@ -1,0 +1,201 @@
+// `npm run bench`: measures the sandbox against a bare node:http server in one run, on this machine.
+//
+// Each server runs in its own child process; autocannon drives it from this process with a fixed number of
+// connections for a fixed duration (after a short warm-up), so every figure is bounded and the ratios are
+// measured under the same conditions. Printed: requests/s, p99 latency, ratio to the bare server, non-2xx
+// answers, start-up time to the first answered request, and the sandbox's peak and final RSS.
+//
+// Options (environment): BENCH_CONNECTIONS (default 10), BENCH_DURATION seconds per run (default 5),
+// BENCH_WARMUP seconds (default 1).
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const BUSINESS = 'bench-business';
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100 };
+
+// The bare server: node:http answering a fixed JSON body of about the size of a link (GET) and reading the
+// request body before answering (POST), as any JSON API must.
+const BARE_SERVER = `
+const http = require('node:http');
+const body = JSON.stringify({ result: 0, description: 'Ok', header: { requestTimestamp: new Date().toISOString() },
+  body: { link: { linkId: '6f1c2a34-1111-4222-8333-444455556666', status: 'READY', redirect: { method: 'GET',
+  url: 'http://127.0.0.1:1/gateway/v3/web/paymentlinks/6f1c2a34-1111-4222-8333-444455556666' }, brandIds: [1010, 1020],
+  expirationTime: new Date().toISOString(), tokenize: 'FALSE', threeDSecure: false },
+  transaction: { amount: 12.5, currencyCode: 'EUR', authorizationMode: 'PAYMENT', trackingCode: 'tc-1' } } });
+const server = http.createServer((req, res) => {
+  const answer = () => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }); res.end(body); };
+  if (req.method === 'POST') { const chunks = []; req.on('data', (c) => chunks.push(c)); req.on('end', answer); } else answer();
+});
+server.listen(Number(process.argv[1]), '127.0.0.1');
+`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `url` until it answers 200; resolves with the milliseconds since `startedAt`. */
+async function waitForAnswer(url, startedAt, child, timeoutMs = 15_000) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server process exited with code ${child.exitCode} before answering`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return performance.now() - startedAt;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - startedAt > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await sleep(2);
+  }
+}
+
+function spawnServer(args) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stderrText = () => stderr;
+  return child;
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+/** VmHWM (peak) and VmRSS (current) of a process, in MB. */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+}
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, pipelining: 1, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** A warm-up run (discarded), then the measured one. */
+async function measure(name, options) {
+  if (WARMUP > 0) await run({ ...options, duration: WARMUP });
+  const result = await run({ ...options, duration: DURATION });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  return { name, rps: result.requests.average, p99: result.latency.p99, non2xx, total: result.requests.total };
+}
+
+let trackingCounter = 0;
+function linkBody() {
+  trackingCounter += 1;
+  return JSON.stringify({
+    header: { businessId: BUSINESS },
+    body: {
+      transaction: { amount: 12.5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: `bench-${process.pid}-${trackingCounter}` },
+      link: { duration: 'P1D', brandIds: [1010, 1020], returnUrl: 'https://merchant.example/return' },
+    },
+  });
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
+  const rows = [];
+  let startup;
+  let memory;
+  let bare;
+  let sandbox;
+  try {
+    // Bare server.
+    const barePort = await freePort();
+    bare = spawnServer(['-e', BARE_SERVER, String(barePort)]);
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitForAnswer(`${bareUrl}/`, performance.now(), bare);
+    const bareGet = await measure('bare node:http GET', { url: `${bareUrl}/` });
+    const barePost = await measure('bare node:http POST', { url: `${bareUrl}/`, method: 'POST', headers: JSON_HEADERS, body: linkBody() });
+    await stop(bare);
+
+    // Sandbox: start-up to the first answered request, as a user starts it.
+    const port = await freePort();
+    const startedAt = performance.now();
+    sandbox = spawnServer(['bin/paylink.js', 'sandbox', '--port', String(port), '--db', join(dir, 'bench.db')]);
+    const url = `http://127.0.0.1:${port}`;
+    startup = await waitForAnswer(`${url}/__sandbox/health`, startedAt, sandbox);
+
+    const created = await fetch(`${url}/gateway/v3/paymentlinks`, { method: 'POST', headers: JSON_HEADERS, body: linkBody() }).then((r) => r.json());
+    const linkId = created?.body?.link?.linkId;
+    if (typeof linkId !== 'string') throw new Error(`could not create a link: ${JSON.stringify(created)}`);
+
+    const sbGet = await measure('sandbox GET link', { url: `${url}/gateway/v3/paymentlinks/${linkId}?businessId=${BUSINESS}` });
+    const sbPost = await measure('sandbox POST link', {
+      url: `${url}/gateway/v3/paymentlinks`,
+      method: 'POST',
+      headers: JSON_HEADERS,
+      requests: [{ method: 'POST', headers: JSON_HEADERS, setupRequest: (request) => ({ ...request, body: linkBody() }) }],
+    });
+    memory = memoryOf(sandbox.pid);
+    if (sandbox.stderrText().trim()) process.stderr.write(`sandbox stderr:\n${sandbox.stderrText()}\n`);
+
+    rows.push({ ...bareGet, ratio: 1 }, { ...sbGet, ratio: sbGet.rps / bareGet.rps }, { ...barePost, ratio: 1 }, { ...sbPost, ratio: sbPost.rps / barePost.rps });
+    print(rows, startup, memory);
+    const ok =
+      rows[1].ratio >= TARGETS.getRatio &&
+      rows[3].ratio >= TARGETS.postRatio &&
+      rows.every((r) => r.non2xx === 0) &&
+      startup < TARGETS.startupMs &&
+      memory.peakMb < TARGETS.rssMb;
+    console.log(ok ? '\nAll targets met.' : '\nSome targets were NOT met (see above).');
+  } finally {
+    if (bare) await stop(bare);
+    if (sandbox) await stop(sandbox);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function print(rows, startup, memory) {
+  const pad = (text, n) => String(text).padEnd(n);
+  const padL = (text, n) => String(text).padStart(n);
+  console.log(`\npaylink bench: ${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), node ${process.version}\n`);
+  console.log(`${pad('run', 22)}${padL('req/s', 10)}${padL('p99 ms', 9)}${padL('x bare', 9)}${padL('non-2xx', 9)}${padL('requests', 10)}`);
+  for (const r of rows) {
+    console.log(`${pad(r.name, 22)}${padL(Math.round(r.rps), 10)}${padL(r.p99, 9)}${padL(r.ratio.toFixed(2), 9)}${padL(r.non2xx, 9)}${padL(r.total, 10)}`);
+  }
+  const mark = (ok) => (ok ? 'ok' : 'MISSED');
+  console.log('');
+  console.log(`GET  ratio            ${rows[1].ratio.toFixed(2)}x bare   target >= ${TARGETS.getRatio}x   ${mark(rows[1].ratio >= TARGETS.getRatio)}`);
+  console.log(`POST ratio            ${rows[3].ratio.toFixed(2)}x bare   target >= ${TARGETS.postRatio}x  ${mark(rows[3].ratio >= TARGETS.postRatio)}`);
+  console.log(`non-2xx answers       ${rows.reduce((n, r) => n + r.non2xx, 0)}            target 0       ${mark(rows.every((r) => r.non2xx === 0))}`);
+  console.log(`start-up to 1st answer ${startup.toFixed(0)} ms        target < ${TARGETS.startupMs} ms  ${mark(startup < TARGETS.startupMs)}`);
+  console.log(`sandbox peak RSS      ${memory.peakMb.toFixed(1)} MB      target < ${TARGETS.rssMb} MB  ${mark(memory.peakMb < TARGETS.rssMb)}`);
+  console.log(`sandbox RSS after run ${memory.rssMb.toFixed(1)} MB`);
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+});
