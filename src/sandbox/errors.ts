@@ -164,6 +164,8 @@ export const bodyTooLarge = (limit: number): ApiError =>
     httpStatus: 413,
     code: ERROR_CODES.bodyTooLarge,
     message: `Request body is larger than ${limit} bytes.`,
+    // The rest of the body is not read; the connection is not reused.
+    headers: { connection: 'close' },
   });
 
 export const notFound = (what: string): ApiError =>
