@@ -127,7 +127,13 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   if (view.expirationTime) ui.field('Expires', view.expirationTime);
   if (view.token) ui.field('Token', view.token);
   const p = view.envelope?.body?.transaction;
-  if (view.kind === 'payment' && p?.parentId) ui.field('Original', String(p.parentId));
+  if (view.kind === 'payment') {
+    if (p?.action) ui.field('Action', String(p.action));
+    if (p?.parentId) ui.field('Original', String(p.parentId));
+    if (p?.capturedAmount !== undefined) ui.field('Captured', `${p.capturedAmount} ${view.currencyCode ?? ''}`);
+    if (p?.refundedAmount !== undefined) ui.field('Refunded', `${p.refundedAmount} ${view.currencyCode ?? ''}`);
+    if (p?.cancelled) ui.field('Cancelled', 'yes');
+  }
   if (view.kind !== 'payment') {
     ui.line();
     ui.line(`  ${ui.color.bold(`Attempts (${view.attempts.length})`)}`);
