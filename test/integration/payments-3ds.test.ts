@@ -92,3 +92,37 @@ describe('chargeCard and resolveChallenge (contract 2)', () => {
     expect([record.result, record.httpStatus]).toEqual([-7, 500]);
   });
 });
+
+describe('3-D Secure on a direct API payment', () => {
+  async function payThreeDS(code: string | null) {
+    const created = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: {
+        transaction: { amount: 15, currencyCode: 'EUR', trackingCode: uniqueCode('3ds') },
+        card: { number: '4000000000003220', cvv: '123', expiryMonth: '11', expiryYear: '2033', holderName: 'Alan Turing' },
+      },
+    });
+    expect([created.status, created.body.result, created.body.description]).toEqual([200, 2, 'Pending']);
+    const url = created.body.body.redirect.url as string;
+    const page = await (await fetch(url)).text();
+    const formToken = /name="formToken" value="([^"]+)"/.exec(page)?.[1];
+    expect(formToken).toBeDefined();
+    const fields: Record<string, string> = { formToken: formToken!, action: code === null ? 'cancel' : 'submit', code: code ?? '' };
+    await fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+    return sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
+  }
+
+  it('approves the payment once the challenge page gets code 1234', async () => {
+    const read = await payThreeDS('1234');
+    expect([read.status, read.body.result]).toEqual([200, 0]);
+    expect(read.body.body.redirect).toBeUndefined();
+  });
+
+  it('makes the payment -10 when the challenge page gets another code or a cancel', async () => {
+    for (const code of ['9999', null]) {
+      const read = await payThreeDS(code);
+      expect([read.status, read.body.result, read.body.body.error.code]).toEqual([400, -10, 3014]);
+    }
+  });
+});
