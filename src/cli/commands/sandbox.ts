@@ -20,7 +20,16 @@ export interface SandboxCommandOptions {
   publicUrl?: string;
   credentials?: string;
   adminToken?: string;
+  /** Fixture files to load once listening (`--seed`, repeatable). */
+  seed?: string[];
+  /** `--deterministic [seed]`: true for the default seed. */
+  deterministic?: string | boolean;
+  /** Open a public tunnel (listhen/untun). */
+  tunnel?: boolean;
 }
+
+/** Seed of `--deterministic` without a value. */
+export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
 
 /** Parses `--credentials`: a JSON file `[{username, password, businessIds}]` or `user:pass=biz1,biz2`. */
 export function parseCredentials(value: string): Credential[] {
@@ -58,15 +67,29 @@ function parsePublicUrl(value: string): string {
 export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promise<RunningSandbox> {
   if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together.');
   const https = options.cert && options.key ? { cert: options.cert, key: options.key } : options.https === true;
+  const seedFiles = options.seed ?? [];
+  // Fixture files are checked before the sandbox starts, so a typo fails at once.
+  const fixtures = seedFiles.length > 0 ? await import('../fixtures/load.js') : undefined;
+  if (fixtures) {
+    try {
+      fixtures.readFixtureFiles(seedFiles);
+    } catch (error) {
+      throw new UsageError(`--seed: ${(error as Error).message}`);
+    }
+  }
+  const credentials = options.credentials === undefined ? undefined : parseCredentials(options.credentials);
   const running = await startSandbox({
     port: parsePort(options.port),
     host: options.host,
     db: options.db,
     https,
     publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
-    credentials: options.credentials === undefined ? undefined : parseCredentials(options.credentials),
+    credentials,
     adminToken: options.adminToken,
+    seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
+    tunnel: options.tunnel === true,
   });
+  if (running.tunnelError) ui.error(running.tunnelError);
   const base = running.publicUrl;
   ui.heading('paylink sandbox is running');
   ui.field('API', `${base}/gateway/v3`);
@@ -78,6 +101,22 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   ui.field('Checkout lib', libraryScriptTag(base, 'checkout'));
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
+  if (running.sandbox.config.seed !== undefined) ui.field('Deterministic', `ids from seed "${running.sandbox.config.seed}"`);
+  if (fixtures) {
+    const cred = credentials?.[0];
+    try {
+      const { ids } = await fixtures.loadFixtures(seedFiles, {
+        // The sandbox's own listen URL: seeding must not depend on a tunnel being reachable.
+        connection: { baseUrl: running.url, businessId: cred?.businessIds[0] ?? 'sandbox-business', username: cred?.username, password: cred?.password },
+        admin: { baseUrl: running.url, adminToken: running.adminToken },
+      });
+      ui.heading(`Seeded from ${seedFiles.join(', ')}`);
+      for (const [name, id] of Object.entries(ids)) ui.field(name, id);
+    } catch (error) {
+      await running.close();
+      throw error;
+    }
+  }
   ui.info('Press Ctrl-C to stop.');
   return running;
 }
@@ -109,6 +148,9 @@ export function registerSandbox(program: Command, ui: () => Ui): void {
     .option('--public-url <url>', 'public base URL (tunnel or reverse proxy) used in redirect URLs and the library')
     .option('--credentials <file|user:pass=biz,...>', 'require HTTP Basic credentials owning the business ids')
     .option('--admin-token <token>', 'token for /__sandbox/ and the dashboard (generated when not on loopback)')
+    .option('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`)
+    .option('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)')
     .addHelpText(
       'after',
       `
@@ -116,7 +158,9 @@ Examples:
   $ paylink sandbox
   $ paylink sandbox --port 9000 --db :memory:
   $ paylink sandbox --https --public-url https://my-tunnel.example.com
-  $ paylink sandbox --credentials merchant:secret=shop-1,shop-2`,
+  $ paylink sandbox --credentials merchant:secret=shop-1,shop-2
+  $ paylink sandbox --db :memory: --deterministic --seed fixtures/paid-link.json
+  $ paylink sandbox --tunnel`,
     )
     .action(async (options: SandboxCommandOptions) => {
       const running = await runSandbox(options, ui());

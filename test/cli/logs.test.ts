@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { runLogs } from '../../src/cli/commands/logs.js';
+import { runClock } from '../../src/cli/commands/clock.js';
+import { runReset } from '../../src/cli/commands/reset.js';
+import { Ui } from '../../src/cli/ui.js';
+
+const sb = useSandbox();
+const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
+
+function captureUi(options: { json?: boolean } = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const ui = new Ui({ stdout, stderr }, { json: options.json, env: {} });
+  return { ui, out: () => out, err: () => err };
+}
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('paylink logs', () => {
+  it('prints the newest requests with method, path and status, filtered by business', async () => {
+    await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'logs-cli' }));
+    await sb.get('/gateway/v3/paymentlinks/unknown-id?businessId=logs-cli');
+    const { ui, out } = captureUi();
+    const entries = await runLogs({ baseUrl: sb.url }, ui, { businessId: 'logs-cli' });
+    expect(entries).toHaveLength(2);
+    expect(out()).toMatch(/POST {1}\/gateway\/v3\/paymentlinks 200/);
+    expect(out()).toMatch(/GET {2}\/gateway\/v3\/paymentlinks\/unknown-id\?businessId=logs-cli 404 .*Payment link not found/);
+  });
+
+  it('follows: shows a request made after it started, one JSON per line with --json, and stops on abort', async () => {
+    const { ui, out } = captureUi({ json: true });
+    const controller = new AbortController();
+    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5 });
+    await new Promise((r) => setTimeout(r, 200));
+    const request = linkRequest({ businessId: 'follow-cli' }) as any;
+    request.body.card = { number: '5555555555554444', cvv: '737' };
+    await sb.post('/gateway/v3/paymentlinks', request);
+    await until(() => out().includes('follow-cli'));
+    controller.abort();
+    const entries = await following;
+    expect(entries.map((e) => e.businessId)).toEqual(['follow-cli']);
+    const lines = out().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ method: 'POST', path: '/gateway/v3/paymentlinks', status: 200 });
+    expect(out()).not.toContain('5555555555554444');
+    expect(out()).not.toContain('737');
+  });
+
+  it('follows from a spawned `paylink logs --follow` process', async () => {
+    const child = spawn(process.execPath, [BIN, 'logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    try {
+      // Requests made after the process started; it prints them once its first poll is in place.
+      const end = Date.now() + 15_000;
+      while (!out.includes('spawned-follow')) {
+        if (Date.now() > end) throw new Error(`no request printed; stderr: ${err}`);
+        await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(JSON.parse(out.trim().split('\n')[0]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+});
+
+describe('paylink clock and reset', () => {
+  it('advances, shows and resets the clock', async () => {
+    const { ui, out } = captureUi();
+    const moved = await runClock({ baseUrl: sb.url }, ui, { advance: '31m' });
+    expect(moved.offsetMs).toBeGreaterThanOrEqual(31 * 60_000 - 1000);
+    expect(out()).toContain('+31m from the wall clock');
+    const back = await runClock({ baseUrl: sb.url }, ui, { reset: true });
+    expect(back.offsetMs).toBe(0);
+  });
+
+  it('refuses to reset without --yes when nobody can confirm, and resets with it', async () => {
+    const { ui } = captureUi();
+    await expect(runReset({ baseUrl: sb.url }, ui, {})).rejects.toThrow('pass --yes');
+    const declined = await runReset({ baseUrl: sb.url }, ui, { confirm: async () => false });
+    expect(declined).toBeUndefined();
+    await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'reset-cli' }));
+    const deleted = await runReset({ baseUrl: sb.url }, ui, { yes: true });
+    expect(deleted!.links).toBeGreaterThanOrEqual(1);
+  });
+
+  it('says how to pass the admin token when the sandbox asks for one', async () => {
+    const { ui } = captureUi();
+    const guarded = await import('../../src/sandbox/index.js').then((m) => m.startSandbox({ port: 0, db: ':memory:', adminToken: 'tok-123' }));
+    try {
+      await expect(runClock({ baseUrl: guarded.url }, ui)).rejects.toThrow(/--admin-token or set PAYLINK_ADMIN_TOKEN/);
+      const ok = await runClock({ baseUrl: guarded.url, adminToken: 'tok-123' }, ui);
+      expect(ok.frozen).toBe(false);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
