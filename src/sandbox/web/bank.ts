@@ -16,7 +16,7 @@ function bankPayment(req: RouteRequest): PaymentRecord {
   return payment;
 }
 
-function page(req: RouteRequest, payment: PaymentRecord): Reply {
+function page(payment: PaymentRecord): Reply {
   const pending = bankPending(payment);
   return Reply.html(
     200,
@@ -33,7 +33,7 @@ function page(req: RouteRequest, payment: PaymentRecord): Reply {
 }
 
 function showBank(req: RouteRequest) {
-  return page(req, bankPayment(req));
+  return page(bankPayment(req));
 }
 
 async function submitBank(req: RouteRequest) {
