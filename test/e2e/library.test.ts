@@ -86,9 +86,9 @@ async function frameIn(page: Page, container: string): Promise<Frame> {
 
 const visibility = (page: Page, container: string) => page.$eval(`#${container} iframe`, (el) => getComputedStyle(el).visibility);
 
-async function payInFrame(frame: Frame): Promise<void> {
+async function payInFrame(frame: Frame, cardNumber = '4111 1111 1111 1111'): Promise<void> {
   await frame.waitForSelector('#pl-card-form');
-  await frame.fill('input[name=cardNumber]', '4111 1111 1111 1111');
+  await frame.fill('input[name=cardNumber]', cardNumber);
   await frame.fill('input[name=expiryMonth]', '12');
   await frame.fill('input[name=expiryYear]', String(new Date().getUTCFullYear() + 3));
   await frame.fill('input[name=cvv]', '123');
@@ -188,6 +188,25 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
     await payInFrame(frame);
     await page.waitForURL(/\/return\?/, { timeout: 15_000 });
     expect(new URL(page.url()).searchParams.get('checkoutId')).toBe(checkoutId);
+    await page.context().close();
+  });
+
+  it('passes the 3-D Secure challenge inside the iframe, styled again after the navigation, then lands on returnUrl', async () => {
+    const linkId = await createLink(sb);
+    const page = await open(sb, STYLED(linkId));
+    const frame = await frameIn(page, 'link');
+    await expect.poll(() => visibility(page, 'link'), { timeout: 10_000 }).toBe('visible');
+    await payInFrame(frame, '4000 0000 0000 3220');
+    await frame.waitForSelector('#pl-challenge-form', { timeout: 10_000 });
+    expect(frame.url()).toContain('/gateway/v3/web/3ds/');
+    // The library posted the options to the new page too: the merchant's button colour is there.
+    await expect.poll(() => frame.$eval('#pl-submit', (el) => getComputedStyle(el).backgroundColor)).toBe('rgb(194, 24, 91)');
+    await frame.fill('#pl-code', '1234');
+    await frame.click('#pl-submit');
+    await page.waitForURL(/\/return\?/, { timeout: 15_000 });
+    expect(new URL(page.url()).searchParams.get('linkId')).toBe(linkId);
+    const read = await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`);
+    expect(read.body.body.link.status).toBe('PAID');
     await page.context().close();
   });
 
