@@ -15,7 +15,7 @@ namespace PaylinkLibrary {
     baseUrl: string | null;
     /** True when a paylink sandbox served the script: `live: true` then only warns. */
     sandbox: boolean;
-    /** The package version, for messages. */
+    /** The package version this copy was built from (it identifies the build in the served text). */
     version: string;
   }
 
