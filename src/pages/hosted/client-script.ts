@@ -154,9 +154,11 @@ export const HOSTED_SCRIPT = String.raw`(function () {
     return message;
   }
 
+  // Every form of the page (card form, 3-D Secure) tells the sandbox whether it runs inside the iframe.
+  each(doc.querySelectorAll('input[name=framed]'), function (input) { input.value = framed ? '1' : ''; });
+
   if (form) {
     form.setAttribute('novalidate', 'novalidate');
-    each(form.querySelectorAll('input[name=framed]'), function (input) { input.value = framed ? '1' : ''; });
     var number = field('cardNumber');
     on(number, 'input', function () { showBrand(); if (touched.cardNumber) validate('cardNumber'); });
     each(['cardNumber', 'cvv', 'holderName'], function (name) {
@@ -215,7 +217,9 @@ export const HOSTED_SCRIPT = String.raw`(function () {
     var box = byId('pl-root') || doc.body;
     return Math.ceil(box.getBoundingClientRect().height) + 'px';
   }
+  var readyPosted = false;
   function postHeight() {
+    if (!readyPosted) return;
     var height = measure();
     if (height !== lastHeight) { lastHeight = height; post({ height: height }); }
   }
@@ -262,6 +266,7 @@ export const HOSTED_SCRIPT = String.raw`(function () {
 
   function becomeReady() {
     removeClass(root, 'pl-waiting');
+    readyPosted = true;
     post({ ready: true });
     lastHeight = '';
     postHeight();
