@@ -44,7 +44,7 @@ a { color: ${v('--pl-primary')}; }
 .pl-banner { background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; padding: 10px 16px; font-size: 13px; }
 .pl-banner summary { cursor: pointer; font-weight: 600; }
 .pl-banner strong { text-transform: uppercase; letter-spacing: .05em; }
-.pl-cards { list-style: none; margin: 8px 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+.pl-cards { list-style: none; margin: 8px 0 0; padding: 2px; display: flex; flex-wrap: wrap; gap: 6px; max-height: 96px; overflow-y: auto; }
 .pl-cards li { margin: 0; }
 .pl-card-pick { font: inherit; font-size: 12px; border: 1px solid #d9c98a; background: #fff; border-radius: 3px; padding: 3px 7px; cursor: pointer; color: #3b3b3b; }
 .pl-card-pick:hover, .pl-card-pick:focus { border-color: ${v('--pl-primary')}; outline: none; box-shadow: 0 0 0 2px rgba(33, 61, 143, .2); }
