@@ -4,6 +4,8 @@ import type { Db } from './db.js';
 const MAX_COMMIT_DELAY_MS = 2;
 /** Most writes one commit waits for. */
 const MAX_BATCH = 256;
+/** Longest a deferred write waits for a commit to ride along with. */
+const DEFERRED_MS = 50;
 
 /**
  * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
@@ -25,6 +27,7 @@ export class Store {
   private batchStartedAt = 0;
   private seenAtLastTurn = 0;
   private readonly rollbackListeners: Array<() => void> = [];
+  private deferredTimer: NodeJS.Timeout | undefined;
   private readonly beginStmt;
   private readonly commitStmt;
   private readonly savepointStmt;
@@ -72,6 +75,29 @@ export class Store {
     });
   }
 
+  /**
+   * A write that no answer depends on (the request log): it runs at once in the open transaction (opening
+   * one), without a savepoint or a promise, and is committed with the next commit, or within
+   * {@link DEFERRED_MS} ms when nothing else commits. A read-only request then costs no commit of its own,
+   * and readers on this connection see the row at once. A `kill -9` may lose the last deferred writes,
+   * never an answered one. A failing deferred write is logged and does not affect the others.
+   */
+  writeDeferred(fn: () => void): void {
+    if (!this.db.inTransaction) this.beginStmt.run();
+    try {
+      fn();
+    } catch (error) {
+      console.error('paylink: a deferred write failed:', error);
+    }
+    if (!this.scheduled && this.deferredTimer === undefined) {
+      this.deferredTimer = setTimeout(() => {
+        this.deferredTimer = undefined;
+        if (!this.scheduled) this.commit();
+      }, DEFERRED_MS);
+      this.deferredTimer.unref();
+    }
+  }
+
   /** Commits now; used before closing and by tests that read the file from another connection. */
   flush(): void {
     this.commit();
@@ -98,6 +124,10 @@ export class Store {
 
   private commit(): void {
     this.scheduled = false;
+    if (this.deferredTimer !== undefined) {
+      clearTimeout(this.deferredTimer);
+      this.deferredTimer = undefined;
+    }
     const waiting = this.pending;
     this.pending = [];
     if (!this.db.inTransaction) {
