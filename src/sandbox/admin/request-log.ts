@@ -7,7 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { ObservedRequest, RequestObserver } from '../app.js';
 import type { Sandbox } from '../context.js';
 import { isoUtc } from '../domain/clock.js';
-import { maskedJson, maskQuery } from './mask.js';
+import { maskedJson, maskedJsonText, maskQuery } from './mask.js';
 
 export interface RequestLogOptions {
   /**
@@ -46,6 +46,8 @@ export interface RequestFilter {
   method?: string | undefined;
   /** Only rows after this sequence number, oldest first; without it, the newest rows. */
   since?: number | undefined;
+  /** Only rows before this sequence number (paging back); ignored with `since`. */
+  before?: number | undefined;
   /**
    * At most this many rows.
    * @default 100
@@ -109,7 +111,7 @@ export class RequestLog {
       const body = maskedJson(entry.requestBody);
       if (body !== undefined) request += `,"body":${body}`;
       request += '}';
-      const response = maskedJson(entry.responseBody) ?? null;
+      const response = (entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, entry.responseBody) : maskedJson(entry.responseBody)) ?? null;
       const info = this.insertStmt.run(entry.startedAt, entry.method, entry.path, entry.status, entry.businessId ?? null, Math.round(entry.durationMs * 100) / 100, request, response);
       if (++this.sinceLastPrune >= this.pruneEvery) {
         this.sinceLastPrune = 0;
@@ -156,6 +158,10 @@ export class RequestLog {
       where.push('seq > ?');
       args.push(filter.since!);
       key += 'a';
+    } else if (filter.before !== undefined) {
+      where.push('seq < ?');
+      args.push(filter.before);
+      key += 'z';
     }
     let stmt = this.queries.get(key);
     if (!stmt) {

@@ -11,6 +11,9 @@ import type { Route, RouteRequest } from '../router.js';
 import { changeClock, clockView } from '../admin/clock.js';
 import { requestLogOf, type RequestFilter } from '../admin/request-log.js';
 import { resetSandbox } from '../admin/reset.js';
+import { listRecords, RESOURCE_TABLES, type ResourceTable } from '../admin/browse.js';
+import { checkoutState, linkStatus } from '../domain/lifecycle.js';
+import type { CheckoutRecord, LinkRecord, TokenRecord } from '../domain/records.js';
 
 function tokenMatches(expected: string, given: string | null | undefined): boolean {
   if (!given) return false;
@@ -80,7 +83,31 @@ async function postClock(req: RouteRequest) {
   return envelope(req.sandbox, RESULTS.ok, await changeClock(req.sandbox, body));
 }
 
+/**
+ * Dashboard data: one page of a resource table, newest first, with the state each has now (links'
+ * `status`, checkouts' `state`, both following the sandbox clock). Token fingerprints stay internal.
+ */
+function listResource(table: ResourceTable) {
+  return ({ sandbox, query }: RouteRequest) => {
+    const page = optionalInteger(query, 'page', 1, 1_000_000);
+    const pageSize = optionalInteger(query, 'pageSize', 1, 200);
+    const paged = listRecords(sandbox, table, { page, pageSize, businessId: query.get('businessId') || undefined });
+    const now = sandbox.clock.now();
+    const items = paged.items.map((record) => {
+      if (table === 'links') return { ...record, status: linkStatus(record as LinkRecord, now) };
+      if (table === 'checkouts') return { ...record, state: checkoutState(record as CheckoutRecord, now) };
+      if (table === 'tokens') {
+        const { fingerprint: _internal, ...rest } = record as TokenRecord;
+        return rest;
+      }
+      return record;
+    });
+    return envelope(sandbox, RESULTS.ok, { ...paged, items });
+  };
+}
+
 export const adminRoutes: Route[] = [
+  ...RESOURCE_TABLES.map((table): Route => ({ method: 'GET', path: `/__sandbox/${table}`, kind: 'admin', handler: listResource(table) })),
   {
     method: 'GET',
     path: '/__sandbox/health',

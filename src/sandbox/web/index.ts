@@ -8,8 +8,9 @@ import { Reply, type Route } from '../router.js';
 import { libraryRoutes } from './library.js';
 import { bankRoutes } from './bank.js';
 import { hostedErrorPage, hostedRoutes } from './hosted.js';
+import { dashboardRoutes } from './dashboard.js';
 
-export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes];
+export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes, ...dashboardRoutes];
 
 /**
  * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error

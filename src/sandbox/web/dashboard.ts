@@ -1,0 +1,568 @@
+/**
+ * The dashboard at `/` and its pages under `/__sandbox/dashboard/`: links, checkouts, payments and tokens
+ * with their states, a detail view of each (attempts, redirect, requests), the request log, the clock, and
+ * buttons to open the hosted page or pay as the customer. Behind the admin token when the sandbox has one;
+ * a `?token=` is traded for an HttpOnly SameSite=Strict cookie and dropped from the address.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Sandbox } from '../context.js';
+import { isoUtc } from '../domain/clock.js';
+import { duration as parseDuration } from '../domain/fields.js';
+import { checkoutState, linkStatus } from '../domain/lifecycle.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
+import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
+import { ApiError, forbidden, invalidValue, notFound } from '../errors.js';
+import { readForm } from '../request.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
+import { checkAdminAccess } from '../api/admin.js';
+import { hostedPageUrl } from '../api/views.js';
+import { followUpsOf, listRecords, paymentsWithToken, type ResourceTable } from '../admin/browse.js';
+import { changeClock, clockView } from '../admin/clock.js';
+import { requestLogOf, type LoggedRequest, type RequestFilter } from '../admin/request-log.js';
+import { issueFormToken, loadParent, merchantRedirect, parentState, submitCardForm, submitChallenge, type Parent } from '../services/attempts.js';
+import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
+import { renderDetail, renderList, renderOverview, renderRequestLog } from '../../pages/dashboard/pages.js';
+
+const BASE = '/__sandbox/dashboard';
+
+/** The page allows no script at all, styles inline only, and forms posting to itself. */
+const HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+};
+
+/** Outcomes the pay button offers: every test-card outcome, plus the decline button. */
+const PAY_CHOICES: readonly string[] = [...OUTCOME_NAMES, 'decline-button'];
+
+// ---- Access ----
+
+/**
+ * Checks the admin token. A valid `?token=` becomes a cookie and the page is reloaded without it, so the
+ * token does not stay in the address bar, the history or a Referer.
+ */
+function guard(req: RouteRequest): Reply | undefined {
+  checkAdminAccess(req.sandbox, req.event, req.query);
+  const token = req.query.get('token');
+  if (token === null || req.sandbox.config.adminToken === undefined || req.event.method !== 'GET') return undefined;
+  const rest = new URLSearchParams(req.query);
+  rest.delete('token');
+  const target = `${req.path}${rest.size > 0 ? `?${rest}` : ''}`;
+  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${token}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' });
+}
+
+/** Form posts only from the dashboard itself: a page elsewhere must not move the clock or pay (CSRF). */
+function sameOrigin(req: RouteRequest): void {
+  const headers = req.event.node.req.headers;
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden();
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw forbidden();
+    }
+    if (host !== headers.host) throw forbidden();
+  }
+}
+
+function page(text: string): Reply {
+  return Reply.html(200, text, HEADERS);
+}
+
+function safeBack(value: string | null): string {
+  // Only a path of this sandbox: never `//host` or a scheme (open redirect).
+  return value && /^\/(?![/\\])[^\s]*$/.test(value) ? value : '/';
+}
+
+// ---- View helpers ----
+
+function offsetText(ms: number): string {
+  if (Math.abs(ms) < 1000) return 'wall clock';
+  const sign = ms < 0 ? '-' : '+';
+  let rest = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return `${sign}${parts.join(' ')}`;
+}
+
+function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
+  const view = clockView(sandbox);
+  return { now: view.now, offset: offsetText(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
+}
+
+function money(amount: number, currency: string): string {
+  return `${amount} ${currency}`;
+}
+
+function detailHref(kind: 'links' | 'checkouts' | 'payments' | 'tokens', id: string): string {
+  return `${BASE}/${kind}/${encodeURIComponent(id)}`;
+}
+
+function paymentState(p: PaymentRecord): string {
+  if (p.result === 0) return p.action === 'PAYMENT' || p.action === 'AUTHORIZE' ? 'APPROVED' : 'OK';
+  if (p.result === 2) return 'PENDING';
+  return p.description.toUpperCase();
+}
+
+function checkoutStateText(c: CheckoutRecord, now: number): string {
+  return checkoutState(c, now);
+}
+
+function linkRow(l: LinkRecord, now: number): Cell[] {
+  return [
+    { text: l.id, href: detailHref('links', l.id), mono: true },
+    l.businessId,
+    l.trackingCode ?? '',
+    money(l.transaction.amount, l.transaction.currencyCode),
+    { text: linkStatus(l, now), state: linkStatus(l, now) },
+    isoUtc(l.createdAt),
+    isoUtc(l.expiresAt),
+  ];
+}
+const LINK_COLUMNS = ['link', 'business', 'tracking code', 'amount', 'status', 'created', 'expires'];
+
+function checkoutRow(c: CheckoutRecord, now: number): Cell[] {
+  const state = checkoutStateText(c, now);
+  return [{ text: c.id, href: detailHref('checkouts', c.id), mono: true }, c.businessId, c.trackingCode ?? '', money(c.transaction.amount, c.transaction.currencyCode), { text: state, state }, isoUtc(c.createdAt), isoUtc(c.expiresAt)];
+}
+const CHECKOUT_COLUMNS = ['checkout', 'business', 'tracking code', 'amount', 'state', 'created', 'expires'];
+
+function parentCell(p: PaymentRecord): Cell {
+  if (p.parentKind && p.parentId) return { text: `${p.parentKind} ${p.parentId.slice(0, 8)}…`, href: detailHref(p.parentKind === 'link' ? 'links' : 'checkouts', p.parentId) };
+  if (p.parentPaymentId) return { text: `payment ${p.parentPaymentId.slice(0, 8)}…`, href: detailHref('payments', p.parentPaymentId) };
+  return 'API';
+}
+
+function paymentRow(p: PaymentRecord): Cell[] {
+  const state = paymentState(p);
+  return [
+    { text: p.id, href: detailHref('payments', p.id), mono: true },
+    p.businessId,
+    p.action.toLowerCase(),
+    money(p.amount, p.currencyCode),
+    { text: state, state },
+    p.card ? `${p.card.firstSixDigits}…${p.card.lastFourDigits}` : p.token ? p.token.displayHint : '',
+    parentCell(p),
+    isoUtc(p.createdAt),
+  ];
+}
+const PAYMENT_COLUMNS = ['payment', 'business', 'action', 'amount', 'result', 'card', 'made from', 'created'];
+
+function tokenRow(t: TokenRecord): Cell[] {
+  return [{ text: t.token, href: detailHref('tokens', t.id), mono: true }, t.businessId, t.displayHint, String(t.brandId), t.holderName, `${t.expiryMonth}/${t.expiryYear}`, isoUtc(t.createdAt)];
+}
+const TOKEN_COLUMNS = ['token', 'business', 'card', 'brand', 'holder', 'expiry', 'created'];
+
+function requestView(r: LoggedRequest): RequestView {
+  return {
+    seq: r.seq,
+    at: r.at,
+    method: r.method,
+    path: r.query ? `${r.path}?${r.query}` : r.path,
+    status: r.status,
+    durationMs: r.durationMs,
+    businessId: r.businessId ?? '',
+    request: r.request === undefined ? undefined : JSON.stringify(r.request, null, 2),
+    response: r.response === undefined ? undefined : JSON.stringify(r.response, null, 2),
+  };
+}
+
+function requestsFor(sandbox: Sandbox, id: string): RequestsPanel {
+  const rows = requestLogOf(sandbox).list({ path: id, limit: 30 }).reverse();
+  return {
+    title: 'Requests',
+    rows: rows.map(requestView),
+    empty: 'No logged request names this id.',
+    more: { href: `${BASE}/requests?path=${encodeURIComponent(id)}`, label: 'In the request log' },
+  };
+}
+
+function positiveInt(value: string | null, fallback: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+// ---- Pages ----
+
+const TABLE_TITLES: Record<ResourceTable, string> = { links: 'Payment links', checkouts: 'Checkouts', payments: 'Payments', tokens: 'Tokens' };
+
+function tableOf(sandbox: Sandbox, table: ResourceTable, pageNo: number, pageSize: number, businessId: string | undefined, withPager: boolean): TableView {
+  const now = sandbox.clock.now();
+  const paged = listRecords(sandbox, table, { page: pageNo, pageSize, businessId });
+  const rows: Cell[][] =
+    table === 'links'
+      ? (paged.items as LinkRecord[]).map((l) => linkRow(l, now))
+      : table === 'checkouts'
+        ? (paged.items as CheckoutRecord[]).map((c) => checkoutRow(c, now))
+        : table === 'payments'
+          ? (paged.items as PaymentRecord[]).map(paymentRow)
+          : (paged.items as TokenRecord[]).map(tokenRow);
+  const columns = table === 'links' ? LINK_COLUMNS : table === 'checkouts' ? CHECKOUT_COLUMNS : table === 'payments' ? PAYMENT_COLUMNS : TOKEN_COLUMNS;
+  const href = (n: number) => `${BASE}/${table}?page=${n}${businessId ? `&businessId=${encodeURIComponent(businessId)}` : ''}`;
+  return {
+    id: table,
+    title: `${TABLE_TITLES[table]}${withPager ? '' : ` (${paged.total})`}`,
+    columns,
+    rows,
+    empty: `No ${TABLE_TITLES[table].toLowerCase()} yet.`,
+    more: withPager || paged.total <= pageSize ? undefined : { href: `${BASE}/${table}`, label: `All ${paged.total} ${TABLE_TITLES[table].toLowerCase()}` },
+    pager: withPager ? { page: paged.page, pages: paged.pages, total: paged.total, prevHref: paged.page > 1 ? href(paged.page - 1) : undefined, nextHref: paged.page < paged.pages ? href(paged.page + 1) : undefined } : undefined,
+  };
+}
+
+function overview(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const { sandbox } = req;
+  const recent = requestLogOf(sandbox).list({ limit: 15 }).reverse();
+  return page(
+    renderOverview({
+      title: 'Overview',
+      section: 'overview',
+      clock: clockPanel(sandbox, '/'),
+      notice: noticeOf(req),
+      tables: (['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false)),
+      requests: { title: 'Latest requests', rows: recent.map(requestView), empty: 'No requests logged yet.', more: { href: `${BASE}/requests`, label: 'Request log' } },
+    }),
+  );
+}
+
+function listPage(table: ResourceTable) {
+  return (req: RouteRequest): Reply => {
+    const redirect = guard(req);
+    if (redirect) return redirect;
+    const businessId = req.query.get('businessId') || undefined;
+    return page(
+      renderList({
+        title: TABLE_TITLES[table],
+        section: table,
+        clock: clockPanel(req.sandbox, `${BASE}/${table}`),
+        table: tableOf(req.sandbox, table, positiveInt(req.query.get('page'), 1), 25, businessId, true),
+        businessFilter: { value: businessId ?? '', action: `${BASE}/${table}` },
+      }),
+    );
+  };
+}
+
+/** The notice after an action, from fixed wording and validated values only (no free text from the query). */
+function noticeOf(req: RouteRequest): string | undefined {
+  const done = req.query.get('done');
+  const state = req.query.get('state') ?? '';
+  const safeState = /^[A-Z]{2,20}$/.test(state) ? state : '';
+  if (done === 'paid') {
+    const outcome = req.query.get('outcome') ?? '';
+    if (!PAY_CHOICES.includes(outcome)) return undefined;
+    return `Paid as the customer with outcome "${outcome}"${safeState ? `: now ${safeState}` : ''}.`;
+  }
+  if (done === 'copied') return 'Created a new link like the one it was made from.';
+  if (done === 'clock') return 'The sandbox clock moved.';
+  return undefined;
+}
+
+function linkDetail(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const { sandbox } = req;
+  const link = sandbox.links.get(req.params.id!);
+  if (!link) throw notFound('Payment link');
+  const now = sandbox.clock.now();
+  const status = linkStatus(link, now);
+  const payable = status === 'READY';
+  const payments = link.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
+  const parent: Parent = { kind: 'link', record: link };
+  const ending = status === 'PAID' ? 'paid' : status === 'DECLINED' ? 'declined' : status === 'DECLINEDBYCUSTOMER' ? 'declinedbycustomer' : undefined;
+  const lastPayment = link.paymentIds.at(-1);
+  const actions: ActionView[] = [];
+  if (payable) {
+    actions.push({ kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'link', link.id) });
+    actions.push({ kind: 'pay', label: 'Pay as customer', action: `${detailHref('links', link.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' });
+  }
+  actions.push({ kind: 'post', label: 'New link like this', action: `${detailHref('links', link.id)}/copy`, id: 'copy-link' });
+  const view: DetailView = {
+    title: 'Payment link',
+    section: 'links',
+    clock: clockPanel(sandbox, detailHref('links', link.id)),
+    notice: noticeOf(req),
+    kind: 'link',
+    id: link.id,
+    state: status,
+    fields: [
+      ['Business', link.businessId],
+      ['Tracking code', link.trackingCode ?? ''],
+      ['Amount', money(link.transaction.amount, link.transaction.currencyCode)],
+      ['Authorization mode', link.transaction.authorizationMode],
+      ['Status', { text: status, state: status }],
+      ['Created', isoUtc(link.createdAt)],
+      ['Expires', `${isoUtc(link.expiresAt)} (${link.duration})`],
+      ['Brands', link.brandIds.join(', ')],
+      ['Tokenize', link.tokenize],
+      ['3-D Secure', link.threeDSecure ? 'yes' : 'no'],
+      ['Attempts', String(link.attempts)],
+      ['Hosted page (redirect.url)', { text: hostedPageUrl(sandbox.baseUrl, 'link', link.id), mono: true }],
+      ['Return URL', { text: link.returnUrl, mono: true }],
+      ['Customer sent to', ending ? { text: merchantRedirect(parent, ending, lastPayment), mono: true } : 'not yet'],
+    ],
+    actions,
+    tables: [{ id: 'attempts', title: `Attempts (${payments.length})`, columns: PAYMENT_COLUMNS, rows: payments.map(paymentRow), empty: 'The customer has not submitted the form yet.' }],
+    requests: requestsFor(sandbox, link.id),
+  };
+  return page(renderDetail(view));
+}
+
+function checkoutDetail(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const { sandbox } = req;
+  const checkout = sandbox.checkouts.get(req.params.id!);
+  if (!checkout) throw notFound('Checkout');
+  const now = sandbox.clock.now();
+  const state = checkoutStateText(checkout, now);
+  const parent: Parent = { kind: 'checkout', record: checkout };
+  const open = parentState(parent, now) === 'open';
+  const ending = state === 'PAID' ? 'paid' : state === 'DECLINED' ? 'declined' : state === 'DECLINEDBYCUSTOMER' ? 'declinedbycustomer' : undefined;
+  const payments = checkout.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
+  const actions: ActionView[] = open
+    ? [
+        { kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'checkout', checkout.id) },
+        { kind: 'pay', label: 'Pay as customer', action: `${detailHref('checkouts', checkout.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' },
+      ]
+    : [];
+  return page(
+    renderDetail({
+      title: 'Checkout',
+      section: 'checkouts',
+      clock: clockPanel(sandbox, detailHref('checkouts', checkout.id)),
+      notice: noticeOf(req),
+      kind: 'checkout',
+      id: checkout.id,
+      state,
+      fields: [
+        ['Business', checkout.businessId],
+        ['Tracking code', checkout.trackingCode ?? ''],
+        ['Amount', money(checkout.transaction.amount, checkout.transaction.currencyCode)],
+        ['Authorization mode', checkout.transaction.authorizationMode],
+        ['State', { text: state, state }],
+        ['Created', isoUtc(checkout.createdAt)],
+        ['Expires', isoUtc(checkout.expiresAt)],
+        ['Brands', checkout.brandIds.join(', ')],
+        ['Tokenize', checkout.tokenize],
+        ['Attempts', String(checkout.attempts)],
+        ['Hosted page (redirect.url)', { text: hostedPageUrl(sandbox.baseUrl, 'checkout', checkout.id), mono: true }],
+        ['Return URL', { text: checkout.returnUrl, mono: true }],
+        ['Customer sent to', ending ? { text: merchantRedirect(parent, ending, checkout.paymentIds.at(-1)), mono: true } : 'not yet'],
+      ],
+      actions,
+      tables: [{ id: 'attempts', title: `Attempts (${payments.length})`, columns: PAYMENT_COLUMNS, rows: payments.map(paymentRow), empty: 'The customer has not submitted the form yet.' }],
+      requests: requestsFor(sandbox, checkout.id),
+    }),
+  );
+}
+
+function paymentDetail(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const { sandbox } = req;
+  const p = sandbox.payments.get(req.params.id!);
+  if (!p) throw notFound('Payment');
+  const state = paymentState(p);
+  const followUps = followUpsOf(sandbox, p.id);
+  const fields: Array<[string, Cell]> = [
+    ['Business', p.businessId],
+    ['Tracking code', p.trackingCode ?? ''],
+    ['Action', p.action.toLowerCase()],
+    ['Amount', money(p.amount, p.currencyCode)],
+    ['Result', `${p.result} ${p.description}`],
+    ['Request code', { text: p.requestCode, mono: true }],
+    ['Time', p.requestTimestamp],
+    ['Brand', String(p.brandId)],
+    ['Made from', parentCell(p)],
+  ];
+  if (p.error) fields.push(['Error', `${p.error.code}: ${p.error.message}`]);
+  if (p.card) fields.push(['Card', `${p.card.firstSixDigits}…${p.card.lastFourDigits} ${p.card.expiryMonth}/${p.card.expiryYear} ${p.card.holderName} (approval ${p.card.approvalCode}, CVV ${p.card.cvvResult})`]);
+  if (p.token) fields.push(['Token', { text: p.token.token, href: detailHref('tokens', p.token.token), mono: true }]);
+  if (p.redirect) fields.push(['Redirect', { text: p.redirect.url, mono: true }]);
+  if (p.capturedAmount !== undefined) fields.push(['Captured', money(p.capturedAmount, p.currencyCode)]);
+  if (p.refundedAmount !== undefined) fields.push(['Refunded', money(p.refundedAmount, p.currencyCode)]);
+  if (p.cancelled) fields.push(['Cancelled', 'yes']);
+  return page(
+    renderDetail({
+      title: 'Payment',
+      section: 'payments',
+      clock: clockPanel(sandbox, detailHref('payments', p.id)),
+      kind: 'payment',
+      id: p.id,
+      state,
+      fields,
+      actions: p.redirect ? [{ kind: 'open', label: 'Open bank page', href: new URL(p.redirect.url).pathname }] : [],
+      tables: [{ id: 'follow-ups', title: 'Captures, cancels and refunds', columns: PAYMENT_COLUMNS, rows: followUps.map(paymentRow), empty: 'None.' }],
+      requests: requestsFor(sandbox, p.id),
+    }),
+  );
+}
+
+function tokenDetail(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const { sandbox } = req;
+  const t = sandbox.tokens.get(req.params.id!);
+  if (!t) throw notFound('Token');
+  return page(
+    renderDetail({
+      title: 'Token',
+      section: 'tokens',
+      clock: clockPanel(sandbox, detailHref('tokens', t.id)),
+      kind: 'token',
+      id: t.id,
+      fields: [
+        ['Business', t.businessId],
+        ['Card', `${t.displayHint} (${t.firstSixDigits}…${t.lastFourDigits})`],
+        ['Expiry', `${t.expiryMonth}/${t.expiryYear}`],
+        ['Holder', t.holderName],
+        ['Brand', String(t.brandId)],
+        ['Behaves like', t.behaviour],
+        ['Created', isoUtc(t.createdAt)],
+      ],
+      actions: [],
+      tables: [{ id: 'token-payments', title: 'Payments that returned this token', columns: PAYMENT_COLUMNS, rows: paymentsWithToken(sandbox, t.token).map(paymentRow), empty: 'None.' }],
+      requests: requestsFor(sandbox, t.id),
+    }),
+  );
+}
+
+function requestLogPage(req: RouteRequest): Reply {
+  const redirect = guard(req);
+  if (redirect) return redirect;
+  const path = req.query.get('path') ?? '';
+  const status = req.query.get('status') ?? '';
+  const businessId = req.query.get('businessId') ?? '';
+  const before = positiveInt(req.query.get('before'), 0) || undefined;
+  const filter: RequestFilter = { path: path || undefined, businessId: businessId || undefined, before, limit: 50 };
+  if (/^([1-5]\d\d|[1-5]xx)$/i.test(status)) filter.status = status;
+  const rows = requestLogOf(req.sandbox).list(filter).reverse();
+  const keep = new URLSearchParams();
+  if (path) keep.set('path', path);
+  if (filter.status) keep.set('status', status);
+  if (businessId) keep.set('businessId', businessId);
+  const oldest = rows.at(-1)?.seq;
+  return page(
+    renderRequestLog({
+      title: 'Request log',
+      section: 'requests',
+      clock: clockPanel(req.sandbox, `${BASE}/requests`),
+      requests: {
+        title: 'Newest first (card data masked)',
+        rows: rows.map(requestView),
+        empty: 'No requests match.',
+        filters: { path, status, businessId, action: `${BASE}/requests` },
+        pager: {
+          olderHref: rows.length === 50 && oldest !== undefined ? `${BASE}/requests?${new URLSearchParams([...keep, ['before', String(oldest)]])}` : undefined,
+          newerHref: before !== undefined ? `${BASE}/requests${keep.size > 0 ? `?${keep}` : ''}` : undefined,
+        },
+      },
+    }),
+  );
+}
+
+// ---- Actions ----
+
+async function postClock(req: RouteRequest): Promise<Reply> {
+  checkAdminAccess(req.sandbox, req.event, req.query);
+  sameOrigin(req);
+  const form = await readForm(req.event.node.req);
+  const back = safeBack(form.get('back'));
+  if (form.get('reset')) await changeClock(req.sandbox, { reset: true });
+  else await changeClock(req.sandbox, { advance: form.get('advance') ?? '' });
+  return Reply.redirect(`${back}${back.includes('?') ? '&' : '?'}done=clock`, 303);
+}
+
+/**
+ * Pays a link or checkout as the customer would, in this process: the same one-time form token and
+ * submission as the hosted form (services/attempts.ts), and the challenge answered with the approving
+ * code for the 3-D Secure card.
+ */
+async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Promise<Reply> {
+  checkAdminAccess(req.sandbox, req.event, req.query);
+  sameOrigin(req);
+  const { sandbox } = req;
+  const id = req.params.id!;
+  const form = await readForm(req.event.node.req);
+  const choice = form.get('outcome') ?? 'approved';
+  if (!PAY_CHOICES.includes(choice)) throw invalidValue('outcome', `Use one of: ${PAY_CHOICES.join(', ')}.`);
+  const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName);
+  const year = String(new Date(sandbox.clock.now()).getUTCFullYear() + 3);
+  const state = await sandbox.store.write(() => {
+    const parent = loadParent(sandbox, kind, id);
+    if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
+    const formToken = issueFormToken(sandbox, `${kind}:${id}`);
+    const outcome = submitCardForm(sandbox, parent, {
+      formToken,
+      action: card ? 'pay' : 'decline',
+      cardNumber: card?.number ?? '',
+      expiryMonth: '12',
+      expiryYear: year,
+      cvv: card?.brandId === 1030 ? '1234' : '123',
+      holderName: 'Dashboard Customer',
+      saveCard: true,
+    });
+    if (outcome.kind === 'challenge') {
+      const paymentId = decodeURIComponent(outcome.url.split('/').at(-1)!);
+      const payment = sandbox.payments.get(paymentId);
+      if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, `3ds:${paymentId}`), action: 'submit', code: THREE_DS_APPROVE_CODE });
+    }
+    if (outcome.kind === 'refused') throw new ApiError({ result: -8, code: 2002, message: `This ${kind} cannot be paid any more (${outcome.state}).` });
+    const after = loadParent(sandbox, kind, id)!;
+    return after.kind === 'link' ? linkStatus(after.record, sandbox.clock.now()) : checkoutState(after.record, sandbox.clock.now());
+  });
+  const table = kind === 'link' ? 'links' : 'checkouts';
+  return Reply.redirect(`${detailHref(table, id)}?done=paid&outcome=${encodeURIComponent(choice)}&state=${encodeURIComponent(state)}`, 303);
+}
+
+/** A new READY link with the same amount, brands, return URL and duration, and a fresh tracking code. */
+async function copyLink(req: RouteRequest): Promise<Reply> {
+  checkAdminAccess(req.sandbox, req.event, req.query);
+  sameOrigin(req);
+  const { sandbox } = req;
+  const original = sandbox.links.get(req.params.id!);
+  if (!original) throw notFound('Payment link');
+  const now = sandbox.clock.now();
+  const suffix = randomUUID().slice(0, 8);
+  const link: LinkRecord = {
+    ...original,
+    id: sandbox.ids.uuid(),
+    trackingCode: original.trackingCode === undefined ? undefined : `${original.trackingCode.slice(0, 80)}-copy-${suffix}`,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + parseDuration(original.duration, 'duration').ms,
+    status: 'READY',
+    attempts: 0,
+    paymentIds: [],
+  };
+  await sandbox.store.write(() => sandbox.links.insert(link));
+  return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
+}
+
+/** The dashboard's routes (page kind, so failures render as HTML; each checks the admin token itself). */
+export const dashboardRoutes: Route[] = [
+  { method: 'GET', path: '/', kind: 'page', handler: overview },
+  { method: 'GET', path: `${BASE}`, kind: 'page', handler: overview },
+  { method: 'GET', path: `${BASE}/links`, kind: 'page', handler: listPage('links') },
+  { method: 'GET', path: `${BASE}/checkouts`, kind: 'page', handler: listPage('checkouts') },
+  { method: 'GET', path: `${BASE}/payments`, kind: 'page', handler: listPage('payments') },
+  { method: 'GET', path: `${BASE}/tokens`, kind: 'page', handler: listPage('tokens') },
+  { method: 'GET', path: `${BASE}/requests`, kind: 'page', handler: requestLogPage },
+  { method: 'GET', path: `${BASE}/links/:id`, kind: 'page', handler: linkDetail },
+  { method: 'GET', path: `${BASE}/checkouts/:id`, kind: 'page', handler: checkoutDetail },
+  { method: 'GET', path: `${BASE}/payments/:id`, kind: 'page', handler: paymentDetail },
+  { method: 'GET', path: `${BASE}/tokens/:id`, kind: 'page', handler: tokenDetail },
+  { method: 'POST', path: `${BASE}/clock`, kind: 'page', handler: postClock },
+  { method: 'POST', path: `${BASE}/links/:id/pay`, kind: 'page', handler: (req) => payAsCustomer(req, 'link') },
+  { method: 'POST', path: `${BASE}/checkouts/:id/pay`, kind: 'page', handler: (req) => payAsCustomer(req, 'checkout') },
+  { method: 'POST', path: `${BASE}/links/:id/copy`, kind: 'page', handler: copyLink },
+];
