@@ -21,10 +21,10 @@ th { background: #f2f4f7; font-weight: 600; font-size: 12px; text-transform: upp
 a { color: var(--accent); }
 .mono, code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 .state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #e4e7ec; }
-.state-paid, .state-ok, .state-completed { background: #d3f9d8; color: #1b5e20; }
+.state-paid, .state-ok, .state-completed, .state-approved, .status-2 { background: #d3f9d8; color: #1b5e20; }
 .state-ready, .state-pending { background: #dbe4ff; color: #1e3a8a; }
-.state-declined, .state-declinedbycustomer, .state-failed, .state-cancelled { background: #ffe3e3; color: #8a1c1c; }
-.state-expired, .state-timeout { background: #fff3bf; color: #7a5b00; }
+.state-declined, .state-declinedbycustomer, .state-failed, .state-cancelled, .status-5 { background: #ffe3e3; color: #8a1c1c; }
+.state-expired, .state-timeout, .status-4 { background: #fff3bf; color: #7a5b00; }
 .clock { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin-left: auto; font-size: 13px; }
 .clock form { display: inline; margin: 0; }
 button, select, input { font: inherit; padding: 4px 10px; border-radius: 4px; border: 1px solid #98a2b3; background: #fff; }
@@ -91,7 +91,7 @@ export function requestsPanel(panel: RequestsPanel): SafeHtml {
     panel.rows.length === 0
       ? html`<tr><td colspan="6" class="muted">${panel.empty}</td></tr>`
       : panel.rows.map(
-          (r) => html`<tr data-seq="${r.seq}"><td class="mono">${r.at}</td><td>${r.method}</td><td class="mono">${r.path}</td><td>${stateBadge(String(r.status))}</td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
+          (r) => html`<tr data-seq="${r.seq}"><td class="mono">${r.at}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status}</span></td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
 ${r.request !== undefined || r.response !== undefined ? html`<tr><td colspan="6"><details><summary>bodies</summary>${r.request !== undefined ? html`<div class="muted">request</div><pre>${r.request}</pre>` : ''}${r.response !== undefined ? html`<div class="muted">response</div><pre>${r.response}</pre>` : ''}</details></td></tr>` : ''}`,
         );
   const pager = panel.pager

@@ -71,7 +71,7 @@ interface Row {
 function isQuiet(entry: ObservedRequest): boolean {
   if (entry.kind === 'asset') return true;
   if (entry.method !== 'GET' && entry.method !== 'HEAD') return false;
-  return entry.path === '/' || /^\/__sandbox(\/|$)/i.test(entry.path);
+  return entry.path === '/' || entry.path === '/favicon.ico' || /^\/__sandbox(\/|$)/i.test(entry.path);
 }
 
 export class RequestLog {
