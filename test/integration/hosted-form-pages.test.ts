@@ -182,6 +182,17 @@ describe('pages without a form', () => {
   });
 });
 
+describe('other failures of a page', () => {
+  it('answers a form body over the limit with the error page, not an envelope', async () => {
+    const link = await newLink();
+    const answer = await postPage(sb, link.page, { formToken: 'x', holderName: 'a'.repeat(70 * 1024) });
+    expect(answer.status).toBe(413);
+    expect(answer.state).toBe('error');
+    expect(answer.headers.get('content-type')).toContain('text/html');
+    expect(answer.html).toContain('Something went wrong');
+  });
+});
+
 describe('escaping and return URLs', () => {
   it('escapes a holder name carrying markup when the form is shown again', async () => {
     const link = await newLink();

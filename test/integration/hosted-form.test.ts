@@ -139,6 +139,30 @@ describe('hosted form of a payment link', () => {
     }
   });
 
+  it('leads from a finished challenge page back to the link page, which then says it was paid', async () => {
+    const link = await newLink();
+    const answer = await submit(sb, link.page, card(THREE_DS));
+    const challenge = await openPage(sb, answer.location!);
+    await postPage(sb, answer.location!, { formToken: challenge.formToken, action: 'submit', code: '1234' });
+    const again = await openPage(sb, answer.location!);
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(link.page);
+    expect((await openPage(sb, link.page)).state).toBe('paid');
+  });
+
+  it('abandons an open challenge (-10) when the link expired meanwhile, and pays nothing', async () => {
+    const link = await newLink({ duration: 'PT5M' });
+    const answer = await submit(sb, link.page, card(THREE_DS));
+    const challenge = await openPage(sb, answer.location!);
+    sb.running.sandbox.clock.advance(6 * 60_000);
+    const late = await postPage(sb, answer.location!, { formToken: challenge.formToken, action: 'submit', code: '1234' });
+    expect(late.status).toBe(400);
+    expect(late.state).toBe('expired');
+    const status = await linkStatus(link.id);
+    expect(status.body.body.link.status).toBe('EXPIRED');
+    expect(status.body.body.payments.map((p: any) => p.result)).toEqual([-10]);
+  });
+
   it('answers the internal-error card with a 500 page that still offers the form', async () => {
     const link = await newLink();
     const answer = await submit(sb, link.page, card(INTERNAL_ERROR));
@@ -265,6 +289,20 @@ describe('one-time form tokens', () => {
     expect(b.status).toBe(303);
     expect(b.location).toBe(a.location);
     expect((await linkStatus(link.id)).body.body.payments).toHaveLength(1);
+  });
+
+  it('pays once when two tabs post their own forms at the same time; the other is refused with -8', async () => {
+    const link = await newLink();
+    const [tabA, tabB] = await Promise.all([openPage(sb, link.page), openPage(sb, link.page)]);
+    const answers = await Promise.all([
+      postPage(sb, link.page, { formToken: tabA.formToken, ...card(APPROVE) }),
+      postPage(sb, link.page, { formToken: tabB.formToken, ...card(APPROVE) }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 400]);
+    expect(answers.find((a) => a.status === 400)!.state).toBe('paid');
+    const status = await linkStatus(link.id);
+    expect(status.body.body.payments).toHaveLength(1);
+    expect(status.body.body.link.status).toBe('PAID');
   });
 
   it('answers a form posted again after a failed attempt with the current page, without charging', async () => {

@@ -288,7 +288,10 @@ export function submitCardForm(sandbox: Sandbox, parent: Parent, post: CardFormP
   const token = takeFormToken(sandbox, post.formToken, `${parent.kind}:${parent.record.id}`);
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
-  const outcome = submitFresh(sandbox, parent, post);
+  // Read again inside the write: the caller loaded it before awaiting the body, and another tab may have
+  // paid or failed an attempt since.
+  const current = loadParent(sandbox, parent.kind, parent.record.id) ?? parent;
+  const outcome = submitFresh(sandbox, current, post);
   remember(sandbox, post.formToken, outcome);
   return outcome;
 }
@@ -365,10 +368,11 @@ export type ChallengeOutcome =
  * A post of the 3-D Secure page: `1234` approves, anything else or cancel fails the check (-10); then the
  * parent moves on as after any other attempt (paid, declined after the third, or the form again).
  */
-export function submitChallenge(sandbox: Sandbox, payment: PaymentRecord, post: ChallengePost): ChallengeOutcome {
-  const token = takeFormToken(sandbox, post.formToken, `3ds:${payment.id}`);
+export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: ChallengePost): ChallengeOutcome {
+  const token = takeFormToken(sandbox, post.formToken, `3ds:${loaded.id}`);
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
+  const payment = sandbox.payments.get(loaded.id) ?? loaded;
   if (payment.result !== 2) {
     recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
     return { kind: 'stale' };
