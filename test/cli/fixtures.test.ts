@@ -6,6 +6,8 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { loadFixtures } from '../../src/cli/fixtures/load.js';
 import { FixtureFormatError, parseFixture } from '../../src/cli/fixtures/format.js';
 import { FixtureStepError } from '../../src/cli/fixtures/runner.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { OUTCOME_NAMES } from '../../src/sandbox/domain/test-cards.js';
 
 const sb = useSandbox();
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
@@ -139,5 +141,29 @@ describe('fixture references and failures', () => {
     expect(bad({ steps: [{ name: 'a', clock: { advance: '1m', reset: true } }] })).toThrow('exactly one of advance, set or reset');
     expect(bad({ steps: [{ name: 'a', clock: { reset: true } }, { name: 'a', clock: { reset: true } }] })).toThrow('step 2 "a": the name "a" is used by an earlier step');
     expect(bad({ steps: [{ name: 'a', pay: '${oops}' }] })).toThrow('${oops} is not a reference');
+  });
+});
+
+describe('fixture JSON Schema', () => {
+  const schema = JSON.parse(readFileSync(`${FIXTURES}schema.json`, 'utf8'));
+  const examples = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'schema.json');
+
+  it('offers exactly the outcomes the sandbox knows', () => {
+    expect(schema.$defs.payStep.properties.outcome.enum).toEqual([...OUTCOME_NAMES]);
+  });
+
+  it('describes every property of every example step, and every example passes the parser', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    const kinds: Record<string, string> = { create: 'createStep', pay: 'payStep', cancel: 'cancelStep', capture: 'captureStep', refund: 'refundStep', clock: 'clockStep' };
+    for (const file of examples) {
+      const text = readFileSync(`${FIXTURES}${file}`, 'utf8');
+      const parsed = parseFixture(text, file);
+      for (const key of Object.keys(JSON.parse(text))) expect(Object.keys(schema.properties), `${file}: ${key}`).toContain(key);
+      for (const step of parsed.steps) {
+        const kind = Object.keys(kinds).find((k) => k in step)!;
+        const properties = Object.keys(schema.$defs[kinds[kind]!].properties);
+        for (const key of Object.keys(step)) expect(properties, `${file}: ${key}`).toContain(key);
+      }
+    }
   });
 });
