@@ -6,6 +6,8 @@ import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { maskedJson, maskQuery } from '../../src/sandbox/admin/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
 import { RequestLog } from '../../src/sandbox/admin/request-log.js';
+import { ApiClient } from '../../src/cli/client.js';
+import { playCustomer } from '../../src/cli/customer.js';
 
 const sb = useSandbox();
 
@@ -49,6 +51,24 @@ describe('request log', () => {
       'formToken=abc&cardNumber=411111******1111&cvv=***&holderName=Ada',
     );
     expect(maskedJson({ cardNumber: '4111 1111 1111 1111', amount: 12 })).toBe('{"cardNumber":"411111******1111","amount":12}');
+  });
+
+  it('keeps no card number or CVV of hosted-form and direct payments', async () => {
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'form-biz' }));
+    const client = new ApiClient({ baseUrl: sb.url, businessId: 'form-biz' });
+    const played = await playCustomer(client, created.body.body.link.linkId, { kind: 'link', card: '5555 5555 5555 4444', cvv: '737', follow: false });
+    expect(played.state).toBe('PAID');
+    await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: 'form-biz' },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `direct-${Date.now()}` },
+        card: { number: '4242424242424242', cvv: '919', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+      },
+    });
+    const everything = JSON.stringify(sb.running.sandbox.db.prepare('SELECT * FROM request_log').all());
+    for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737']) expect(everything).not.toContain(secret);
+    expect(everything).toContain('424242******4242');
   });
 
   it('filters by path, status class, exact status and business, and pages with since and limit', async () => {
