@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { loadFixtures } from '../../src/cli/fixtures/load.js';
 import { FixtureFormatError, parseFixture } from '../../src/cli/fixtures/format.js';
+import { resolveValue } from '../../src/cli/fixtures/references.js';
 import { FixtureStepError } from '../../src/cli/fixtures/runner.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { OUTCOME_NAMES } from '../../src/sandbox/domain/test-cards.js';
@@ -165,5 +166,19 @@ describe('fixture JSON Schema', () => {
         for (const key of Object.keys(step)) expect(properties, `${file}: ${key}`).toContain(key);
       }
     }
+  });
+});
+
+describe('fixture reference resolution', () => {
+  const results = new Map<string, unknown>([['auth', { body: { transaction: { id: 'p-1', amount: 50 }, payments: [{ id: 'first' }] } }]]);
+
+  it('keeps the JSON type of a whole-string reference and interpolates inside longer text', () => {
+    const resolved = resolveValue(
+      { amount: '${auth:body.transaction.amount}', note: 'order ${auth:body.transaction.id} of ${env:SHOP:-acme}', first: '${auth:body.payments[0].id}', list: ['${env:SHOP}'] },
+      { results, env: { SHOP: 'shop-9' } },
+    );
+    expect(resolved).toEqual({ amount: 50, note: 'order p-1 of shop-9', first: 'first', list: ['shop-9'] });
+    expect(resolveValue('${env:MISSING:-fallback}', { results, env: {} })).toBe('fallback');
+    expect(resolveValue('${env:EMPTY:-}', { results, env: {} })).toBe('');
   });
 });
