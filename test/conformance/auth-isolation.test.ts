@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { REQUEST_CODE, card, checkoutBody, createCheckout, createLink, customerReturns, expectError, linkBody, paymentBody } from './client.js';
+
+const open = useSandbox();
+const locked = useSandbox({ credentials: [{ username: 'merchant', password: 's3cret', businessIds: ['shop-1', 'shop-2'] }] });
+
+const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+
+function expectNotFound(res: { status: number; body: any; text: string }, leaked: string[] = []) {
+  expect(res.status, res.text).toBe(404);
+  expect(res.body.result).toBeLessThan(0);
+  expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
+  expect(res.body.body.error).toBeTypeOf('object');
+  for (const value of leaked) expect(res.text).not.toContain(value);
+}
+
+describe('cross-business isolation (SANDBOX.md Authentication)', () => {
+  it('answers 404 for a link of another business, by id and by trackingCode, without its data', async () => {
+    const { link, transaction } = await createLink(open, { businessId: 'biz-a', transaction: { amount: 77.77 } });
+    expectNotFound(await open.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=biz-b`), ['77.77', transaction.trackingCode]);
+    const byCode = await open.get(`/gateway/v3/paymentlinks?businessId=biz-b&trackingCode=${transaction.trackingCode}`);
+    expect(byCode.status).toBe(404);
+    expect(byCode.text).not.toContain(link.linkId);
+  });
+
+  it('answers 404 for a checkout of another business, paid or not', async () => {
+    const { checkout } = await createCheckout(open, { businessId: 'biz-a' });
+    expectNotFound(await open.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=biz-b`));
+    await customerReturns(checkout.redirect.url);
+    expectNotFound(await open.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=biz-b`), ['411111']);
+  });
+
+  it('answers 404 for a payment of another business', async () => {
+    const payment = await open.post('/gateway/v3/payments', paymentBody({ businessId: 'biz-a', card: card('4111111111111111') }));
+    expectNotFound(await open.get(`/gateway/v3/payments/${payment.body.body.id}?businessId=biz-b`), ['411111']);
+  });
+
+  it('lists no payment of another business by trackingCode', async () => {
+    const payment = await open.post('/gateway/v3/payments', paymentBody({ businessId: 'biz-a' }));
+    const res = await open.get(`/gateway/v3/payments?businessId=biz-b&trackingCode=${payment.body.body.trackingCode}`);
+    expect(res.status).toBe(200);
+    expect(res.body.body).toEqual([]);
+  });
+
+  it('treats the businessId verbatim: another letter case is another business', async () => {
+    const { link } = await createLink(open, { businessId: 'Biz-Case' });
+    expect((await open.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=biz-case`)).status).toBe(404);
+    expect((await open.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=Biz-Case`)).status).toBe(200);
+  });
+});
+
+describe('HTTP Basic auth when credentials are configured (SANDBOX.md Authentication)', () => {
+  it('accepts any or no credentials by default', async () => {
+    const none = await open.post('/Gateway/v3/Paymentlinks', linkBody());
+    expect(none.status).toBe(200);
+    const any = await open.post('/Gateway/v3/Paymentlinks', linkBody(), { headers: basic('who', 'ever') });
+    expect(any.status).toBe(200);
+  });
+
+  it('answers 401 (-6 Security error, no detail) without credentials', async () => {
+    const res = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }));
+    expectError(res, { result: -6, status: 401 });
+    const get = await locked.get('/gateway/v3/paymentlinks/00000000-0000-4000-8000-000000000000?businessId=shop-1');
+    expect(get.status).toBe(401);
+  });
+
+  it('answers 401 for a wrong password or an unknown user', async () => {
+    expectError(await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('merchant', 'wrong') }), { result: -6, status: 401 });
+    expectError(await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('intruder', 's3cret') }), { result: -6, status: 401 });
+  });
+
+  it('answers 403 for a businessId the credentials do not own', async () => {
+    const post = await locked.post('/Gateway/v3/Checkouts', checkoutBody({ businessId: 'shop-9' }), { headers: basic('merchant', 's3cret') });
+    expectError(post, { result: -6, status: 403 });
+    const get = await locked.get('/gateway/v3/payments?businessId=shop-9&trackingCode=x', { headers: basic('merchant', 's3cret') });
+    expect(get.status).toBe(403);
+  });
+
+  it('serves every business the credentials own', async () => {
+    for (const businessId of ['shop-1', 'shop-2']) {
+      const created = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId }), { headers: basic('merchant', 's3cret') });
+      expect(created.status, created.text).toBe(200);
+      const read = await locked.get(`/gateway/v3/paymentlinks/${created.body.body.link.linkId}?businessId=${businessId}`, { headers: basic('merchant', 's3cret') });
+      expect(read.status).toBe(200);
+      expect(read.body.body.link.status).toBe('READY');
+    }
+  });
+
+  it('leaves the hosted page usable by the customer without credentials', async () => {
+    const created = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('merchant', 's3cret') });
+    const back = await customerReturns(created.body.body.link.redirect.url);
+    expect(back.searchParams.get('linkId')).toBe(created.body.body.link.linkId);
+  });
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { createCheckout, createLink, customerSubmits, expectError, linkBody, moveClock } from './client.js';
+
+const sb = useSandbox();
+const T0 = '2030-01-01T00:00:00.000Z';
+
+afterEach(async () => {
+  await moveClock(sb, { reset: true });
+});
+
+describe('expirationTime = creation time + duration (SANDBOX.md Validation)', () => {
+  it.each([
+    ['P1D', '2030-01-02T00:00:00.000Z'],
+    ['P3D', '2030-01-04T00:00:00.000Z'],
+    ['P365D', '2031-01-01T00:00:00.000Z'],
+    ['PT2H', '2030-01-01T02:00:00.000Z'],
+    ['PT45M', '2030-01-01T00:45:00.000Z'],
+  ])('sets duration %s to %s on a frozen clock', async (duration, expected) => {
+    await moveClock(sb, { set: T0, freeze: true });
+    const { link } = await createLink(sb, { link: { duration } });
+    expect(link.expirationTime).toBe(expected);
+  });
+
+  it('defaults the duration to P1D when it is left out', async () => {
+    await moveClock(sb, { set: T0, freeze: true });
+    const request = linkBody();
+    delete (request.body.link as Record<string, unknown>).duration;
+    const res = await sb.post('/Gateway/v3/Paymentlinks', request);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.link.expirationTime).toBe('2030-01-02T00:00:00.000Z');
+  });
+
+  it('measures the duration from the creation time on the running wall clock', async () => {
+    const res = await sb.post('/Gateway/v3/Paymentlinks', linkBody({ link: { duration: 'PT3H' } }));
+    const created = Date.parse(res.body.header.requestTimestamp);
+    const expires = Date.parse(res.body.body.link.expirationTime);
+    expect(Math.abs(expires - created - 3 * 3_600_000)).toBeLessThan(1_000);
+  });
+
+  it('gives a checkout an expirationTime 30 minutes after creation', async () => {
+    await moveClock(sb, { set: T0, freeze: true });
+    const { checkout } = await createCheckout(sb);
+    expect(checkout.expirationTime).toBe('2030-01-01T00:30:00.000Z');
+  });
+
+  it('stamps requestTimestamp from the sandbox clock', async () => {
+    await moveClock(sb, { set: T0, freeze: true });
+    const res = await sb.post('/Gateway/v3/Paymentlinks', linkBody());
+    expect(res.body.header.requestTimestamp).toBe(T0);
+  });
+});
+
+describe('link expiry (SANDBOX.md Lifecycle)', () => {
+  it('shows EXPIRED once the clock passes expirationTime, and READY just before', async () => {
+    const { link } = await createLink(sb, { link: { duration: 'PT10M' } });
+    await moveClock(sb, { advance: '9m' });
+    const before = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
+    expect(before.body.body.link.status).toBe('READY');
+    await moveClock(sb, { advance: '2m' });
+    const after = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
+    expect(after.body.result).toBe(0);
+    expect(after.body.body.link.status).toBe('EXPIRED');
+  });
+
+  it('refuses the hosted-form submission of an expired link and records no payment', async () => {
+    const { link } = await createLink(sb, { link: { duration: 'PT1M' } });
+    const page = await fetch(link.redirect.url);
+    const html = await page.text();
+    const token = /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    await moveClock(sb, { advance: '2m' });
+    const expiredPage = await fetch(link.redirect.url);
+    expect(await expiredPage.text()).not.toMatch(/name="cardNumber"/);
+    const form = new URLSearchParams({ formToken: token, framed: '', cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123', holderName: 'A', action: 'pay' });
+    const submitted = await fetch(link.redirect.url, { method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await submitted.text();
+    expect(submitted.status).toBeGreaterThanOrEqual(400);
+    const read = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
+    expect(read.body.body.link.status).toBe('EXPIRED');
+    expect(read.body.body.payments ?? []).toHaveLength(0);
+  });
+});
+
+describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
+  it('stays 2 Pending at 29 minutes and answers 4 Timeout (HTTP 200) after 30 minutes without a payment', async () => {
+    const { checkout } = await createCheckout(sb);
+    await moveClock(sb, { advance: '29m' });
+    const pending = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
+    expect(pending.body.result).toBe(2);
+    expect(pending.body.description).toBe('Pending');
+    await moveClock(sb, { advance: '2m' });
+    const timedOut = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
+    expect(timedOut.status).toBe(200);
+    expect(timedOut.body.result).toBe(4);
+    expect(timedOut.body.description).toBe('Timeout');
+  });
+
+  it('does not let the customer pay an expired checkout', async () => {
+    const { checkout } = await createCheckout(sb);
+    await moveClock(sb, { advance: '31m' });
+    const page = await fetch(checkout.redirect.url);
+    expect(await page.text()).not.toMatch(/name="cardNumber"/);
+    const read = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
+    expect(read.body.result).toBe(4);
+  });
+
+  it('keeps a checkout paid within 30 minutes Completed after the 30 minutes pass', async () => {
+    const { checkout } = await createCheckout(sb);
+    const outcome = await customerSubmits(checkout.redirect.url);
+    expect(outcome.kind).toBe('returned');
+    await moveClock(sb, { advance: '45m' });
+    const read = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
+    expect(read.body.result).toBe(0);
+    expect(read.body.description).toBe('Completed');
+  });
+});
+
+describe('the sandbox clock endpoint', () => {
+  it('answers bad clock input with an input error envelope', async () => {
+    const res = await sb.post('/__sandbox/clock', { advance: 'soon' });
+    expectError(res, { result: -1, status: 400 });
+  });
+});

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import {
+  ISO_Z,
+  REQUEST_CODE,
+  RETURN_URL,
+  UUID,
+  createLink,
+  customerReturns,
+  customerSubmits,
+  expectError,
+  linkBody,
+  uniqueCode,
+} from './client.js';
+
+const sb = useSandbox();
+
+async function readLink(linkId: string, businessId = 'conf-biz') {
+  return sb.get(`/Gateway/v3/Paymentlinks/${linkId}?businessId=${businessId}`);
+}
+
+describe('payment link retrieval before payment (spec 4.2, 4.3)', () => {
+  it('answers an unpaid link with result 0 Ok, status READY, tokenize FALSE, a boolean threeDSecure and the transaction', async () => {
+    const request = linkBody({ transaction: { amount: 99.99 } });
+    const created = await sb.post('/Gateway/v3/Paymentlinks', request);
+    const linkId = created.body.body.link.linkId;
+    const res = await readLink(linkId);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Ok');
+    expect(res.body.header.requestTimestamp).toMatch(ISO_Z);
+    const link = res.body.body.link;
+    expect(link.linkId).toBe(linkId);
+    expect(link.status).toBe('READY');
+    expect(link.redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/paymentlinks/${linkId}` });
+    expect(link.brandIds).toEqual([1010, 1020, 1030]);
+    expect(link.expirationTime).toBe(created.body.body.link.expirationTime);
+    expect(link.tokenize).toBe('FALSE');
+    expect(typeof link.threeDSecure).toBe('boolean');
+    expect(res.body.body.transaction).toMatchObject({
+      amount: 99.99,
+      currencyCode: 'EUR',
+      authorizationMode: 'PAYMENT',
+      trackingCode: request.body.transaction.trackingCode,
+    });
+  });
+
+  it('finds a link by trackingCode at /gateway/v3/paymentlinks?businessId&trackingCode with the same shape', async () => {
+    const trackingCode = uniqueCode('bytc');
+    const { link } = await createLink(sb, { transaction: { trackingCode } });
+    const byCode = await sb.get(`/gateway/v3/paymentlinks?businessId=conf-biz&trackingCode=${encodeURIComponent(trackingCode)}`);
+    expect(byCode.status, byCode.text).toBe(200);
+    expect(byCode.body.result).toBe(0);
+    expect(byCode.body.body.link.linkId).toBe(link.linkId);
+    expect(byCode.body.body.transaction.trackingCode).toBe(trackingCode);
+    const byId = await readLink(link.linkId);
+    expect(Object.keys(byCode.body.body).sort()).toEqual(Object.keys(byId.body.body).sort());
+    expect(Object.keys(byCode.body.body.link).sort()).toEqual(Object.keys(byId.body.body.link).sort());
+  });
+
+  it('answers an unknown linkId with a 404 envelope', async () => {
+    const res = await readLink('00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(res.body.result).toBeLessThan(0);
+    expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
+    expect(res.body.body.error.code).toBeTypeOf('number');
+  });
+
+  it('refuses a second link with the same trackingCode for the business with -8, but not for a checkout or another business', async () => {
+    const trackingCode = uniqueCode('dup');
+    await createLink(sb, { transaction: { trackingCode } });
+    const again = await sb.post('/Gateway/v3/Paymentlinks', linkBody({ transaction: { trackingCode } }));
+    expectError(again, { result: -8, status: 400 });
+    const otherBusiness = await sb.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'conf-other', transaction: { trackingCode } }));
+    expect(otherBusiness.status, otherBusiness.text).toBe(200);
+    const checkout = await sb.post('/Gateway/v3/Checkouts', {
+      header: { businessId: 'conf-biz' },
+      body: {
+        transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode },
+        checkout: { brandIds: [1010], returnUrl: RETURN_URL },
+      },
+    });
+    expect(checkout.status, checkout.text).toBe(200);
+  });
+});
+
+describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)', () => {
+  it('redirects to returnUrl?linkId=<id>&id=<paymentId> and then answers 0 Completed with the payment entry', async () => {
+    const { link, transaction } = await createLink(sb, { transaction: { amount: 15.25 } });
+    const back = await customerReturns(link.redirect.url, { number: '4111111111111111', holderName: 'Grace Hopper' });
+    expect(`${back.origin}${back.pathname}`).toBe(RETURN_URL);
+    expect(back.searchParams.get('linkId')).toBe(link.linkId);
+    const paymentId = back.searchParams.get('id');
+    expect(paymentId).toMatch(UUID);
+
+    const res = await readLink(link.linkId);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Completed');
+    expect(res.body.body.link.status).toBe('PAID');
+    expect(res.body.body.transaction.trackingCode).toBe(transaction.trackingCode);
+    expect(res.body.body.payments).toHaveLength(1);
+    const entry = res.body.body.payments[0];
+    expect(entry.result).toBe(0);
+    expect(entry.description).toBe('Ok');
+    expect(entry.header.requestTimestamp).toMatch(ISO_Z);
+    expect(entry.header.requestCode).toMatch(REQUEST_CODE);
+    expect(entry.body.transaction).toMatchObject({
+      amount: 15.25,
+      brandId: 1010,
+      currencyCode: 'EUR',
+      action: 'payment',
+      id: paymentId,
+      trackingCode: transaction.trackingCode,
+    });
+    expect(entry.body.card).toMatchObject({
+      expiryMonth: '12',
+      expiryYear: '2035',
+      firstSixDigits: '411111',
+      lastFourDigits: '1111',
+      holderName: 'Grace Hopper',
+    });
+    expect(entry.body.card.approvalCode).toBeTypeOf('string');
+    expect(entry.body.card.approvalCode.length).toBeGreaterThan(0);
+    expect(entry.body.card.cvvResult).toMatch(/^[A-Z]$/);
+    expect(entry.body.card.avsResult).toMatch(/^[A-Z]$/);
+    expect(entry.body.token).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain('4111111111111111');
+  });
+
+  it('keeps an existing query string of returnUrl on the redirect', async () => {
+    const { link } = await createLink(sb, { link: { returnUrl: 'https://merchant.example/return?order=7&lang=nl' } });
+    const back = await customerReturns(link.redirect.url);
+    expect(back.searchParams.get('order')).toBe('7');
+    expect(back.searchParams.get('lang')).toBe('nl');
+    expect(back.searchParams.get('linkId')).toBe(link.linkId);
+    expect(back.searchParams.get('id')).toMatch(UUID);
+  });
+
+  it('shows the reason and the form again after a failed attempt with attempts left, and GET lists the failed attempt', async () => {
+    const { link } = await createLink(sb);
+    const outcome = await customerSubmits(link.redirect.url, { number: '4000000000000002' });
+    expect(outcome.kind).toBe('page');
+    if (outcome.kind !== 'page') return;
+    expect(outcome.html).toMatch(/<form/i);
+    expect(outcome.html).toMatch(/declin/i);
+    const res = await readLink(link.linkId);
+    expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Completed');
+    expect(res.body.body.link.status).toBe('READY');
+    expect(res.body.body.payments).toHaveLength(1);
+    expect(res.body.body.payments[0].result).toBe(-4);
+    expect(res.body.body.payments[0].description).toBe('Declined');
+    expect(res.body.body.payments[0].header.requestCode).toMatch(REQUEST_CODE);
+    // A later success on the same link is still possible.
+    const back = await customerReturns(link.redirect.url);
+    expect(back.searchParams.get('id')).toMatch(UUID);
+    const paid = await readLink(link.linkId);
+    expect(paid.body.body.link.status).toBe('PAID');
+    expect(paid.body.body.payments.map((p: any) => p.result)).toEqual([-4, 0]);
+  });
+
+  it('ends DECLINED after three failed attempts, the last one redirecting with linkId and id', async () => {
+    const { link } = await createLink(sb);
+    expect((await customerSubmits(link.redirect.url, { number: '4000000000000002' })).kind).toBe('page');
+    expect((await customerSubmits(link.redirect.url, { number: '4000000000009995' })).kind).toBe('page');
+    const back = await customerReturns(link.redirect.url, { number: '4000000000000002' });
+    expect(back.searchParams.get('linkId')).toBe(link.linkId);
+    expect(back.searchParams.get('id')).toMatch(UUID);
+    const res = await readLink(link.linkId);
+    expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Completed');
+    expect(res.body.body.link.status).toBe('DECLINED');
+    expect(res.body.body.payments).toHaveLength(3);
+    expect(res.body.body.payments.every((p: any) => p.result === -4)).toBe(true);
+  });
+
+  it('ends DECLINEDBYCUSTOMER after the decline button, redirecting with linkId and no id', async () => {
+    const { link } = await createLink(sb);
+    const back = await customerReturns(link.redirect.url, { button: /decline/i });
+    expect(back.searchParams.get('linkId')).toBe(link.linkId);
+    expect(back.searchParams.has('id')).toBe(false);
+    const res = await readLink(link.linkId);
+    expect(res.body.result).toBe(0);
+    expect(res.body.body.link.status).toBe('DECLINEDBYCUSTOMER');
+  });
+
+  it('is PENDING while a 3-D Secure challenge is open, and PAID after the code 1234', async () => {
+    const { link } = await createLink(sb);
+    const opened = await customerSubmits(link.redirect.url, { number: '4000000000003220' });
+    expect(opened.kind).toBe('page');
+    const pending = await readLink(link.linkId);
+    expect(pending.body.body.link.status).toBe('PENDING');
+    const { link: other } = await createLink(sb);
+    const back = await customerReturns(other.redirect.url, { number: '4000000000003220', challengeCode: '1234' });
+    expect(back.searchParams.get('id')).toMatch(UUID);
+    const paid = await readLink(other.linkId);
+    expect(paid.body.body.link.status).toBe('PAID');
+    expect(paid.body.body.payments.at(-1).result).toBe(0);
+  });
+
+  it('records -10 for a wrong 3-D Secure code', async () => {
+    const { link } = await createLink(sb);
+    await customerSubmits(link.redirect.url, { number: '4000000000003220', challengeCode: '0000' });
+    const res = await readLink(link.linkId);
+    expect(res.body.body.payments.some((p: any) => p.result === -10)).toBe(true);
+    expect(res.body.body.link.status).not.toBe('PAID');
+  });
+
+  it('refuses to pay a paid link again with -8: the page says so and a submission never charges', async () => {
+    const { link } = await createLink(sb);
+    await customerReturns(link.redirect.url);
+    const page = await fetch(link.redirect.url);
+    const html = await page.text();
+    expect(html).not.toMatch(/name="cardNumber"/);
+    const res = await readLink(link.linkId);
+    expect(res.body.body.payments).toHaveLength(1);
+  });
+});
+
+describe('cancelling a link (SANDBOX.md Lifecycle)', () => {
+  it('sets status CANCELLED after POST /gateway/v3/paymentlinks/{linkId}/cancel', async () => {
+    const { link } = await createLink(sb);
+    const res = await sb.post(`/gateway/v3/paymentlinks/${link.linkId}/cancel`, { header: { businessId: 'conf-biz' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.result).toBe(0);
+    const read = await readLink(link.linkId);
+    expect(read.body.body.link.status).toBe('CANCELLED');
+  });
+
+  it('answers 404 when another business cancels the link, and the link stays READY', async () => {
+    const { link } = await createLink(sb);
+    const res = await sb.post(`/gateway/v3/paymentlinks/${link.linkId}/cancel`, { header: { businessId: 'conf-other' } });
+    expect(res.status).toBe(404);
+    const read = await readLink(link.linkId);
+    expect(read.body.body.link.status).toBe('READY');
+  });
+
+  it('refuses a hosted-form submission on a cancelled link and records no payment', async () => {
+    const { link } = await createLink(sb);
+    const page = await fetch(link.redirect.url);
+    const html = await page.text();
+    const token = /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    await sb.post(`/gateway/v3/paymentlinks/${link.linkId}/cancel`, { header: { businessId: 'conf-biz' } });
+    const form = new URLSearchParams({ formToken: token, framed: '', cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123', holderName: 'A', action: 'pay' });
+    const submitted = await fetch(link.redirect.url, { method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await submitted.text();
+    expect(submitted.status).toBeGreaterThanOrEqual(400);
+    const read = await readLink(link.linkId);
+    expect(read.body.body.link.status).toBe('CANCELLED');
+    expect(read.body.body.payments ?? []).toHaveLength(0);
+  });
+});

@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { ISO_Z, REQUEST_CODE, UUID, card, expectError, expectInputError, getWithBody, paymentBody, uniqueCode } from './client.js';
+
+const sb = useSandbox();
+
+async function pay(patch: Parameters<typeof paymentBody>[0] = {}) {
+  return sb.post('/gateway/v3/payments', paymentBody(patch));
+}
+
+describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens)', () => {
+  it('answers 0 Ok with id, trackingCode, transaction and card, expiry as strings whatever the request used', async () => {
+    const trackingCode = uniqueCode('pay');
+    const res = await pay({ transaction: { trackingCode, amount: 10.5, brandId: 1010 }, card: card('4111111111111111', { expiryMonth: 7, expiryYear: 2035 }) });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Ok');
+    expect(res.body.header.requestTimestamp).toMatch(ISO_Z);
+    expect(res.body.body.id).toMatch(UUID);
+    expect(res.body.body.trackingCode).toBe(trackingCode);
+    expect(res.body.body.transaction).toMatchObject({ id: res.body.body.id, action: 'payment', amount: 10.5, currencyCode: 'EUR', trackingCode, brandId: 1010 });
+    expect(res.body.body.card).toMatchObject({ firstSixDigits: '411111', lastFourDigits: '1111', holderName: 'Ada Lovelace', expiryMonth: '07', expiryYear: '2035' });
+    for (const field of ['approvalCode', 'cvvResult', 'avsResult']) expect(res.body.body.card[field]).toBeTypeOf('string');
+    expect(res.body.body.card.cvvResult).toMatch(/^[A-Z]$/);
+    expect(res.body.body.card.avsResult).toMatch(/^[A-Z]$/);
+    expect(res.body.body.token).toBeUndefined();
+    expect(res.text).not.toContain('4111111111111111');
+  });
+
+  it('answers GET /gateway/v3/payments/{id} with the same result and body as the creation', async () => {
+    const created = await pay();
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
+    expect(read.status).toBe(200);
+    expect(read.body.result).toBe(created.body.result);
+    expect(read.body.description).toBe(created.body.description);
+    expect(read.body.body).toEqual(created.body.body);
+  });
+
+  it('answers the GET of a declined payment with the same -4 and HTTP 400', async () => {
+    const created = await pay({ card: card('4000000000000002') });
+    expect(created.status).toBe(400);
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
+    expectError(read, { result: -4, status: 400 });
+    expect(read.body.body.id).toBe(created.body.body.id);
+  });
+
+  it('answers GET /gateway/v3/payments?businessId&trackingCode with an array of every attempt, oldest first', async () => {
+    const trackingCode = uniqueCode('list');
+    const failed = await pay({ transaction: { trackingCode }, card: card('4000000000000002') });
+    const ok = await pay({ transaction: { trackingCode } });
+    const res = await sb.get(`/gateway/v3/payments?businessId=conf-biz&trackingCode=${trackingCode}`);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBe(0);
+    expect(Array.isArray(res.body.body)).toBe(true);
+    expect(res.body.body.map((entry: any) => entry.body.id)).toEqual([failed.body.body.id, ok.body.body.id]);
+    expect(res.body.body.map((entry: any) => entry.result)).toEqual([-4, 0]);
+    for (const entry of res.body.body) expect(entry.header.requestCode).toMatch(REQUEST_CODE);
+  });
+
+  it('answers an unknown trackingCode with an empty array', async () => {
+    const res = await sb.get(`/gateway/v3/payments?businessId=conf-biz&trackingCode=${uniqueCode('none')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.body).toEqual([]);
+  });
+
+  it('answers a GET that carries a JSON body as if it had none', async () => {
+    const created = await pay();
+    const res = await getWithBody(`${sb.url}/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`, '{}');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.id).toBe(created.body.body.id);
+  });
+
+  it('refuses a second successful payment with the same trackingCode with -8 but lets a failed one be retried', async () => {
+    const trackingCode = uniqueCode('dup');
+    expect((await pay({ transaction: { trackingCode }, card: card('4000000000000002') })).status).toBe(400);
+    expect((await pay({ transaction: { trackingCode } })).body.result).toBe(0);
+    expectError(await pay({ transaction: { trackingCode } }), { result: -8, status: 400 });
+    expect((await pay({ businessId: 'conf-other', transaction: { trackingCode } })).body.result).toBe(0);
+  });
+
+  it('answers an unknown payment id with a 404 envelope', async () => {
+    const res = await sb.get('/gateway/v3/payments/00000000-0000-4000-8000-000000000000?businessId=conf-biz');
+    expect(res.status).toBe(404);
+    expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
+    expect(res.body.body.error.code).toBeTypeOf('number');
+  });
+});
+
+describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', () => {
+  const op = (id: string, name: string, body: Record<string, unknown> = {}) => sb.post(`/gateway/v3/payments/${id}/${name}`, { header: { businessId: 'conf-biz' }, body });
+
+  it('captures an authorization: a new payment with action capture and parentId naming the original', async () => {
+    const auth = await pay({ action: 'authorize', transaction: { amount: 30 } });
+    expect(auth.body.result).toBe(0);
+    expect(auth.body.body.transaction.action).toBe('authorize');
+    const capture = await op(auth.body.body.id, 'capture');
+    expect(capture.status, capture.text).toBe(200);
+    expect(capture.body.result).toBe(0);
+    expect(capture.body.body.transaction.action).toBe('capture');
+    expect(capture.body.body.transaction.parentId).toBe(auth.body.body.id);
+    expect(capture.body.body.id).toMatch(UUID);
+    expect(capture.body.body.id).not.toBe(auth.body.body.id);
+    expect(capture.body.body.trackingCode).toBe(auth.body.body.trackingCode);
+  });
+
+  it('refunds a captured authorization, and refuses a second refund beyond what was captured with -8', async () => {
+    const auth = await pay({ action: 'authorize', transaction: { amount: 30 } });
+    await op(auth.body.body.id, 'capture', { transaction: { amount: 20 } });
+    const refund = await op(auth.body.body.id, 'refund', { transaction: { amount: 15 } });
+    expect(refund.status, refund.text).toBe(200);
+    expect(refund.body.body.transaction.action).toBe('refund');
+    expectError(await op(auth.body.body.id, 'refund', { transaction: { amount: 10 } }), { result: -8, status: 400 });
+  });
+
+  it('cancels an authorization with nothing captured, then refuses to capture it (-8)', async () => {
+    const auth = await pay({ action: 'authorize' });
+    const cancel = await op(auth.body.body.id, 'cancel');
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.body.body.transaction.action).toBe('cancel');
+    expect(cancel.body.body.transaction.parentId).toBe(auth.body.body.id);
+    expectError(await op(auth.body.body.id, 'capture'), { result: -8, status: 400 });
+  });
+
+  it('refunds a payment in parts up to exactly its amount (0.1 + 0.2 of 0.30)', async () => {
+    const payment = await pay({ transaction: { amount: 0.3 } });
+    expect((await op(payment.body.body.id, 'refund', { transaction: { amount: 0.1 } })).body.result).toBe(0);
+    expect((await op(payment.body.body.id, 'refund', { transaction: { amount: 0.2 } })).body.result).toBe(0);
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 0.01 } }), { result: -8, status: 400 });
+  });
+
+  it('refuses to capture a payment (charged at once) with -8', async () => {
+    const payment = await pay();
+    expectError(await op(payment.body.body.id, 'capture'), { result: -8, status: 400 });
+  });
+
+  it('refuses to refund a failed payment with -8', async () => {
+    const failed = await pay({ card: card('4000000000000002') });
+    expectError(await op(failed.body.body.id, 'refund'), { result: -8, status: 400 });
+  });
+
+  it('refuses a refund of a refund with -8', async () => {
+    const payment = await pay({ transaction: { amount: 10 } });
+    const refund = await op(payment.body.body.id, 'refund', { transaction: { amount: 5 } });
+    expectError(await op(refund.body.body.id, 'refund', { transaction: { amount: 1 } }), { result: -8, status: 400 });
+  });
+
+  it('refuses an invalid refund amount with -1', async () => {
+    const payment = await pay({ transaction: { amount: 10 } });
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: -1 } }), { result: -1, status: 400 });
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 1.234 } }), { result: -1, status: 400 });
+  });
+
+  it('answers 404 when another business captures, cancels or refunds a payment', async () => {
+    const auth = await pay({ action: 'authorize' });
+    for (const name of ['capture', 'cancel', 'refund']) {
+      const res = await sb.post(`/gateway/v3/payments/${auth.body.body.id}/${name}`, { header: { businessId: 'conf-other' }, body: {} });
+      expect(res.status, name).toBe(404);
+    }
+  });
+});
+
+describe('tokens (SANDBOX.md Payments and tokens)', () => {
+  const tokenRequest = (number: string, more: { businessId?: string; expiryYear?: string; brandId?: number } = {}) => ({
+    header: { businessId: more.businessId ?? 'conf-biz' },
+    body: { brandId: more.brandId ?? 1010, card: { holderName: 'Ada Lovelace', number, expiryMonth: '10', expiryYear: more.expiryYear ?? '2034' } },
+  });
+
+  it('creates a token: 200, 0, tokenId equal to token (a lower-case UUID), displayHint ************1111', async () => {
+    const res = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.result).toBe(0);
+    expect(res.body.body.token).toMatch(UUID);
+    expect(res.body.body.tokenId).toBe(res.body.body.token);
+    expect(res.body.body.displayHint).toBe('************1111');
+    expect(res.text).not.toContain('4111111111111111');
+  });
+
+  it('gives the same token for the same business, card number and expiry; another token otherwise', async () => {
+    const a = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
+    const b = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
+    expect(b.body.body.token).toBe(a.body.body.token);
+    const otherExpiry = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { expiryYear: '2036' }));
+    expect(otherExpiry.body.body.token).not.toBe(a.body.body.token);
+    const otherBusiness = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { businessId: 'conf-other' }));
+    expect(otherBusiness.body.body.token).not.toBe(a.body.body.token);
+  });
+
+  it('masks all but the last four digits in displayHint for a 15-digit card', async () => {
+    const res = await sb.post('/gateway/v3/tokens', tokenRequest('378282246310005', { brandId: 1030 }));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.displayHint).toBe('***********0005');
+  });
+
+  it('refuses a Luhn-invalid number with -1 and a non-test card with -4', async () => {
+    expectInputError(await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111112')), 1002, 'body.card.number');
+    expectError(await sb.post('/gateway/v3/tokens', tokenRequest('4012888888881881')), { result: -4, status: 400 });
+  });
+
+  it('tokenizes a card payment with tokenize true and pays again with body.transaction.token', async () => {
+    const first = await pay({ transaction: { tokenize: true } });
+    expect(first.body.result).toBe(0);
+    expect(first.body.body.token.token).toMatch(UUID);
+    expect(first.body.body.token.displayHint).toBe('************1111');
+    const second = await pay({ card: null, transaction: { token: first.body.body.token.token } });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.result).toBe(0);
+    expect(second.body.body.card.lastFourDigits).toBe('1111');
+  });
+
+  it('pays with a token from POST /gateway/v3/tokens', async () => {
+    const token = await sb.post('/gateway/v3/tokens', tokenRequest('5555555555554444', { brandId: 1020 }));
+    expect(token.status, token.text).toBe(200);
+    const res = await pay({ card: null, transaction: { token: token.body.body.token } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.transaction.brandId).toBe(1020);
+  });
+
+  it('declines with a token of the decline card', async () => {
+    const token = await sb.post('/gateway/v3/tokens', tokenRequest('4000000000000002'));
+    expect(token.status, token.text).toBe(200);
+    expectError(await pay({ card: null, transaction: { token: token.body.body.token } }), { result: -4, status: 400 });
+  });
+
+  it('refuses a token of another business exactly like an unknown token: -1, 1002, body.transaction.token', async () => {
+    const token = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { businessId: 'conf-other' }));
+    expectInputError(await pay({ card: null, transaction: { token: token.body.body.token } }), 1002, 'body.transaction.token');
+    expectInputError(await pay({ card: null, transaction: { token: '00000000-0000-4000-8000-000000000000' } }), 1002, 'body.transaction.token');
+  });
+
+  it('reads a token back at GET /gateway/v3/tokens/{token}, and 404 for another business', async () => {
+    const token = await sb.post('/gateway/v3/tokens', tokenRequest('4242424242424242'));
+    const read = await sb.get(`/gateway/v3/tokens/${token.body.body.token}?businessId=conf-biz`);
+    expect(read.status).toBe(200);
+    expect(read.body.body).toMatchObject({ token: token.body.body.token, tokenId: token.body.body.token, lastFourDigits: '4242', displayHint: '************4242' });
+    expect(read.body.body.createdAt).toMatch(ISO_Z);
+    expect(read.text).not.toContain('4242424242424242');
+    const other = await sb.get(`/gateway/v3/tokens/${token.body.body.token}?businessId=conf-other`);
+    expect(other.status).toBe(404);
+  });
+});
+
+describe('bank redirect payments (SANDBOX.md Bank redirect payments)', () => {
+  const ideal = (amount: number) =>
+    pay({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
+
+  it('answers 2 Pending with body.redirect {method GET, url} to a sandbox bank page', async () => {
+    const res = await ideal(10);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.result).toBe(2);
+    expect(res.body.description).toBe('Pending');
+    expect(res.body.body.redirect.method).toBe('GET');
+    expect(res.body.body.redirect.url.startsWith(sb.url)).toBe(true);
+    const page = await fetch(res.body.body.redirect.url);
+    expect(page.status).toBe(200);
+    await page.text();
+  });
+
+  it.each([
+    [1.5, 0, 200],
+    [2.25, -10, 400],
+    [3, 4, 200],
+    [4.99, 2, 200],
+    [5.1, -2, 400],
+    [7, 2, 200],
+  ])('follows the staging amount convention: GET of a %s payment answers %i (HTTP %i)', async (amount, result, status) => {
+    const created = await ideal(amount);
+    expect(created.body.result).toBe(2);
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
+    expect(read.body.result, read.text).toBe(result);
+    expect(read.status).toBe(status);
+  });
+});
