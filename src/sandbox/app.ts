@@ -30,6 +30,8 @@ export interface ObservedRequest {
   requestBody?: unknown;
   /** The JSON answer, when there was one. */
   responseBody?: unknown;
+  /** The JSON answer exactly as sent, so observers need not serialize it again. */
+  responseJson?: string;
   businessId?: string | undefined;
 }
 
@@ -111,7 +113,8 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
 
       observed.status = reply.status;
       if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
-      send(event, reply);
+      const json = send(event, reply);
+      if (json !== undefined) observed.responseJson = json;
       observed.durationMs = performance.now() - startedAt;
       for (const observer of observers) {
         try {
@@ -134,9 +137,11 @@ function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatch
   return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});
 }
 
-function send(event: H3Event, reply: Reply): void {
+/** Writes the reply; returns the JSON text when the body was serialized from a value. */
+function send(event: H3Event, reply: Reply): string | undefined {
   const res = event.node.res;
-  if (res.headersSent) return;
+  if (res.headersSent) return undefined;
+  let json: string | undefined;
   const headers: Record<string, string> = { ...SECURITY_HEADERS, ...reply.headers };
   let payload: string | Buffer | undefined;
   if (reply.body === null) {
@@ -145,10 +150,11 @@ function send(event: H3Event, reply: Reply): void {
     payload = reply.body;
     headers['content-type'] ??= 'text/plain; charset=utf-8';
   } else {
-    payload = JSON.stringify(reply.body);
+    payload = json = JSON.stringify(reply.body);
     headers['content-type'] ??= 'application/json; charset=utf-8';
   }
   if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
   res.writeHead(reply.status, headers);
   res.end(event.method === 'HEAD' ? undefined : payload);
+  return json;
 }
