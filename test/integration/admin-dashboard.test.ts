@@ -95,6 +95,42 @@ describe('dashboard pages', () => {
     expect((await html('/__sandbox/dashboard/links/not-a-link')).status).toBe(404);
   });
 
+  it('shows a bank payment with its bank page, a token, and a payment with its captures', async () => {
+    const ideal = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: 'dash-pay-2' },
+      body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `ideal-${Date.now()}`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+    });
+    const idealId = ideal.body.body.transaction.id as string;
+    const idealPage = await html(`/__sandbox/dashboard/payments/${idealId}`);
+    expect(idealPage.status).toBe(200);
+    expect(idealPage.text).toMatch(/data-testid="open-hosted">Open bank page/);
+    expect(idealPage.text).toMatch(/href="\/[^"]*"[^>]*data-testid="open-hosted"/);
+
+    const token = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'dash-pay-2' },
+      body: { brandId: 1010, card: { holderName: 'Ada <b>', number: '4111111111111111', expiryMonth: '12', expiryYear: '2035' } },
+    });
+    const tokenId = token.body.body.tokenId as string;
+    const tokenPage = await html(`/__sandbox/dashboard/tokens/${tokenId}`);
+    expect(tokenPage.status).toBe(200);
+    expect(tokenPage.text).toContain('************1111');
+    expect(tokenPage.text).toContain('Ada &lt;b&gt;');
+    expect(tokenPage.text).not.toContain('4111111111111111');
+
+    const auth = await sb.post('/gateway/v3/payments', {
+      action: 'authorize',
+      header: { businessId: 'dash-pay-2' },
+      body: { transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `auth-${Date.now()}` }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+    });
+    const authId = auth.body.body.transaction.id as string;
+    await sb.post(`/gateway/v3/payments/${authId}/capture`, { header: { businessId: 'dash-pay-2' }, body: { transaction: { amount: 15 } } });
+    const authPage = await html(`/__sandbox/dashboard/payments/${authId}`);
+    expect(authPage.text).toContain('Captured</dt><dd>15 EUR');
+    expect(authPage.text).toMatch(/<td>capture<\/td><td>15 EUR<\/td>/);
+    for (const table of ['payments', 'tokens']) expect((await html(`/__sandbox/dashboard/${table}?page=2`)).status).toBe(200);
+  });
+
   it('serves the dashboard data as JSON pages, newest first, with current states', async () => {
     const res = await sb.get('/__sandbox/links?businessId=dash-pay&pageSize=5');
     expect(res.status).toBe(200);

@@ -400,7 +400,8 @@ function paymentDetail(req: RouteRequest): Reply {
       id: p.id,
       state,
       fields,
-      actions: p.redirect ? [{ kind: 'open', label: 'Open bank page', href: new URL(p.redirect.url).pathname }] : [],
+      // The bank page's path on this sandbox, whatever origin the stored URL names (a tunnel's, say).
+      actions: p.redirect ? [{ kind: 'open', label: 'Open bank page', href: p.redirect.url.replace(/^https?:\/\/[^/]+/i, '') || '/' }] : [],
       tables: [{ id: 'follow-ups', title: 'Captures, cancels and refunds', columns: PAYMENT_COLUMNS, rows: followUps.map(paymentRow), empty: 'None.' }],
       requests: requestsFor(sandbox, p.id),
     }),
