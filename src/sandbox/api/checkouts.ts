@@ -72,7 +72,9 @@ export function checkoutStatusEnvelope(sandbox: Sandbox, checkout: CheckoutRecor
       return payment ? [paymentEntry(payment)] : [];
     });
   }
-  return envelope(sandbox, RESULT_OF_STATE[state], body);
+  // A negative result is an error result: SANDBOX.md puts a requestCode on every one.
+  const outcome = RESULT_OF_STATE[state];
+  return envelope(sandbox, outcome, body, outcome.result < 0);
 }
 
 function getCheckout(req: RouteRequest) {
