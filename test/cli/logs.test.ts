@@ -94,8 +94,21 @@ describe('paylink clock and reset', () => {
   it('refuses to reset without --yes when nobody can confirm, and resets with it', async () => {
     const { ui } = captureUi();
     await expect(runReset({ baseUrl: sb.url }, ui, {})).rejects.toThrow('pass --yes');
-    const declined = await runReset({ baseUrl: sb.url }, ui, { confirm: async () => false });
+    const asked: string[] = [];
+    const prompter = {
+      input: async () => '',
+      checkbox: async () => [],
+      select: async <T,>(q: { message: string; choices: Array<{ value: T }> }) => {
+        asked.push(q.message);
+        return q.choices[0]!.value;
+      },
+    };
+    const person = new Ui({ stdout: new PassThrough(), stderr: new PassThrough() }, { interactive: true, prompter, env: {} });
+    await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'reset-kept' }));
+    const declined = await runReset({ baseUrl: sb.url }, person, {});
     expect(declined).toBeUndefined();
+    expect(asked[0]).toContain('Delete every link');
+    expect((await sb.get('/__sandbox/links?businessId=reset-kept')).body.body.total).toBe(1);
     await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'reset-cli' }));
     const deleted = await runReset({ baseUrl: sb.url }, ui, { yes: true });
     expect(deleted!.links).toBeGreaterThanOrEqual(1);

@@ -201,9 +201,9 @@ export class RequestLog {
     return (this.lastSeqStmt.get() as number | undefined) ?? 0;
   }
 
-  /** Deletes every row; call inside `store.write`. Sequence numbers keep growing, so followers go on. */
-  clearSync(): void {
-    this.clearStmt.run();
+  /** Deletes every row (answers how many); call inside `store.write`. Sequence numbers keep growing, so followers go on. */
+  clearSync(): number {
+    return this.clearStmt.run().changes;
   }
 
   /** Ends waiting followers (the sandbox is closing). */

@@ -28,7 +28,7 @@ export async function resetSandbox(sandbox: Sandbox): Promise<ResetSummary> {
     sandbox.db.pragma('defer_foreign_keys = ON');
     for (const table of tables) {
       if (KEPT.has(table)) continue;
-      if (table === 'request_log') requestLogOf(sandbox).clearSync();
+      if (table === 'request_log') deleted[table] = requestLogOf(sandbox).clearSync();
       else deleted[table] = sandbox.db.prepare(`DELETE FROM "${table}"`).run().changes;
     }
     sandbox.forgetCaches();
