@@ -64,7 +64,8 @@ function sameOrigin(req: RouteRequest): void {
     } catch {
       throw forbidden();
     }
-    if (host !== headers.host) throw forbidden();
+    // The public URL's host too: a reverse proxy or tunnel may pass its own Host upstream.
+    if (host !== headers.host && origin !== new URL(req.sandbox.baseUrl).origin) throw forbidden();
   }
 }
 
