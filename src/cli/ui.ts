@@ -156,7 +156,9 @@ export class Ui {
    * The spinner stops (success or failure) before the result is printed.
    */
   async spin<T>(text: string, work: (spinner: Spinner) => Promise<T>): Promise<T> {
-    if (this.options.json || this.options.quiet || this.streams.stderr.isTTY !== true) {
+    // A terminal of zero width (a pty nobody sized) makes ora's line clearing run away: no spinner there.
+    const columns = (this.streams.stderr as { columns?: number }).columns ?? 0;
+    if (this.options.json || this.options.quiet || this.streams.stderr.isTTY !== true || columns <= 0) {
       return work({ text() {}, succeed() {}, fail() {}, stop() {} });
     }
     const { default: ora } = await import('ora');
