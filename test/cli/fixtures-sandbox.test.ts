@@ -62,4 +62,12 @@ describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
     expect(code).toBe(2);
     expect(started.err()).toMatch(/--seed: .*bad-reference\.json: step 2 "pay_it": \$\{missing_link:body\.link\.linkId\} refers to "missing_link", which is not an earlier step/);
   });
+
+  it('stops with exit code 3 when a seed step fails, naming the step and what the API answered', async () => {
+    const started = startCli(['sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}../test/cli/fixtures/failing-step.json`]);
+    const code = await started.exited;
+    expect(code).toBe(3);
+    expect(started.err()).toContain('failing-step.json: step 1 "too_cheap" failed: POST');
+    expect(started.err()).toContain('Invalid property value: body.transaction.amount');
+  });
 });
