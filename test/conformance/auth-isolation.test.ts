@@ -70,6 +70,13 @@ describe('HTTP Basic auth when credentials are configured (SANDBOX.md Authentica
     expectError(await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('intruder', 's3cret') }), { result: -6, status: 401 });
   });
 
+  it('gives no detail on failed authentication: a wrong password and an unknown user get the same answer', async () => {
+    const wrongPassword = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('merchant', 'wrong') });
+    const unknownUser = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('intruder', 's3cret') });
+    expect(unknownUser.body.body.error).toEqual(wrongPassword.body.body.error);
+    expect(wrongPassword.text).not.toMatch(/password|intruder/i);
+  });
+
   it('answers 403 for a businessId the credentials do not own', async () => {
     const post = await locked.post('/Gateway/v3/Checkouts', checkoutBody({ businessId: 'shop-9' }), { headers: basic('merchant', 's3cret') });
     expectError(post, { result: -6, status: 403 });

@@ -128,6 +128,16 @@ describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)
     expect(JSON.stringify(res.body)).not.toContain('4111111111111111');
   });
 
+  it('answers the lookup by trackingCode of a paid link like the lookup by id: 0 Completed with payments[]', async () => {
+    const trackingCode = uniqueCode('paidtc');
+    const { link } = await createLink(sb, { transaction: { trackingCode } });
+    await customerReturns(link.redirect.url);
+    const byCode = await sb.get(`/gateway/v3/paymentlinks?businessId=conf-biz&trackingCode=${trackingCode}`);
+    const byId = await readLink(link.linkId);
+    expect(byCode.body.description).toBe('Completed');
+    expect(byCode.body.body).toEqual(byId.body.body);
+  });
+
   it('keeps an existing query string of returnUrl on the redirect', async () => {
     const { link } = await createLink(sb, { link: { returnUrl: 'https://merchant.example/return?order=7&lang=nl' } });
     const back = await customerReturns(link.redirect.url);

@@ -239,6 +239,55 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
   });
 });
 
+describe('payment and token input rules (SANDBOX.md Test cards, Authentication, Validation)', () => {
+  it('refuses a 4-digit CVV on a VISA and a 3-digit CVV on an American Express with 1002 naming body.card.cvv', async () => {
+    expectInputError(await pay({ card: card('4111111111111111', { cvv: '1234' }) }), 1002, 'body.card.cvv');
+    expectInputError(await pay({ card: card('378282246310005', { cvv: '123' }) }), 1002, 'body.card.cvv');
+  });
+
+  it('answers a payment or token request without header.businessId with 400, 1004', async () => {
+    const payment = paymentBody() as { header: Record<string, unknown> };
+    delete payment.header.businessId;
+    expectInputError(await sb.post('/gateway/v3/payments', payment), 1004, 'header.businessId');
+    const token = await sb.post('/gateway/v3/tokens', { header: {}, body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '10', expiryYear: '2034' } } });
+    expectInputError(token, 1004, 'header.businessId');
+  });
+
+  it('answers a wrong type in a payment (card number as a JSON number) with 400, -1, never a 500', async () => {
+    const res = await pay({ card: { ...card('4111111111111111'), number: 4111111111111111 } });
+    expectError(res, { result: -1, status: 400, path: 'body.card.number' });
+  });
+
+  it('answers malformed JSON to the token endpoint with 400, -1', async () => {
+    expectError(await sb.post('/gateway/v3/tokens', '{"header":'), { result: -1, status: 400 });
+  });
+
+  it('echoes the trackingCode of a token creation', async () => {
+    const trackingCode = uniqueCode('tok');
+    const res = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'conf-biz' },
+      body: { brandId: 1010, trackingCode, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '11', expiryYear: '2033' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.trackingCode).toBe(trackingCode);
+  });
+
+  it('gives the same token from a tokenized card payment as from POST /gateway/v3/tokens for that card and expiry', async () => {
+    const viaPayment = await pay({ transaction: { tokenize: true }, card: card('4026000000000002', { expiryMonth: '03', expiryYear: '2031' }) });
+    expect(viaPayment.body.result, viaPayment.text).toBe(0);
+    const viaTokens = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'conf-biz' },
+      body: { brandId: 1011, card: { holderName: 'Ada Lovelace', number: '4026000000000002', expiryMonth: '03', expiryYear: '2031' } },
+    });
+    expect(viaTokens.body.body.token).toBe(viaPayment.body.body.token.token);
+  });
+
+  it('refuses an expired card on token creation with -4', async () => {
+    const res = await sb.post('/gateway/v3/tokens', { header: { businessId: 'conf-biz' }, body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '01', expiryYear: '2021' } } });
+    expectError(res, { result: -4, status: 400 });
+  });
+});
+
 describe('bank redirect payments (SANDBOX.md Bank redirect payments)', () => {
   const ideal = (amount: number) =>
     pay({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
