@@ -270,15 +270,19 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
 
   it('shows the reason and a fresh form after each declined attempt, then sends the shop page to returnUrl after the third (-4)', async () => {
     const id = await newCheckout();
-    const { page, frame } = await embed(id);
+    const { page, frame } = await embed(id, { styles: STYLES() });
     for (let left = 2; left >= 1; left--) {
       await typeCard(frame, '4000000000000002');
       await frame.click('#pl-pay');
       await frame.waitForSelector(`#pl-alert:has-text("${left} attempt")`, { timeout: 10_000 });
       expect(await state(frame)).toBe('form');
       expect(frame.url()).toBe(`${STAGING}/gateway/v3/web/checkouts/${id}`);
+      // The retry is a new page: the library posted the options to it again, and it said ready again.
+      await expect.poll(() => frame.$eval('#pl-pay', (el) => getComputedStyle(el).backgroundColor)).toBe('rgb(200, 0, 0)');
       expect(await visibility(page)).toBe('visible');
     }
+    const readies = (await log(page)).filter((e) => e.type === 'message' && e.data && e.data.ready === true);
+    expect(readies.length).toBe(3);
     await typeCard(frame, '4000000000000002');
     const query = await toReturnUrl(page, frame, '#pl-pay');
     const status = await checkoutStatus(id);
@@ -315,6 +319,24 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
     expect(status.description).toBe('Completed');
     expect(status.body.payments.map((p: any) => p.result)).toEqual([0]);
     expect(query.get('id')).toBe(status.body.payments[0].body.transaction.id);
+  });
+
+  it('brings the card form back inside the frame after a wrong 3-D Secure code, and still pays', async () => {
+    const id = await newCheckout();
+    const { page, frame } = await embed(id);
+    await typeCard(frame, '4000000000003220');
+    await frame.click('#pl-pay');
+    await frame.waitForSelector('#pl-challenge-form', { timeout: 10_000 });
+    await frame.fill('#pl-code', '9999');
+    await frame.click('#pl-submit');
+    await frame.waitForSelector('body[data-paylink-state="form"] #pl-alert:has-text("not approved")', { timeout: 10_000 });
+    expect(await visibility(page)).toBe('visible');
+    expect(page.url()).toContain('/shop?');
+    await typeCard(frame, '4111111111111111');
+    const query = await toReturnUrl(page, frame, '#pl-pay');
+    const status = await checkoutStatus(id);
+    expect(status.body.payments.map((p: any) => p.result)).toEqual([-10, 0]);
+    expect(query.get('id')).toBe(status.body.payments[1].body.transaction.id);
   });
 
   it('returns a token in the successful payment when the customer ticks save card on an INQUIRE checkout', async () => {
