@@ -72,6 +72,22 @@ describe('paths (spec 4, SANDBOX.md Paths)', () => {
     expect(paymentRead.status, paymentRead.text).toBe(200);
   });
 
+  it('serves the hosted pages with fixed segments in any letter case and with a trailing slash', async () => {
+    const { link } = await createLink(sb);
+    const { checkout } = await createCheckout(sb);
+    for (const path of [
+      `/Gateway/v3/Web/PaymentLinks/${link.linkId}`,
+      `/gateway/v3/web/paymentlinks/${link.linkId}/`,
+      `/GATEWAY/V3/WEB/CHECKOUTS/${checkout.checkoutId}`,
+      `/gateway/v3/web/checkouts/${checkout.checkoutId}/`,
+    ]) {
+      const page = await fetch(`${sb.url}${path}`);
+      const html = await page.text();
+      expect(page.status, path).toBe(200);
+      expect(html, path).toMatch(/name="cardNumber"/);
+    }
+  });
+
   it('takes identifiers verbatim: an upper-cased linkId is not the link', async () => {
     const { link } = await createLink(sb);
     const res = await sb.get(`/gateway/v3/paymentlinks/${link.linkId.toUpperCase()}?businessId=conf-biz`);

@@ -125,6 +125,12 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     expectInputError(await sb.post(PATH[kind], request), 1004, 'header.businessId');
   });
 
+  it('answers an empty header.businessId with 400, -1 naming header.businessId', async () => {
+    const request = body(kind) as { header: Record<string, unknown> };
+    request.header.businessId = '';
+    expectError(await sb.post(PATH[kind], request), { result: -1, status: 400, path: 'header.businessId' });
+  });
+
   it.each([
     ['malformed JSON', '{"header": {"businessId": "x"}, "body": '],
     ['an array', '[]'],
