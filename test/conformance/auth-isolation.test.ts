@@ -3,7 +3,12 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { REQUEST_CODE, card, checkoutBody, createCheckout, createLink, customerReturns, expectError, linkBody, paymentBody } from './client.js';
 
 const open = useSandbox();
-const locked = useSandbox({ credentials: [{ username: 'merchant', password: 's3cret', businessIds: ['shop-1', 'shop-2'] }] });
+const locked = useSandbox({
+  credentials: [
+    { username: 'merchant', password: 's3cret', businessIds: ['shop-1', 'shop-2'] },
+    { username: 'colon', password: 'pa:ss:word', businessIds: ['shop-3'] },
+  ],
+});
 
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
@@ -82,6 +87,24 @@ describe('HTTP Basic auth when credentials are configured (SANDBOX.md Authentica
     expectError(post, { result: -6, status: 403 });
     const get = await locked.get('/gateway/v3/payments?businessId=shop-9&trackingCode=x', { headers: basic('merchant', 's3cret') });
     expect(get.status).toBe(403);
+  });
+
+  it('answers a malformed Authorization header with 401, never a 500', async () => {
+    for (const authorization of ['Basic !!!not-base64', 'Basic', 'Bearer abc', `Basic ${Buffer.from('no-colon').toString('base64')}`]) {
+      const res = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: { authorization } });
+      expect(res.status, authorization).toBe(401);
+      expect(res.body.result).toBe(-6);
+    }
+  });
+
+  it('splits user and password at the first colon, so a password may contain colons', async () => {
+    const res = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-3' }), { headers: basic('colon', 'pa:ss:word') });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it('does not let one user use another user\'s businesses (403)', async () => {
+    const res = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('colon', 'pa:ss:word') });
+    expectError(res, { result: -6, status: 403 });
   });
 
   it('serves every business the credentials own', async () => {

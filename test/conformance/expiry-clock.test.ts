@@ -63,6 +63,20 @@ describe('link expiry (SANDBOX.md Lifecycle)', () => {
     expect(after.body.body.link.status).toBe('EXPIRED');
   });
 
+  it('keeps PAID, DECLINEDBYCUSTOMER and CANCELLED links in their status after expirationTime passes', async () => {
+    const { link: paid } = await createLink(sb, { link: { duration: 'PT5M' } });
+    await customerSubmits(paid.redirect.url);
+    const { link: declined } = await createLink(sb, { link: { duration: 'PT5M' } });
+    await customerSubmits(declined.redirect.url, { button: /decline/i });
+    const { link: cancelled } = await createLink(sb, { link: { duration: 'PT5M' } });
+    await sb.post(`/gateway/v3/paymentlinks/${cancelled.linkId}/cancel`, { header: { businessId: 'conf-biz' } });
+    await moveClock(sb, { advance: '10m' });
+    const status = async (id: string) => (await sb.get(`/gateway/v3/paymentlinks/${id}?businessId=conf-biz`)).body.body.link.status;
+    expect(await status(paid.linkId)).toBe('PAID');
+    expect(await status(declined.linkId)).toBe('DECLINEDBYCUSTOMER');
+    expect(await status(cancelled.linkId)).toBe('CANCELLED');
+  });
+
   it('refuses the hosted-form submission of an expired link and records no payment', async () => {
     const { link } = await createLink(sb, { link: { duration: 'PT1M' } });
     const page = await fetch(link.redirect.url);
@@ -93,6 +107,16 @@ describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
     expect(timedOut.status).toBe(200);
     expect(timedOut.body.result).toBe(4);
     expect(timedOut.body.description).toBe('Timeout');
+  });
+
+  it('answers 4 Timeout with the failed attempts in payments[] when 30 minutes pass after a decline', async () => {
+    const { checkout } = await createCheckout(sb);
+    await customerSubmits(checkout.redirect.url, { number: '4000000000000002' });
+    await moveClock(sb, { advance: '31m' });
+    const res = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
+    expect(res.body.result).toBe(4);
+    expect(res.body.body.payments).toHaveLength(1);
+    expect(res.body.body.payments[0].result).toBe(-4);
   });
 
   it('does not let the customer pay an expired checkout', async () => {

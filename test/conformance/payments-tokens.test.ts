@@ -78,6 +78,13 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     expect((await pay({ businessId: 'conf-other', transaction: { trackingCode } })).body.result).toBe(0);
   });
 
+  it('counts a pending bank payment for a duplicate trackingCode (-8)', async () => {
+    const trackingCode = uniqueCode('bankdup');
+    const bank = await pay({ card: null, transaction: { trackingCode, amount: 7, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
+    expect(bank.body.result, bank.text).toBe(2);
+    expectError(await pay({ transaction: { trackingCode } }), { result: -8, status: 400 });
+  });
+
   it('answers an unknown payment id with a 404 envelope', async () => {
     const res = await sb.get('/gateway/v3/payments/00000000-0000-4000-8000-000000000000?businessId=conf-biz');
     expect(res.status).toBe(404);
@@ -148,6 +155,37 @@ describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', 
     const payment = await pay({ transaction: { amount: 10 } });
     expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: -1 } }), { result: -1, status: 400 });
     expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 1.234 } }), { result: -1, status: 400 });
+  });
+
+  it('lists the authorization and its capture and refund under the trackingCode, oldest first', async () => {
+    const auth = await pay({ action: 'authorize', transaction: { amount: 12 } });
+    const capture = await op(auth.body.body.id, 'capture');
+    const refund = await op(auth.body.body.id, 'refund', { transaction: { amount: 2 } });
+    const list = await sb.get(`/gateway/v3/payments?businessId=conf-biz&trackingCode=${auth.body.body.trackingCode}`);
+    expect(list.body.body.map((entry: any) => entry.body.transaction.action)).toEqual(['authorize', 'capture', 'refund']);
+    expect(list.body.body.map((entry: any) => entry.body.id)).toEqual([auth.body.body.id, capture.body.body.id, refund.body.body.id]);
+  });
+
+  it('adds partial captures up to the authorized amount and refuses more with -8', async () => {
+    const auth = await pay({ action: 'authorize', transaction: { amount: 10 } });
+    expect((await op(auth.body.body.id, 'capture', { transaction: { amount: 6 } })).body.result).toBe(0);
+    expect((await op(auth.body.body.id, 'capture', { transaction: { amount: 4 } })).body.result).toBe(0);
+    expectError(await op(auth.body.body.id, 'capture', { transaction: { amount: 0.01 } }), { result: -8, status: 400 });
+  });
+
+  it('refuses to cancel a payment, a partly captured authorization, or with an amount other than the full one (-8)', async () => {
+    const payment = await pay();
+    expectError(await op(payment.body.body.id, 'cancel'), { result: -8, status: 400 });
+    const captured = await pay({ action: 'authorize', transaction: { amount: 10 } });
+    await op(captured.body.body.id, 'capture', { transaction: { amount: 1 } });
+    expectError(await op(captured.body.body.id, 'cancel'), { result: -8, status: 400 });
+    const partial = await pay({ action: 'authorize', transaction: { amount: 10 } });
+    expectError(await op(partial.body.body.id, 'cancel', { transaction: { amount: 5 } }), { result: -8, status: 400 });
+  });
+
+  it('refuses to refund an authorization with nothing captured (-8)', async () => {
+    const auth = await pay({ action: 'authorize' });
+    expectError(await op(auth.body.body.id, 'refund'), { result: -8, status: 400 });
   });
 
   it('answers 404 when another business captures, cancels or refunds a payment', async () => {
@@ -221,6 +259,13 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     expectError(await pay({ card: null, transaction: { token: token.body.body.token } }), { result: -4, status: 400 });
   });
 
+  it('challenges with a token of the 3-D Secure card (2 Pending)', async () => {
+    const token = await sb.post('/gateway/v3/tokens', tokenRequest('4000000000003220'));
+    expect(token.status, token.text).toBe(200);
+    const res = await pay({ card: null, transaction: { token: token.body.body.token } });
+    expect(res.body.result, res.text).toBe(2);
+  });
+
   it('refuses a token of another business exactly like an unknown token: -1, 1002, body.transaction.token', async () => {
     const token = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { businessId: 'conf-other' }));
     expectInputError(await pay({ card: null, transaction: { token: token.body.body.token } }), 1002, 'body.transaction.token');
@@ -233,6 +278,9 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     expect(read.status).toBe(200);
     expect(read.body.body).toMatchObject({ token: token.body.body.token, tokenId: token.body.body.token, lastFourDigits: '4242', displayHint: '************4242' });
     expect(read.body.body.createdAt).toMatch(ISO_Z);
+    for (const field of ['tokenId', 'token', 'brandId', 'displayHint', 'firstSixDigits', 'lastFourDigits', 'expiryMonth', 'expiryYear', 'holderName', 'createdAt']) {
+      expect(read.body.body, field).toHaveProperty(field);
+    }
     expect(read.text).not.toContain('4242424242424242');
     const other = await sb.get(`/gateway/v3/tokens/${token.body.body.token}?businessId=conf-other`);
     expect(other.status).toBe(404);

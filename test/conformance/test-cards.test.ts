@@ -88,6 +88,13 @@ describe('test cards, direct payments (SANDBOX.md Test cards)', () => {
     expect(second.body.result).toBe(0);
   });
 
+  it('counts retry attempts per trackingCode: a new trackingCode fails its first attempt again', async () => {
+    const first = await pay('4000000000000101', { transaction: { trackingCode: uniqueCode('r1') } });
+    expect(first.body.result).toBe(-3);
+    const other = await pay('4000000000000101', { transaction: { trackingCode: uniqueCode('r2') } });
+    expect(other.body.result).toBe(-3);
+  });
+
   it('answers 4000000000003220 (3-D Secure) with 2 Pending', async () => {
     const res = await pay('4000000000003220');
     expect(res.status, res.text).toBe(200);
@@ -146,6 +153,17 @@ describe('test cards on the hosted form of a link (SANDBOX.md Test cards)', () =
     const res = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
     expect(res.body.body.payments.map((p: any) => p.result)).toEqual([number.endsWith('101') ? -3 : -5, 0]);
     expect(res.body.body.link.status).toBe('PAID');
+  });
+
+  it('counts retry attempts per link: the first attempt on a second link fails too', async () => {
+    const { link: a } = await createLink(sb);
+    const { link: b } = await createLink(sb);
+    await customerSubmits(a.redirect.url, { number: '4000000000000325' });
+    await customerSubmits(b.redirect.url, { number: '4000000000000325' });
+    for (const link of [a, b]) {
+      const res = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
+      expect(res.body.body.payments.map((p: any) => p.result)).toEqual([-5]);
+    }
   });
 
   it('gives -10 when the customer cancels the 3-D Secure challenge', async () => {
