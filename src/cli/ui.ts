@@ -191,10 +191,13 @@ export class Ui {
     return ask(this.prompter);
   }
 
-  /** Asks only when a person is there; otherwise returns `fallback`. */
+  /**
+   * An optional value: `given`, else asked when a person is there, else `fallback`. Never asked with
+   * --json: a scripted call (`$(paylink ... --json)`) on a terminal takes the default rather than stop.
+   */
   async offer<T>(given: T | undefined, fallback: T, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
-    if (!this.interactive) return fallback;
+    if (!this.interactive || this.options.json) return fallback;
     return ask(this.prompter);
   }
 }

@@ -84,7 +84,7 @@ describe('CLI command functions', () => {
     const person = setup({ interactive: true, answers: [{ decline: true }] });
     const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed', brand: ['visa'] }, setup().ctx);
     const declined = await pay(link.body.link.linkId, {}, person.ctx);
-    expect(person.prompter.asked).toEqual(['How should the customer do?']);
+    expect(person.prompter.asked).toEqual(['What should the customer do?']);
     expect(declined).toMatchObject({ state: 'DECLINEDBYCUSTOMER', asExpected: true, merchant: { error: expect.any(String) } });
     expect(person.stdout.text()).toMatch(/Merchant said:\s+nothing: .*that is fine/);
 

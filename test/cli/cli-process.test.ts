@@ -3,7 +3,7 @@
  * command with `--json`, stdout parsed as exactly one JSON document, exit codes checked.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -265,4 +265,32 @@ describe('paylink CLI as a spawned process', () => {
     const fish = await paylink(['completion', 'fish'], { baseUrl: null });
     expect(fish.code).toBe(2);
   });
+
+  it('runs the full-flow shell script of docs/cli.md unchanged against a real sandbox', async () => {
+    const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const script = /<!-- full-flow-script[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(script, 'docs/cli.md has the full-flow script').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-flow-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin', 'paylink'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+      chmodSync(join(dir, 'bin', 'paylink'), 0o755);
+      writeFileSync(join(dir, 'flow.sh'), script!);
+      const before = merchantHits.length;
+      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('bash', [join(dir, 'flow.sh')], {
+          cwd: dir,
+          timeout: 40_000,
+          env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CI: '1', NO_COLOR: '1', PAYLINK_BASE_URL: sb.url, RETURN_URL: merchantUrl },
+        }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      });
+      expect(result, result.stderr).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain('full flow done');
+      expect(result.stdout).toMatch(/Status now:\s+PAID/);
+      // pay and follow of the first link, decline button of the second, pay of the checkout.
+      expect(merchantHits.length - before).toBe(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

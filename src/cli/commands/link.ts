@@ -66,7 +66,7 @@ export function registerLink(program: Command, run: (cmd: Command, action: (ctx:
     .description('Create a payment link (asks for missing values on a terminal)')
     .option('--amount <amount>', 'amount, e.g. 12.50')
     .option('--currency <code>', 'ISO 4217 currency code, e.g. EUR')
-    .option('--brand <id|name...>', 'brand offered, repeatable or comma-separated (default: every card brand)', collect)
+    .option('--brand <id|name>', 'brand offered, repeatable or comma-separated (default: every card brand)', collect)
     .option('--return-url <url>', 'where the customer goes after the form')
     .option('--tracking-code <code>', 'your unique reference (generated when not given)')
     .option('--tokenize <mode>', 'false | inquire | true')

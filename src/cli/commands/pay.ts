@@ -44,7 +44,7 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
     // A person picks the outcome; a script without --card/--outcome pays with the approve card.
     const choice = await ui.offer<Choice>(undefined, { outcome: 'approved' }, (p) =>
       p.select<Choice>({
-        message: 'How should the customer do?',
+        message: 'What should the customer do?',
         choices: [
           ...OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: { outcome: name } as Choice })),
           { name: `${'decline'.padEnd(20)} press the decline button`, value: { decline: true } as Choice },
