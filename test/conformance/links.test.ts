@@ -58,6 +58,15 @@ describe('payment link retrieval before payment (spec 4.2, 4.3)', () => {
     expect(Object.keys(byCode.body.body.link).sort()).toEqual(Object.keys(byId.body.body.link).sort());
   });
 
+  it.each(['order #7 & co', 'bestelling-ü-€-✓', 'a+b=c?d/e'])('finds a link by the trackingCode %j sent URL-encoded', async (base) => {
+    const trackingCode = `${base} ${uniqueCode('enc')}`;
+    const { link } = await createLink(sb, { transaction: { trackingCode } });
+    const res = await sb.get(`/gateway/v3/paymentlinks?businessId=conf-biz&trackingCode=${encodeURIComponent(trackingCode)}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.link.linkId).toBe(link.linkId);
+    expect(res.body.body.transaction.trackingCode).toBe(trackingCode);
+  });
+
   it('answers an unknown linkId with a 404 envelope', async () => {
     const res = await readLink('00000000-0000-4000-8000-000000000000');
     expect(res.status).toBe(404);
@@ -136,6 +145,14 @@ describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)
     const byId = await readLink(link.linkId);
     expect(byCode.body.description).toBe('Completed');
     expect(byCode.body.body).toEqual(byId.body.body);
+  });
+
+  it('keeps the requestCode of a payment entry on later GETs', async () => {
+    const { link } = await createLink(sb);
+    await customerSubmits(link.redirect.url, { number: '4000000000000002' });
+    const first = await readLink(link.linkId);
+    const second = await readLink(link.linkId);
+    expect(second.body.body.payments[0].header.requestCode).toBe(first.body.body.payments[0].header.requestCode);
   });
 
   it('keeps an existing query string of returnUrl on the redirect', async () => {

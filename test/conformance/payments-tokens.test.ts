@@ -36,6 +36,14 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     expect(read.body.body).toEqual(created.body.body);
   });
 
+  it('keeps the requestCode of a payment on later GETs', async () => {
+    const created = await pay({ card: card('4000000000000002') });
+    const first = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
+    const second = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
+    expect(first.body.header.requestCode).toBe(created.body.header.requestCode);
+    expect(second.body.header.requestCode).toBe(created.body.header.requestCode);
+  });
+
   it('answers the GET of a declined payment with the same -4 and HTTP 400', async () => {
     const created = await pay({ card: card('4000000000000002') });
     expect(created.status).toBe(400);
