@@ -94,6 +94,32 @@ describe('a paid, declined or expired link or checkout cannot be paid again (SAN
   });
 });
 
+describe('merchant and customer values are HTML-escaped on the hosted pages (house rules)', () => {
+  const EVIL = '<img src=x onerror="alert(1)">';
+
+  it('escapes the trackingCode and businessId on the link page', async () => {
+    const { link } = await createLink(sb, { businessId: `biz${EVIL}`, transaction: { trackingCode: `${uniqueCode('x')}${EVIL}` } });
+    const html = await (await fetch(link.redirect.url)).text();
+    expect(html).not.toContain('<img src=x');
+  });
+
+  it('escapes a returnUrl with quotes and angle brackets on the terminal page', async () => {
+    const { link } = await createLink(sb, { link: { returnUrl: 'https://merchant.example/r?q="><script>alert(1)</script>' } });
+    const submitLater = await secondTab(link.redirect.url);
+    await customerReturns(link.redirect.url);
+    const refused = await submitLater();
+    expect(refused.html).not.toContain('<script>alert(1)</script>');
+    expect(refused.html).not.toContain('"><script>');
+  });
+
+  it('escapes the holder name shown again after a failed attempt', async () => {
+    const { link } = await createLink(sb);
+    const outcome = await customerSubmits(link.redirect.url, { number: '4000000000000002', holderName: EVIL });
+    expect(outcome.kind).toBe('page');
+    if (outcome.kind === 'page') expect(outcome.html).not.toContain('<img src=x');
+  });
+});
+
 describe('the bank page of an iDEAL payment (SANDBOX.md Bank redirect payments)', () => {
   async function idealPayment(amount = 10) {
     const res = await sb.post('/gateway/v3/payments', paymentBody({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } }));
