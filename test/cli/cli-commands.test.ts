@@ -12,17 +12,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/cli/client.js';
 import { completionScript } from '../../src/cli/commands/completion.js';
 import { checkoutCreate } from '../../src/cli/commands/checkout.js';
+import { follow } from '../../src/cli/commands/follow.js';
+import { openPage } from '../../src/cli/commands/open.js';
 import { linkCreate } from '../../src/cli/commands/link.js';
 import { pay } from '../../src/cli/commands/pay.js';
 import { status } from '../../src/cli/commands/status.js';
 import { resolveConnection } from '../../src/cli/config.js';
 import { makeContext } from '../../src/cli/context.js';
 import { alertText, hiddenInput, pageState, playCustomer } from '../../src/cli/customer.js';
-import { UnreachableError, UsageError } from '../../src/cli/errors.js';
+import { ApiResponseError, UnreachableError, UsageError } from '../../src/cli/errors.js';
 import { buildProgram } from '../../src/cli/index.js';
 import { parseBrands } from '../../src/cli/options.js';
 import { Ui, type Prompter } from '../../src/cli/ui.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const cwd = mkdtempSync(join(tmpdir(), 'paylink-cli-fn-'));
@@ -177,5 +179,35 @@ describe('CLI command functions', () => {
     const payFlags = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --sa); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
     expect(payFlags).toBe('--save-card');
     expect(() => completionScript(new Command(), 'fish')).toThrow(UsageError);
+  });
+
+  it('follows a link created elsewhere only with --return-url, rebuilding the query the hosted page uses', async () => {
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'fn-biz', link: { returnUrl: 'https://shop.example/back?from=mail' } }));
+    const id = created.body.body.link.linkId as string;
+    const { ctx } = setup({ json: true });
+    await expect(follow(id, {}, ctx)).rejects.toThrow(/has not finished/);
+    const paid = await playCustomer(ctx.client, id, { follow: false });
+    await expect(follow(id, {}, ctx)).rejects.toThrow(new UsageError(`follow: the API does not tell the returnUrl of link ${id}, and this folder's journal has none (it was created elsewhere). Give it with --return-url <url>.`));
+    const merchantless = setup({ json: true });
+    const result = await follow(id, { returnUrl: 'http://127.0.0.1:9/back?from=mail' }, merchantless.ctx);
+    expect(result).toMatchObject({ state: 'PAID', source: 'return-url', url: `http://127.0.0.1:9/back?from=mail&linkId=${id}&id=${paid.payment!.id}`, merchant: { error: expect.any(String) } });
+    expect(JSON.parse(merchantless.stdout.text())).toEqual(result);
+  });
+
+  it('opens the hosted page with the browser opener, or prints the URL with --print', async () => {
+    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'https://shop.example/r' }, setup({ json: true }).ctx);
+    const id = link.body.link.linkId as string;
+    const opened: string[] = [];
+    const person = setup();
+    const result = await openPage(id, {}, person.ctx, async (url) => void opened.push(url));
+    expect(result).toEqual({ kind: 'link', id, url: `${sb.url}/gateway/v3/web/paymentlinks/${id}`, opened: true });
+    expect(opened).toEqual([result.url]);
+    const printer = setup();
+    const printed = await openPage(id, { print: true }, printer.ctx, async () => {
+      throw new Error('must not open with --print');
+    });
+    expect(printed.opened).toBe(false);
+    expect(printer.stdout.text()).toBe(`${result.url}\n`);
+    await expect(openPage('00000000-0000-4000-8000-000000000000', {}, printer.ctx)).rejects.toBeInstanceOf(ApiResponseError);
   });
 });

@@ -48,6 +48,9 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
   const result = await ctx.ui.spin(`Following the redirect of ${id}`, async (): Promise<FollowResult> => {
     const { kind, response } = await findResource(ctx.client, id);
     const state = lifecycleOf(kind, response.body);
+    if (state !== 'PAID' && state !== 'DECLINED' && state !== 'DECLINEDBYCUSTOMER') {
+      throw new ApiResponseError(`follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`, response.status, undefined);
+    }
     const remembered = ctx.journal.get(id);
     let url: string | undefined;
     let source: FollowResult['source'] = 'return-url';
@@ -59,8 +62,7 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
       if (returnUrl === undefined) {
         throw new UsageError(`follow: the API does not tell the returnUrl of ${kind} ${id}, and this folder's journal has none (it was created elsewhere). Give it with --return-url <url>.`);
       }
-      url = redirectFor(kind, id, state, response.body, returnUrl);
-      if (url === undefined) throw new ApiResponseError(`follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`, response.status, undefined);
+      url = redirectFor(kind, id, state, response.body, returnUrl)!;
     }
     let merchant: FollowResult['merchant'];
     try {
