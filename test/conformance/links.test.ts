@@ -209,6 +209,9 @@ describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)
     expect(back.searchParams.has('id')).toBe(false);
     const res = await readLink(link.linkId);
     expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Completed');
+    expect(Array.isArray(res.body.body.payments)).toBe(true);
+    expect(res.body.body.transaction.amount).toBe(12.5);
     expect(res.body.body.link.status).toBe('DECLINEDBYCUSTOMER');
   });
 
