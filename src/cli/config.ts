@@ -1,6 +1,7 @@
 /**
- * Where the CLI's connection settings come from: flags, then environment, then `paylink.config.json` in the
- * working directory, then defaults (docs/cli.md, "Configuration").
+ * Where the CLI's connection settings come from: flags, then environment, then `paylink.config.json` (or
+ * the `paylink` key of `package.json`) in the working directory, then defaults (docs/cli.md,
+ * "Configuration file").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,21 +42,38 @@ interface ConfigFile {
   password?: string;
 }
 
+/** `paylink.config.json`, else the `paylink` key of `package.json`, in the working directory. */
 function readConfigFile(cwd: string): ConfigFile {
   const path = join(cwd, CONFIG_FILE);
-  if (!existsSync(path)) return {};
-  let parsed: unknown;
+  if (existsSync(path)) return checkConfig(parseJson(path, CONFIG_FILE), CONFIG_FILE);
+  const pkgPath = join(cwd, 'package.json');
+  if (!existsSync(pkgPath)) return {};
+  // A broken package.json is not the CLI's business unless it holds our key; then say so.
+  let pkg: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`${CONFIG_FILE}: not valid JSON (${(error as Error).message}). Fix or remove it.`);
+    pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  } catch {
+    return {};
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${CONFIG_FILE}: expected a JSON object with baseUrl, businessId, username, password.`);
+  const section = (pkg as Record<string, unknown> | null)?.paylink;
+  return section === undefined ? {} : checkConfig(section, 'package.json "paylink"');
+}
+
+function parseJson(path: string, name: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${name}: not valid JSON (${(error as Error).message}). Fix or remove it.`);
+  }
+}
+
+function checkConfig(parsed: unknown, name: string): ConfigFile {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${name}: expected a JSON object with baseUrl, businessId, username, password.`);
   const config: ConfigFile = {};
   for (const key of ['baseUrl', 'businessId', 'username', 'password'] as const) {
     const value = (parsed as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw new UsageError(`${CONFIG_FILE}: "${key}" must be a string.`);
+    if (typeof value !== 'string') throw new UsageError(`${name}: "${key}" must be a string.`);
     config[key] = value;
   }
   return config;

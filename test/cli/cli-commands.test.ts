@@ -129,7 +129,7 @@ describe('CLI command functions', () => {
     expect(json.stderr.text()).toBe('');
   });
 
-  it('resolves flags over environment over paylink.config.json over defaults, and rejects a bad config file', () => {
+  it('resolves flags over environment over paylink.config.json (or package.json "paylink") over defaults, and rejects a bad config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-cfg-'));
     try {
       expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined });
@@ -140,6 +140,11 @@ describe('CLI command functions', () => {
       expect(() => resolveConnection({ baseUrl: 'ftp://x' }, {}, dir)).toThrow(/--base-url: expected an http\(s\) URL/);
       writeFileSync(join(dir, 'paylink.config.json'), '{ nope');
       expect(() => resolveConnection({}, {}, dir)).toThrow(/paylink.config.json: not valid JSON/);
+      rmSync(join(dir, 'paylink.config.json'));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', paylink: { businessId: 'from-package' } }));
+      expect(resolveConnection({}, {}, dir)).toMatchObject({ baseUrl: 'http://127.0.0.1:8417', businessId: 'from-package' });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', paylink: { businessId: 42 } }));
+      expect(() => resolveConnection({}, {}, dir)).toThrow('package.json "paylink": "businessId" must be a string.');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
