@@ -272,12 +272,17 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   return result;
 }
 
-/** Did the play end as asked? A decline asked for is success; an unknown card counts when it was processed. */
+/**
+ * Did the play end as asked? A decline asked for is success; an unknown card counts when it was processed;
+ * a retry card (failed-retry, declined-retry) fails only its first attempt, so its approval on a later
+ * attempt is what the card does too.
+ */
 function judge(result: PlayResult): boolean {
   if (result.expectedResult === -10 && result.steps[0]?.action === 'decline') return result.state === 'DECLINEDBYCUSTOMER';
   if (!result.payment) return false;
   if (result.expectedResult === undefined) return true;
-  return result.payment.result === result.expectedResult;
+  const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
+  return result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
 }
 
 function isThreeDSecure(target: string, baseUrl: string, pageUrl: string): boolean {

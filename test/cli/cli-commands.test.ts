@@ -215,4 +215,14 @@ describe('CLI command functions', () => {
     expect(printer.stdout.text()).toBe(`${result.url}\n`);
     await expect(openPage('00000000-0000-4000-8000-000000000000', {}, printer.ctx)).rejects.toBeInstanceOf(ApiResponseError);
   });
+
+  it('counts a retry card as asked both when it fails its first attempt and when the next attempt is approved', async () => {
+    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed' }, setup({ json: true }).ctx);
+    const id = link.body.link.linkId as string;
+    const first = await pay(id, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
+    expect(first).toMatchObject({ asExpected: true, state: 'READY', payment: { result: -3 } });
+    const second = await pay(id, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
+    expect(second).toMatchObject({ asExpected: true, state: 'PAID', payment: { result: 0 } });
+    expect(second.merchant).toBeUndefined();
+  });
 });

@@ -69,8 +69,8 @@ export function printPayment(ui: Ui, envelope: any, title: string): void {
   if (t.amount !== undefined) ui.field('Amount', `${t.amount} ${t.currencyCode ?? ''}`);
   if (t.trackingCode !== undefined) ui.field('Tracking code', String(t.trackingCode));
   if (t.parentId !== undefined) ui.field('Original', String(t.parentId));
-  if (t.capturedAmount !== undefined) ui.field('Captured', `${t.capturedAmount} ${t.currencyCode ?? ''}`);
-  if (t.refundedAmount !== undefined) ui.field('Refunded', `${t.refundedAmount} ${t.currencyCode ?? ''}`);
+  if (t.capturedAmount) ui.field('Captured', `${t.capturedAmount} ${t.currencyCode ?? ''}`);
+  if (t.refundedAmount) ui.field('Refunded', `${t.refundedAmount} ${t.currencyCode ?? ''}`);
   if (t.cancelled) ui.field('Cancelled', 'yes');
   if (body.card?.lastFourDigits) ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}${body.card.approvalCode ? `  approval ${body.card.approvalCode}` : ''}`);
   if (body.token?.token) ui.field('Token', `${body.token.token}  (${body.token.displayHint ?? ''})`);

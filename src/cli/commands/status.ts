@@ -130,8 +130,8 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   if (view.kind === 'payment') {
     if (p?.action) ui.field('Action', String(p.action));
     if (p?.parentId) ui.field('Original', String(p.parentId));
-    if (p?.capturedAmount !== undefined) ui.field('Captured', `${p.capturedAmount} ${view.currencyCode ?? ''}`);
-    if (p?.refundedAmount !== undefined) ui.field('Refunded', `${p.refundedAmount} ${view.currencyCode ?? ''}`);
+    if (p?.capturedAmount) ui.field('Captured', `${p.capturedAmount} ${view.currencyCode ?? ''}`);
+    if (p?.refundedAmount) ui.field('Refunded', `${p.refundedAmount} ${view.currencyCode ?? ''}`);
     if (p?.cancelled) ui.field('Cancelled', 'yes');
   }
   if (view.kind !== 'payment') {
