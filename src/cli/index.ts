@@ -91,6 +91,8 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
+    // Commander's own errors (unknown option...) come before preAction: honour --json for them too.
+    if (error instanceof CommanderError && error.exitCode !== 0 && argv.includes('--json')) ui = new Ui(streams, { json: true });
     process.exitCode = exitCodeOf(error, ui);
   }
 }
@@ -99,6 +101,8 @@ export async function main(argv: string[]): Promise<void> {
 export function exitCodeOf(error: unknown, ui: Ui): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT_CODES.ok;
+    // Commander printed the message already; with --json, stdout still gets its one document.
+    if (ui.options.json) ui.json({ error: { message: error.message.replace(/^error: /, ''), exitCode: EXIT_CODES.usage } });
     return EXIT_CODES.usage;
   }
   if (error instanceof ApiResponseError) {

@@ -217,8 +217,9 @@ describe('paylink CLI as a spawned process', () => {
     const unknownOutcome = await paylink(['pay', 'x', '--outcome', 'lucky']);
     expect(unknownOutcome.code).toBe(2);
     expect(unknownOutcome.stderr).toContain('--outcome: unknown outcome "lucky"');
-    const unknownFlag = await paylink(['link', 'create', '--colour', 'red']);
+    const unknownFlag = await paylink(['link', 'create', '--colour', 'red', '--json']);
     expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.json.error.message).toContain("unknown option '--colour'");
 
     const down = await paylink(['status', 'x', '--json'], { baseUrl: 'http://127.0.0.1:1' });
     expect(down.code).toBe(4);
