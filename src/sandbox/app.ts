@@ -2,11 +2,12 @@
  * Builds the sandbox's h3 app from its parts: the router, the API, hosted pages, library and admin routes,
  * and the one place that turns thrown errors into responses. It never listens (see `index.ts`).
  */
-import { createApp, eventHandler, type App, type H3Event } from 'h3';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './envelope.js';
 import { ApiError, internalError, routeNotFound, methodNotAllowed } from './errors.js';
-import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObject } from './request.js';
+import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './request.js';
 import { Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
 import type { JsonObject } from './domain/fields.js';
 import { apiRoutes } from './api/index.js';
@@ -28,6 +29,8 @@ export interface ObservedRequest {
   durationMs: number;
   /** The parsed JSON body or form, when the handler read one. */
   requestBody?: unknown;
+  /** The JSON body's text as received, when the handler read one. */
+  requestJson?: string;
   /** The JSON answer, when there was one. */
   responseBody?: unknown;
   /** The JSON answer exactly as sent, so observers need not serialize it again. */
@@ -36,7 +39,13 @@ export interface ObservedRequest {
 }
 
 export interface BuiltApp {
+  /** The h3 app (for embedding in another h3 or nitro app). */
   app: App;
+  /**
+   * The Node listener `startSandbox` serves: it builds the h3 event and runs the sandbox's one handler
+   * directly, skipping h3's middleware stack (one layer, no path prefix), which is measurable per request.
+   */
+  nodeListener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Adds an observer of answered requests. */
   observe(observer: RequestObserver): void;
 }
@@ -56,77 +65,85 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
   const observers: RequestObserver[] = [];
   const app = createApp();
 
-  app.use(
-    eventHandler(async (event) => {
-      const startedAt = performance.now();
-      const method = event.method;
-      const rawUrl = event.node.req.url ?? '/';
-      const q = rawUrl.indexOf('?');
-      const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-      const queryText = q < 0 ? '' : rawUrl.slice(q + 1);
-      const { match, allowed } = router.match(method, path);
-      const kind: RouteKind | 'unmatched' = match ? match.route.kind : 'unmatched';
-      const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind, startedAt: sandbox.clock.now(), durationMs: 0 };
+  const handle = async (event: H3Event): Promise<void> => {
+    const startedAt = performance.now();
+    const method = event.method;
+    const rawUrl = event.node.req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const queryText = q < 0 ? '' : rawUrl.slice(q + 1);
+    const { match, allowed } = router.match(method, path);
+    const kind: RouteKind | 'unmatched' = match ? match.route.kind : 'unmatched';
+    const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind, startedAt: sandbox.clock.now(), durationMs: 0 };
 
-      let reply: Reply;
+    let reply: Reply;
+    try {
+      if (!match) {
+        if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
+        throw routeNotFound(method, path);
+      }
+      const query = new URLSearchParams(queryText);
+      if (kind === 'admin') checkAdminAccess(sandbox, event, query);
+      let owned: Set<string> | undefined;
+      if (kind === 'api') owned = authenticate(sandbox, event.node.req.headers.authorization);
+      let jsonBody: Promise<JsonObject> | undefined;
+      const request: RouteRequest = {
+        event,
+        sandbox,
+        params: match.params,
+        query,
+        path,
+        json: () => {
+          jsonBody ??= readJsonObjectText(event.node.req).then(({ value, text }) => {
+            observed.requestBody = value;
+            observed.requestJson = text;
+            return value;
+          });
+          return jsonBody;
+        },
+        businessFromBody: (body) => {
+          const id = businessIdFromBody(body);
+          observed.businessId = id;
+          authorize(owned, id);
+          return id;
+        },
+        businessFromQuery: () => {
+          const id = businessIdFromQuery(query);
+          observed.businessId = id;
+          authorize(owned, id);
+          return id;
+        },
+      };
+      const value = await match.route.handler(request);
+      reply = value instanceof Reply ? value : Reply.json(200, value as object);
+    } catch (error) {
+      reply = errorReply(sandbox, error, kind, path);
+    }
+
+    observed.status = reply.status;
+    if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
+    const json = send(event, reply);
+    if (json !== undefined) observed.responseJson = json;
+    observed.durationMs = performance.now() - startedAt;
+    for (const observer of observers) {
       try {
-        if (!match) {
-          if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
-          throw routeNotFound(method, path);
-        }
-        const query = new URLSearchParams(queryText);
-        if (kind === 'admin') checkAdminAccess(sandbox, event, query);
-        let owned: Set<string> | undefined;
-        if (kind === 'api') owned = authenticate(sandbox, event.node.req.headers.authorization);
-        let jsonBody: Promise<JsonObject> | undefined;
-        const request: RouteRequest = {
-          event,
-          sandbox,
-          params: match.params,
-          query,
-          path,
-          json: () => {
-            jsonBody ??= readJsonObject(event.node.req).then((body) => {
-              observed.requestBody = body;
-              return body;
-            });
-            return jsonBody;
-          },
-          businessFromBody: (body) => {
-            const id = businessIdFromBody(body);
-            observed.businessId = id;
-            authorize(owned, id);
-            return id;
-          },
-          businessFromQuery: () => {
-            const id = businessIdFromQuery(query);
-            observed.businessId = id;
-            authorize(owned, id);
-            return id;
-          },
-        };
-        const value = await match.route.handler(request);
-        reply = value instanceof Reply ? value : Reply.json(200, value as object);
+        observer(observed);
       } catch (error) {
-        reply = errorReply(sandbox, error, kind, path);
+        console.error('paylink: a request observer failed:', error);
       }
+    }
+  };
+  app.use(eventHandler(handle));
 
-      observed.status = reply.status;
-      if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
-      const json = send(event, reply);
-      if (json !== undefined) observed.responseJson = json;
-      observed.durationMs = performance.now() - startedAt;
-      for (const observer of observers) {
-        try {
-          observer(observed);
-        } catch (error) {
-          console.error('paylink: a request observer failed:', error);
-        }
-      }
-    }),
-  );
+  const nodeListener = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(createEvent(req, res)).catch((error: unknown) => {
+      // Only a failure to write the answer gets here (every handler error became a reply).
+      sandbox.reportUnexpected(req.url ?? '/', error);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };
 
-  return { app, observe: (observer) => observers.push(observer) };
+  return { app, nodeListener, observe: (observer) => observers.push(observer) };
 }
 
 function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {

@@ -2,7 +2,6 @@
  * The programmatic entry: `startSandbox(options) -> { url, close }`. `paylink sandbox` is a thin command
  * over it, and tests start one on port 0 with a temporary database.
  */
-import { toNodeListener } from 'h3';
 import { listen, type Listener } from 'listhen';
 import { createSandboxApp, type RequestObserver } from './app.js';
 import { Sandbox, type Credential } from './context.js';
@@ -80,14 +79,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     adminToken,
     seed: options.seed,
   });
-  const { app, observe } = createSandboxApp(sandbox);
+  const { nodeListener, observe } = createSandboxApp(sandbox);
   const requestLog = requestLogOf(sandbox);
   observe(requestLog.observer);
   for (const observer of options.observers ?? []) observe(observer);
 
   let listener: Listener;
   try {
-    listener = await listen(toNodeListener(app), {
+    listener = await listen(nodeListener, {
       port: options.port ?? DEFAULT_PORT,
       hostname: host,
       https: httpsOption(options.https, host),

@@ -65,16 +65,22 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
  * input error (400, -1), never a 500.
  */
 export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
+  return (await readJsonObjectText(req)).value;
+}
+
+/** {@link readJsonObject}, with the body's text as received (the request log reuses it). */
+export async function readJsonObjectText(req: IncomingMessage): Promise<{ value: JsonObject; text: string }> {
   const raw = await readRawBody(req);
   if (raw.length === 0) throw malformedJson('the body is empty');
+  const text = raw.toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw malformedJson((error as Error).message);
   }
   if (!isObject(value)) throw malformedJson('expected a JSON object');
-  return value;
+  return { value, text };
 }
 
 /** An `application/x-www-form-urlencoded` body (the hosted pages' forms). */

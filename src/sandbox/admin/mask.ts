@@ -39,11 +39,12 @@ export function maskedJson(value: unknown): string | undefined {
 const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)"\s*:/i;
 
 /**
- * {@link maskedJson} for a value already serialized as `text` (the answer as sent): the text is reused
- * when it has no card key, which spares a second serialization on the hot path.
+ * {@link maskedJson} for a value already serialized as `text` (the answer as sent, the body as received):
+ * the text is reused when it has no card key and no `\u` escape (which could spell one), which spares a
+ * second serialization on the hot path.
  */
 export function maskedJsonText(text: string, value: unknown): string | undefined {
-  return SENSITIVE_KEY.test(text) ? maskedJson(value) : maskDigitRuns(text);
+  return SENSITIVE_KEY.test(text) || text.includes('\\u') ? maskedJson(value) : maskDigitRuns(text);
 }
 
 const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)=/i;

@@ -108,7 +108,7 @@ export class RequestLog {
     this.sandbox.store.writeDeferred(() => {
       let request = `{"kind":${JSON.stringify(entry.kind)}`;
       if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(entry.query))}`;
-      const body = maskedJson(entry.requestBody);
+      const body = entry.requestJson !== undefined ? maskedJsonText(entry.requestJson, entry.requestBody) : maskedJson(entry.requestBody);
       if (body !== undefined) request += `,"body":${body}`;
       request += '}';
       const response = (entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, entry.responseBody) : maskedJson(entry.responseBody)) ?? null;
