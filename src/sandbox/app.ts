@@ -8,7 +8,7 @@ import type { Sandbox } from './context.js';
 import { errorEnvelope } from './envelope.js';
 import { ApiError, internalError, routeNotFound, methodNotAllowed } from './errors.js';
 import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './request.js';
-import { Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
+import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
 import type { JsonObject } from './domain/fields.js';
 import { apiRoutes } from './api/index.js';
 import { adminRoutes, checkAdminAccess } from './api/admin.js';
@@ -166,9 +166,10 @@ function send(event: H3Event, reply: Reply): string | undefined {
   } else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) {
     payload = reply.body;
     headers['content-type'] ??= 'text/plain; charset=utf-8';
+    if (typeof payload === 'string' && headers['content-type'] === JSON_CONTENT_TYPE) json = payload;
   } else {
     payload = json = JSON.stringify(reply.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
+    headers['content-type'] ??= JSON_CONTENT_TYPE;
   }
   if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
   res.writeHead(reply.status, headers);

@@ -31,6 +31,9 @@ export interface RouteRequest {
   businessFromQuery(): string;
 }
 
+/** The content type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** A response other than a 200 JSON value: any status, headers and a string, buffer or JSON body. */
 export class Reply {
   constructor(
@@ -41,6 +44,11 @@ export class Reply {
 
   static json(status: number, body: object, headers: Record<string, string> = {}): Reply {
     return new Reply(status, body, headers);
+  }
+
+  /** A JSON answer already serialized (a cached body); observers receive the text. */
+  static jsonText(status: number, text: string, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, text, { 'content-type': JSON_CONTENT_TYPE, ...headers });
   }
 
   static html(status: number, text: string, headers: Record<string, string> = {}): Reply {

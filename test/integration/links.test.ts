@@ -221,6 +221,16 @@ describe('cancelling a payment link', () => {
     expect(read.body.body.link.status).toBe('CANCELLED');
   });
 
+  it('shows the new status to a reader who read the link just before the cancel', async () => {
+    const created = await createLink();
+    const linkId = created.body.body.link.linkId;
+    for (let i = 0; i < 3; i++) expect((await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`)).body.body.link.status).toBe('READY');
+    await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, { header: { businessId: 'biz-1' } });
+    const after = await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`);
+    expect(after.body.body.link.status).toBe('CANCELLED');
+    expect(after.body.result).toBe(0);
+  });
+
   it('accepts the businessId in the query for a bodiless cancel', async () => {
     const created = await createLink();
     const linkId = created.body.body.link.linkId;

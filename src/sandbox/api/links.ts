@@ -3,10 +3,11 @@
  */
 import { brandIds, duration, optionalBoolean, requireObject, returnUrl, tokenize } from '../domain/fields.js';
 import { linkStatus } from '../domain/lifecycle.js';
-import type { LinkRecord } from '../domain/records.js';
+import { isoUtc } from '../domain/clock.js';
+import type { LinkRecord, LinkStatus } from '../domain/records.js';
 import { envelope } from '../envelope.js';
 import { businessRule, ERROR_CODES, missingProperty, notFound, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../router.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
 import type { Sandbox } from '../context.js';
 import { insertUnique, parseTransaction } from './common.js';
 import { linkCreatedView, linkView, paymentEntry, transactionView } from './views.js';
@@ -66,11 +67,49 @@ export function linkStatusEnvelope(sandbox: Sandbox, link: LinkRecord) {
   return envelope(sandbox, RESULTS.completed, body);
 }
 
+interface CachedBody {
+  status: LinkStatus;
+  storedStatus: LinkRecord['status'];
+  updatedAt: number;
+  attempts: number;
+  baseUrl: string;
+  json: string;
+}
+
+/**
+ * Serialized `body` of links nobody has paid yet, the answer merchants poll: keyed by the record object
+ * (the store hands out a new one on every update) and checked against everything the body depends on.
+ */
+const unpaidBodies = new WeakMap<LinkRecord, CachedBody>();
+
+/** {@link linkStatusEnvelope}, answered from a cached serialized body while nothing was attempted. */
+function linkStatusReply(sandbox: Sandbox, link: LinkRecord): unknown {
+  if (link.attempts > 0 || link.status === 'DECLINEDBYCUSTOMER') return linkStatusEnvelope(sandbox, link);
+  const now = sandbox.clock.now();
+  const status = linkStatus(link, now);
+  const baseUrl = sandbox.baseUrl;
+  let cached = unpaidBodies.get(link);
+  if (
+    cached === undefined ||
+    cached.status !== status ||
+    cached.storedStatus !== link.status ||
+    cached.updatedAt !== link.updatedAt ||
+    cached.attempts !== link.attempts ||
+    cached.baseUrl !== baseUrl
+  ) {
+    const json = JSON.stringify({ link: linkView(link, status, baseUrl), transaction: transactionView(link.transaction) });
+    cached = { status, storedStatus: link.status, updatedAt: link.updatedAt, attempts: link.attempts, baseUrl, json };
+    unpaidBodies.set(link, cached);
+  }
+  const header = JSON.stringify({ requestTimestamp: isoUtc(now) });
+  return Reply.jsonText(200, `{"result":${RESULTS.ok.result},"description":"${RESULTS.ok.description}","header":${header},"body":${cached.json}}`);
+}
+
 function getLink(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const link = req.sandbox.links.getOwned(req.params.linkId!, businessId);
   if (!link) throw notFound('Payment link');
-  return linkStatusEnvelope(req.sandbox, link);
+  return linkStatusReply(req.sandbox, link);
 }
 
 function findLink(req: RouteRequest) {
@@ -79,7 +118,7 @@ function findLink(req: RouteRequest) {
   if (!code) throw missingProperty('trackingCode');
   const link = req.sandbox.links.byTrackingCode(businessId, code)[0];
   if (!link) throw notFound('Payment link');
-  return linkStatusEnvelope(req.sandbox, link);
+  return linkStatusReply(req.sandbox, link);
 }
 
 async function cancelLink(req: RouteRequest) {
