@@ -161,6 +161,7 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
   describe('inside a merchant iframe', () => {
     const options = (more: Record<string, unknown> = {}) => ({
       styles: {
+        autoHeight: true,
         imageUrl: `${merchant.url}/logo.png`,
         generalStyles: { fontFamily: 'Georgia, serif', fontFamilyUrl: `${merchant.url}/font.css`, backgroundColor: '#fdf6e3', primaryThemeColor: '#6c71c4' },
         formStyles: { borderRadius: '9px', fontSize: '15px' },

@@ -362,6 +362,17 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
     expect(detail.error.state).toBe('NOTFOUND');
   });
 
+  it('keeps the iframe at the height the merchant set when autoHeight is left false, even as the form grows', async () => {
+    const { page, frame } = await embed(await newCheckout(), { styles: { iframe: { height: '640px' } } });
+    const shown = () => page.$eval('#checkout-container iframe', (el) => Math.round(el.getBoundingClientRect().height));
+    expect(await shown()).toBe(640);
+    await frame.click('#pl-pay'); // inline errors make the form taller
+    await frame.waitForSelector('#pl-error-cardNumber:not(:empty)');
+    await page.waitForTimeout(500);
+    expect(await shown()).toBe(640);
+    expect((await log(page)).filter((e) => e.type === 'message' && e.data && e.data.height)).toEqual([]);
+  });
+
   it('sizes the iframe from the merchant options and makes it follow the form with autoHeight', async () => {
     const { page, frame } = await embed(await newCheckout(), { styles: { autoHeight: true, iframe: { width: '480px', height: '640px' } } });
     const iframe = page.locator('#checkout-container iframe');

@@ -218,8 +218,11 @@ export const HOSTED_SCRIPT = String.raw`(function () {
     return Math.ceil(box.getBoundingClientRect().height) + 'px';
   }
   var readyPosted = false;
+  // Heights go out only when the merchant asked for styles.autoHeight: the provider's published library
+  // applies every {height} it gets, so a page that always posted them would override styles.iframe.height.
+  var autoHeight = false;
   function postHeight() {
-    if (!readyPosted) return;
+    if (!readyPosted || !autoHeight) return;
     var height = measure();
     if (height !== lastHeight) { lastHeight = height; post({ height: height }); }
   }
@@ -234,6 +237,7 @@ export const HOSTED_SCRIPT = String.raw`(function () {
 
   function applyOptions(options) {
     var styles = options.styles && typeof options.styles === 'object' ? options.styles : {};
+    autoHeight = styles.autoHeight === true;
     each(config.styleMap, function (entry) {
       var group = styles[entry.group];
       if (!group || typeof group !== 'object') return;
