@@ -132,27 +132,26 @@ async function main() {
   let bare;
   let sandbox;
   try {
-    // Bare server.
-    const barePort = await freePort();
-    bare = spawnServer(['-e', BARE_SERVER, String(barePort)]);
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    await waitForAnswer(`${bareUrl}/`, performance.now(), bare);
-    const bareGet = await measure('bare node:http GET', { url: `${bareUrl}/` });
-    const barePost = await measure('bare node:http POST', { url: `${bareUrl}/`, method: 'POST', headers: JSON_HEADERS, body: linkBody() });
-    await stop(bare);
-
-    // Sandbox: start-up to the first answered request, as a user starts it.
+    // Sandbox first, alone on the machine: start-up to the first answered request, as a user starts it.
     const port = await freePort();
     const startedAt = performance.now();
     sandbox = spawnServer(['bin/paylink.js', 'sandbox', '--port', String(port), '--db', join(dir, 'bench.db')]);
     const url = `http://127.0.0.1:${port}`;
     startup = await waitForAnswer(`${url}/__sandbox/health`, startedAt, sandbox);
 
+    const barePort = await freePort();
+    bare = spawnServer(['-e', BARE_SERVER, String(barePort)]);
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitForAnswer(`${bareUrl}/`, performance.now(), bare);
+
     const created = await fetch(`${url}/gateway/v3/paymentlinks`, { method: 'POST', headers: JSON_HEADERS, body: linkBody() }).then((r) => r.json());
     const linkId = created?.body?.link?.linkId;
     if (typeof linkId !== 'string') throw new Error(`could not create a link: ${JSON.stringify(created)}`);
 
+    // Each sandbox run right after its bare run, so a ratio compares runs made under the same conditions.
+    const bareGet = await measure('bare node:http GET', { url: `${bareUrl}/` });
     const sbGet = await measure('sandbox GET link', { url: `${url}/gateway/v3/paymentlinks/${linkId}?businessId=${BUSINESS}` });
+    const barePost = await measure('bare node:http POST', { url: `${bareUrl}/`, method: 'POST', headers: JSON_HEADERS, body: linkBody() });
     const sbPost = await measure('sandbox POST link', {
       url: `${url}/gateway/v3/paymentlinks`,
       method: 'POST',
