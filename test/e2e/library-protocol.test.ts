@@ -67,6 +67,7 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
       window.embed = new PaymentLink('link-1', 'link', {
         baseUrl: '${pages.url}',
         showDeclinebutton: false,
+        language: 'nl',
         styles: { generalStyles: { backgroundColor: '#ffeecc' }, paymentButtonStyles: { fontColot: '#123456' }, iframe: { width: '400px', height: '300px' } }
       }).render();`);
     const frame = await innerFrame(page, 'link');
@@ -86,6 +87,11 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(options.styles.paymentButtonStyles.backgroundColor).toBe('#8ec03f');
     expect(options.styles.autoHeight).toBe(false);
     expect(options.styles.imageUrl).toBe('');
+    // Options the library does not know travel on, as the provider's library posts {styles, ...options};
+    // the base URL stays with the merchant page.
+    expect(options.language).toBe('nl');
+    expect(options.baseUrl).toBeUndefined();
+    expect(await page.$eval('#link iframe', (el) => [el.getAttribute('name'), el.getAttribute('width'), el.getAttribute('height')])).toEqual(['PaymentLink', '400px', '300px']);
 
     expect(await iframeStyle(page, 'link', 'visibility')).toBe('hidden');
     expect(await iframeStyle(page, 'link', 'width')).toBe('400px');
@@ -129,7 +135,7 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     await page.context().close();
   });
 
-  it('raises paymentlink-error and checkout-error on document with the page error as detail', async () => {
+  it('raises paymentlink-error and checkout-error on document with detail {error} as the provider library does', async () => {
     const { page } = await open(`
       new PaymentLink('l', 'link', { baseUrl: '${pages.url}' }).render();
       new Checkout('c', 'checkout', { baseUrl: '${pages.url}' }).render();`);
@@ -139,8 +145,8 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     await checkout.evaluate(() => (window as any).post({ error: { code: 1404, message: 'Not found.', state: 'notfound' } }));
     await expect.poll(() => page.evaluate(() => (window as any).errors.length)).toBe(2);
     const errors = await page.evaluate(() => (window as any).errors);
-    expect(errors).toContainEqual({ type: 'paymentlink-error', detail: { code: 2002, message: 'The link has expired.', state: 'expired' } });
-    expect(errors).toContainEqual({ type: 'checkout-error', detail: { code: 1404, message: 'Not found.', state: 'notfound' } });
+    expect(errors).toContainEqual({ type: 'paymentlink-error', detail: { error: { code: 2002, message: 'The link has expired.', state: 'expired' } } });
+    expect(errors).toContainEqual({ type: 'checkout-error', detail: { error: { code: 1404, message: 'Not found.', state: 'notfound' } } });
     expect(await iframeStyle(page, 'link', 'visibility')).toBe('hidden');
     await page.context().close();
   });

@@ -237,8 +237,8 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
     await expect.poll(() => page.evaluate(() => (window as any).errors.length), { timeout: 10_000 }).toBeGreaterThan(0);
     const [error] = await page.evaluate(() => (window as any).errors);
     expect(error.type).toBe('paymentlink-error');
-    expect(String(error.detail.state).toLowerCase()).toBe('expired');
-    expect(typeof error.detail.message).toBe('string');
+    expect(String(error.detail.error.state).toLowerCase()).toBe('expired');
+    expect(typeof error.detail.error.message).toBe('string');
     await page.context().close();
   });
 

@@ -91,6 +91,7 @@ namespace PaylinkLibrary {
     private readonly kind: EmbedKind;
     private readonly containerElementId: string;
     private readonly origin: string;
+    private readonly givenOptions: { [key: string]: unknown };
     private iframe: HTMLIFrameElement | null = null;
     private onMessage: ((event: MessageEvent) => void) | null = null;
 
@@ -103,6 +104,7 @@ namespace PaylinkLibrary {
       }
       this.containerElementId = containerElementId;
       this.options = resolveOptions(kind.label, options);
+      this.givenOptions = typeof options === 'object' && options !== null ? (options as { [key: string]: unknown }) : {};
       const given = typeof options === 'object' && options !== null ? (options as { baseUrl?: unknown }).baseUrl : undefined;
       const base = pickBase(kind.label, config, given, this.options.live);
       if (this.options.live && config.sandbox && given === undefined) {
@@ -121,6 +123,10 @@ namespace PaylinkLibrary {
       const iframe = document.createElement('iframe');
       const sizes = this.options.styles.iframe;
       iframe.title = this.kind.label === 'Checkout' ? 'Checkout' : 'Payment link';
+      // Name and size attributes as the provider's library sets them (merchant CSS may select on them).
+      iframe.name = this.kind.label;
+      iframe.setAttribute('width', sizes['width']!);
+      iframe.setAttribute('height', sizes['height']!);
       iframe.setAttribute('frameborder', '0');
       iframe.setAttribute('allowtransparency', 'true');
       if (this.options.styles.autoHeight) iframe.setAttribute('scrolling', 'no');
@@ -134,7 +140,7 @@ namespace PaylinkLibrary {
       const self = this;
       iframe.addEventListener('load', function () {
         // Every navigation inside the frame (a retry, 3-D Secure) is a new page that needs the options.
-        if (iframe.contentWindow) iframe.contentWindow.postMessage({ styles: self.options.styles, showDeclineButton: self.options.showDeclineButton, live: self.options.live }, self.origin);
+        if (iframe.contentWindow) iframe.contentWindow.postMessage(self.message(), self.origin);
       });
       this.onMessage = function (event: MessageEvent) {
         self.receive(event);
@@ -144,6 +150,22 @@ namespace PaylinkLibrary {
       container.appendChild(iframe);
       this.iframe = iframe;
       return this;
+    }
+
+    /**
+     * The options message: every option the merchant gave (as the provider's library posts
+     * `{styles, ...options}`), with the resolved values and defaults of the known ones.
+     */
+    private message(): { [key: string]: unknown } {
+      const message: { [key: string]: unknown } = {};
+      const given = this.givenOptions;
+      for (const key in given) {
+        if (Object.prototype.hasOwnProperty.call(given, key) && key !== 'baseUrl') message[key] = given[key];
+      }
+      message['styles'] = this.options.styles;
+      message['showDeclineButton'] = this.options.showDeclineButton;
+      message['live'] = this.options.live;
+      return message;
     }
 
     /** Shows the form (after `hide()`). Throws ReferenceError before `render()`. */
@@ -180,7 +202,9 @@ namespace PaylinkLibrary {
       if (data['ready'] === true) iframe.style.visibility = 'visible';
       const height = typeof data['height'] === 'number' ? data['height'] + 'px' : data['height'];
       if (height !== undefined && this.options.styles.autoHeight && isLength(height)) iframe.style.height = height as string;
-      if (data['error'] !== undefined) dispatch(this.kind.errorEvent, data['error']);
+      // `detail: {error}` as the provider's published library raises it, so merchant code written for the
+      // provider (`event.detail.error.message`) works unchanged.
+      if (data['error'] !== undefined) dispatch(this.kind.errorEvent, { error: data['error'] });
       const redirect = data['redirect'];
       if (typeof redirect === 'string') {
         if (/^https?:\/\//i.test(redirect)) (window.top || window).location.href = redirect;
