@@ -97,4 +97,11 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'drop the unused request_log index on at (the log is read by seq; every logged request paid for it)',
+    sql: `
+      DROP INDEX IF EXISTS request_log_at;
+    `,
+  },
 ];
