@@ -214,7 +214,7 @@ export class DocumentTable<T extends StoredDocument> {
     private readonly options: DocumentTableOptions<T>,
   ) {
     // Bounded so a long load test keeps the process small (RSS target < 100 MB); misses cost one indexed select.
-    this.cache = new LruCache(options.cacheSize ?? 4_000);
+    this.cache = new LruCache(options.cacheSize ?? 2_000);
     this.extra = Object.entries(options.columns ?? {});
     const names = ['id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
     const t = options.table;
