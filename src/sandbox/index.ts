@@ -84,10 +84,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   observe(requestLog.observer);
   for (const observer of options.observers ?? []) observe(observer);
 
+  const requestedPort = options.port ?? DEFAULT_PORT;
   let listener: Listener;
   try {
     listener = await listen(nodeListener, {
-      port: options.port ?? DEFAULT_PORT,
+      port: requestedPort,
+      // listhen's "production" mode only changes port discovery here (public and the printing options are
+      // set explicitly): a taken port is then an error, never a silent move to port 3000 or a random one,
+      // since clients and printed URLs point at the documented port. Port 0 still picks a free one.
+      isProd: requestedPort !== 0,
       hostname: host,
       https: httpsOption(options.https, host),
       showURL: false,
@@ -98,6 +103,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     });
   } catch (error) {
     sandbox.close();
+    if ((error as Error).name === 'GetPortError' || (error as { code?: string }).code === 'EADDRINUSE') {
+      throw Object.assign(new Error(`Port ${requestedPort} on ${host} is already in use`), { code: 'EADDRINUSE', cause: error });
+    }
     throw error;
   }
 
