@@ -148,8 +148,19 @@ export function networkReason(error: unknown): string {
   return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
 
-/** Returns the response when its status is 2xx, else throws the API error it carries (exit code 3). */
+/**
+ * True for the status read of a checkout that ended declined (-4) or declined by the customer (-10): the
+ * API answers it with HTTP 400, as its result code says, yet it carries the checkout, so reading it
+ * succeeded. An error answer of a failed request never carries `body.checkout`.
+ */
+function isCheckoutStatus(body: unknown): boolean {
+  const inner = (body as { body?: { checkout?: unknown } } | null)?.body;
+  return typeof inner === 'object' && inner !== null && typeof inner.checkout === 'object' && inner.checkout !== null;
+}
+
+/** Returns the response when its status is 2xx (or it is a checkout's status), else throws the API error it carries (exit code 3). */
 export function expectOk<T>(response: ApiResponse<T>, context?: string): ApiResponse<T> {
   if (response.status >= 200 && response.status < 300) return response;
+  if (response.status === 400 && isCheckoutStatus(response.body)) return response;
   throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, context);
 }

@@ -53,7 +53,7 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
     expect(res.body.body.payments[0].result).toBe(-4);
   });
 
-  it('answers -4 Declined after three failed attempts', async () => {
+  it('answers -4 Declined with HTTP 400 and body.error after three failed attempts, still carrying the checkout', async () => {
     const { checkout } = await createCheckout(sb);
     await customerSubmits(checkout.redirect.url, { number: '4000000000000002' });
     await customerSubmits(checkout.redirect.url, { number: '4000000000000002' });
@@ -61,21 +61,28 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
     expect(back.searchParams.get('checkoutId')).toBe(checkout.checkoutId);
     expect(back.searchParams.has('id')).toBe(false);
     const res = await readCheckout(checkout.checkoutId);
+    expect(res.status).toBe(400);
     expect(res.body.result).toBe(-4);
     expect(res.body.description).toBe('Declined');
     expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
+    expect(res.body.body.error.code).toEqual(expect.any(Number));
+    expect(res.body.body.error.message).toEqual(expect.any(String));
+    expect(res.body.body.checkout.checkoutId).toBe(checkout.checkoutId);
     expect(res.body.body.payments).toHaveLength(3);
   });
 
-  it('answers -10 Customer processing error after the decline button', async () => {
+  it('answers -10 Customer processing error with HTTP 400 and body.error after the decline button', async () => {
     const { checkout } = await createCheckout(sb);
     const back = await customerReturns(checkout.redirect.url, { button: /decline/i });
     expect(back.searchParams.get('checkoutId')).toBe(checkout.checkoutId);
     expect(back.searchParams.has('id')).toBe(false);
     const res = await readCheckout(checkout.checkoutId);
+    expect(res.status).toBe(400);
     expect(res.body.result).toBe(-10);
     expect(res.body.description).toBe('Customer processing error');
     expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
+    expect(res.body.body.error.code).toEqual(expect.any(Number));
+    expect(res.body.body.checkout.checkoutId).toBe(checkout.checkoutId);
   });
 
   it('cannot be paid twice: after success the page has no card form', async () => {

@@ -6,8 +6,8 @@ import { brandIds, requireObject, returnUrl, tokenize } from '../domain/fields.j
 import { CHECKOUT_VALIDITY_MS, checkoutState } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../envelope.js';
-import { missingProperty, notFound, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../router.js';
+import { ERROR_CODES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
+import { Reply, type Route, type RouteRequest } from '../router.js';
 import type { Sandbox } from '../context.js';
 import { insertUnique, parseTransaction } from './common.js';
 import { checkoutView, paymentEntry, transactionView } from './views.js';
@@ -56,11 +56,19 @@ const RESULT_OF_STATE: Record<CheckoutState, { result: number; description: stri
   TIMEOUT: RESULTS.timeout,
 };
 
+/** `body.error` of the checkout states whose result is an error result. */
+const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: string }>> = {
+  DECLINED: { code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
+  DECLINEDBYCUSTOMER: { code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
+};
+
 /**
- * The status body: the result follows the checkout's state (2 Pending, 0 Completed, -4 Declined,
- * -10 Customer processing error, 4 Timeout), always with HTTP 200 because the lookup itself succeeded.
+ * The status answer: the result follows the checkout's state (2 Pending, 0 Completed, -4 Declined,
+ * -10 Customer processing error, 4 Timeout) and, to the letter of SANDBOX.md's result table, so does the
+ * HTTP status (400 for -4 and -10, with `body.error` and a requestCode as on every error result). The
+ * body still carries the checkout, its transaction and every payment attempt.
  */
-export function checkoutStatusEnvelope(sandbox: Sandbox, checkout: CheckoutRecord) {
+export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord): Reply {
   const state = checkoutState(checkout, sandbox.clock.now());
   const body: Record<string, unknown> = {
     checkout: checkoutView(checkout, sandbox.baseUrl),
@@ -72,16 +80,17 @@ export function checkoutStatusEnvelope(sandbox: Sandbox, checkout: CheckoutRecor
       return payment ? [paymentEntry(payment)] : [];
     });
   }
-  // A negative result is an error result: SANDBOX.md puts a requestCode on every one.
   const outcome = RESULT_OF_STATE[state];
-  return envelope(sandbox, outcome, body, outcome.result < 0);
+  const error = ERROR_OF_STATE[state];
+  if (error) body.error = { ...error };
+  return Reply.json(httpStatusOfResult(outcome.result), envelope(sandbox, outcome, body, outcome.result < 0));
 }
 
 function getCheckout(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const checkout = req.sandbox.checkouts.getOwned(req.params.checkoutId!, businessId);
   if (!checkout) throw notFound('Checkout');
-  return checkoutStatusEnvelope(req.sandbox, checkout);
+  return checkoutStatusReply(req.sandbox, checkout);
 }
 
 function findCheckout(req: RouteRequest) {
@@ -90,7 +99,7 @@ function findCheckout(req: RouteRequest) {
   if (!code) throw missingProperty('trackingCode');
   const checkout = req.sandbox.checkouts.byTrackingCode(businessId, code)[0];
   if (!checkout) throw notFound('Checkout');
-  return checkoutStatusEnvelope(req.sandbox, checkout);
+  return checkoutStatusReply(req.sandbox, checkout);
 }
 
 export const checkoutRoutes: Route[] = [
