@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { maskedJson, maskQuery } from '../../src/sandbox/admin/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
-import { RequestLog } from '../../src/sandbox/admin/request-log.js';
+import { RequestLog, requestLogOf } from '../../src/sandbox/admin/request-log.js';
 import { ApiClient } from '../../src/cli/client.js';
 import { playCustomer } from '../../src/cli/customer.js';
 
@@ -37,6 +37,8 @@ describe('request log', () => {
     request.body.note = `pasted ${FULL_NUMBER} here`;
     expect((await sb.post('/gateway/v3/paymentlinks', request)).status).toBe(200);
     await sb.get(`/gateway/v3/paymentlinks/nothing?businessId=card-biz&cardNumber=${FULL_NUMBER}&cvv=999`);
+    // What reaches the file: write the in-memory window first.
+    requestLogOf(sb.running.sandbox).flush();
     const stored = sb.running.sandbox.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
     const everything = JSON.stringify(stored);
     expect(everything).not.toContain(FULL_NUMBER);
@@ -66,6 +68,7 @@ describe('request log', () => {
         card: { number: '4242424242424242', cvv: '919', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
       },
     });
+    requestLogOf(sb.running.sandbox).flush();
     const everything = JSON.stringify(sb.running.sandbox.db.prepare('SELECT * FROM request_log').all());
     for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737']) expect(everything).not.toContain(secret);
     expect(everything).toContain('424242******4242');
@@ -111,22 +114,39 @@ describe('request log', () => {
     expect(empty.body.body.requests).toEqual([]);
   });
 
-  it('keeps only the newest rows once the log is full', async () => {
+  it('keeps only the newest rows once the log is full, across batches, and writes a batch before any read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
     const sandbox = new Sandbox({ db: join(dir, 'log.db') });
+    const count = () => sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
     try {
-      const log = new RequestLog(sandbox, { capacity: 20, pruneEvery: 5 });
-      for (let i = 0; i < 60; i++) {
+      const log = new RequestLog(sandbox, { capacity: 20 });
+      const observe = (i: number) =>
         log.observer({ method: 'GET', path: `/gateway/v3/x/${i}`, query: '', status: 200, kind: 'api', startedAt: 0, durationMs: 1 });
-      }
+      for (let i = 0; i < 30; i++) observe(i);
+      // Answering only fills the in-memory window; nothing is written until idle or a read.
+      expect(count()).toBe(0);
+      expect(log.lastSeq()).toBe(30);
+      log.flush();
+      expect(count()).toBe(20);
+      for (let i = 30; i < 45; i++) observe(i);
+      const newest = log.list({ limit: 100 });
+      expect(count()).toBe(20);
+      expect(newest.map((r) => r.path)).toEqual(Array.from({ length: 20 }, (_, k) => `/gateway/v3/x/${25 + k}`));
+      expect(newest.at(-1)!.seq).toBe(45);
+      log.close();
       sandbox.store.flush();
-      const count = sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
-      expect(count).toBeLessThanOrEqual(25);
-      expect(count).toBeGreaterThanOrEqual(20);
-      expect(log.list({ limit: 1 })[0]!.path).toBe('/gateway/v3/x/59');
+      expect(count()).toBe(20);
     } finally {
       sandbox.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('writes the window to SQLite by itself once the sandbox is quiet', async () => {
+    const before = (sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number);
+    await sb.get('/gateway/v3/paymentlinks/nothing-here?businessId=quiet-biz');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const after = sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
+    expect(after).toBeGreaterThan(before);
   });
 });

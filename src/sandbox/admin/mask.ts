@@ -38,13 +38,18 @@ export function maskedJson(value: unknown): string | undefined {
 
 const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)"\s*:/i;
 
+/** True when masking `text` needs the parsed value (a card key, or an escape that could hide digits). */
+export function textNeedsValue(text: string): boolean {
+  return SENSITIVE_KEY.test(text) || text.includes('\\u');
+}
+
 /**
  * {@link maskedJson} for a value already serialized as `text` (the answer as sent, the body as received):
- * the text is reused when it has no card key and no `\u` escape (which could spell one), which spares a
- * second serialization on the hot path.
+ * the text is reused when it has no card key and no `\u` escape (which could spell one); otherwise it is
+ * parsed and masked by key. Spares holding or serializing the value again.
  */
-export function maskedJsonText(text: string, value: unknown): string | undefined {
-  return SENSITIVE_KEY.test(text) || text.includes('\\u') ? maskedJson(value) : maskDigitRuns(text);
+export function maskedJsonText(text: string): string | undefined {
+  return textNeedsValue(text) ? maskedJson(JSON.parse(text)) : maskDigitRuns(text);
 }
 
 const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)=/i;
