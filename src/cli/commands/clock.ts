@@ -3,6 +3,7 @@
  * timestamp in the sandbox follows it: `paylink clock advance 31m` times out a fresh checkout.
  */
 import type { Command } from 'commander';
+import { formatClockOffset } from '../../sandbox/domain/clock.js';
 import { UsageError } from '../errors.js';
 import { adminConnectionOf, adminOk, type AdminConnection, type AdminFlags } from '../fixtures/admin-api.js';
 import type { Ui } from '../ui.js';
@@ -25,18 +26,10 @@ export async function runClock(conn: AdminConnection, ui: Ui, change?: ClockChan
   return clock;
 }
 
-/** `+31m`, `-2h 5m`, `wall clock` for people. */
+/** `+31m from the wall clock`, `wall clock` for people. */
 export function formatOffset(ms: number): string {
-  if (Math.abs(ms) < 1000) return 'wall clock';
-  const sign = ms < 0 ? '-' : '+';
-  let rest = Math.round(Math.abs(ms) / 1000);
-  const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0) parts.push(`${n}${unit}`);
-  }
-  return `${sign}${parts.join(' ')} from the wall clock`;
+  const offset = formatClockOffset(ms);
+  return offset === 'wall clock' ? offset : `${offset} from the wall clock`;
 }
 
 function isoOrThrow(value: string): string {

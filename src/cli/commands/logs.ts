@@ -4,24 +4,13 @@
  * document per line with `--json`.
  */
 import type { Command } from 'commander';
+import type { LoggedRequest } from '../../sandbox/admin/request-log.js';
 import { UsageError } from '../errors.js';
 import { adminConnectionOf, adminOk, type AdminConnection, type AdminFlags } from '../fixtures/admin-api.js';
 import type { Ui } from '../ui.js';
 
-/** A logged request as the sandbox answers it (card data already masked by the sandbox). */
-export interface LogEntry {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  kind: string;
-  businessId: string | null;
-  durationMs: number;
-  request?: unknown;
-  response?: unknown;
-}
+/** A logged request as the sandbox answers it (card data already masked by the sandbox): the wire type. */
+export type LogEntry = LoggedRequest;
 
 export interface LogsOptions {
   path?: string | undefined;

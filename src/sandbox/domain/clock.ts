@@ -57,3 +57,17 @@ export interface ClockState {
 export function isoUtc(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
+
+/** A clock offset for people: `+31m`, `-2h 5m`, or `wall clock` when under a second. */
+export function formatClockOffset(ms: number): string {
+  if (Math.abs(ms) < 1000) return 'wall clock';
+  const sign = ms < 0 ? '-' : '+';
+  let rest = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return `${sign}${parts.join(' ')}`;
+}

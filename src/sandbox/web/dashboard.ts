@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../context.js';
-import { isoUtc } from '../domain/clock.js';
+import { formatClockOffset, isoUtc } from '../domain/clock.js';
 import { duration as parseDuration } from '../domain/fields.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
@@ -80,22 +80,9 @@ function safeBack(value: string | null): string {
 
 // ---- View helpers ----
 
-function offsetText(ms: number): string {
-  if (Math.abs(ms) < 1000) return 'wall clock';
-  const sign = ms < 0 ? '-' : '+';
-  let rest = Math.round(Math.abs(ms) / 1000);
-  const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
-    const n = Math.floor(rest / size);
-    rest -= n * size;
-    if (n > 0) parts.push(`${n}${unit}`);
-  }
-  return `${sign}${parts.join(' ')}`;
-}
-
 function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
   const view = clockView(sandbox);
-  return { now: view.now, offset: offsetText(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
+  return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
 }
 
 function money(amount: number, currency: string): string {
