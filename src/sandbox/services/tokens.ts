@@ -38,20 +38,8 @@ function findByFingerprint(sandbox: Sandbox, businessId: string, fingerprint: st
   return id === undefined ? undefined : sandbox.tokens.get(id);
 }
 
-export interface SaveTokenInput {
-  businessId: string;
-  fingerprint: string;
-  behaviour: string;
-  brandId: number;
-  displayHint: string;
-  firstSixDigits: string;
-  lastFourDigits: string;
-  expiryMonth: string;
-  expiryYear: string;
-  holderName: string;
-  trackingCode?: string | undefined;
-  customer?: Record<string, unknown> | undefined;
-}
+/** What a new token is made of: the record less what `saveToken` assigns itself. */
+export type SaveTokenInput = Omit<TokenRecord, 'kind' | 'id' | 'token' | 'createdAt'>;
 
 /** The token of this card for this business: the existing one, or a new one. */
 export function saveToken(sandbox: Sandbox, input: SaveTokenInput): TokenRecord {
