@@ -5,6 +5,7 @@
 import { SandboxClock, type ClockState } from './domain/clock.js';
 import { RandomIds, SeededIds, type IdSource } from './domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from './domain/records.js';
+import type { Statement } from 'better-sqlite3';
 import { openDatabase, type Db } from './store/db.js';
 import { DocumentTable, Store } from './store/store.js';
 
@@ -43,6 +44,7 @@ export class Sandbox {
   readonly unexpectedErrors: unknown[] = [];
   /** The URL the sandbox listens at; set by `startSandbox` once listening. */
   listenUrl = 'http://localhost';
+  private readonly statements = new Map<string, Statement>();
   private readonly metaGet;
   private readonly metaSet;
 
@@ -76,6 +78,19 @@ export class Sandbox {
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
   get baseUrl(): string {
     return (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
+  }
+
+  /**
+   * The prepared statement for `sql`, prepared once per sandbox: code on a request's path calls this
+   * instead of `db.prepare`, which would compile the SQL on every request.
+   */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   readMeta<T>(key: string): T | undefined {

@@ -142,10 +142,10 @@ export function issueFormToken(sandbox: Sandbox, target: string): string {
   // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
   const token = randomBytes(24).toString('base64url');
   const now = sandbox.clock.now();
-  sandbox.db.prepare('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)').run(token, target, now);
+  sandbox.statement('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)').run(token, target, now);
   if (++issuedSincePrune >= 500) {
     issuedSincePrune = 0;
-    sandbox.db.prepare('DELETE FROM form_tokens WHERE created_at < ?').run(now - FORM_TOKEN_TTL_MS);
+    sandbox.statement('DELETE FROM form_tokens WHERE created_at < ?').run(now - FORM_TOKEN_TTL_MS);
   }
   return token;
 }
@@ -153,16 +153,16 @@ export function issueFormToken(sandbox: Sandbox, target: string): string {
 /** Checks a posted token for `target` and, when it is fresh, marks it used. */
 export function takeFormToken(sandbox: Sandbox, token: string, target: string): TokenCheck {
   if (token === '') return { status: 'unknown' };
-  const row = sandbox.db.prepare('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?').get(token) as FormTokenRow | undefined;
+  const row = sandbox.statement('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?').get(token) as FormTokenRow | undefined;
   if (!row || row.target_id !== target) return { status: 'unknown' };
   if (row.used_at !== null) return { status: 'used', outcome: row.outcome ? (JSON.parse(row.outcome) as StoredOutcome) : undefined };
-  sandbox.db.prepare('UPDATE form_tokens SET used_at = ? WHERE token = ?').run(sandbox.clock.now(), token);
+  sandbox.statement('UPDATE form_tokens SET used_at = ? WHERE token = ?').run(sandbox.clock.now(), token);
   return { status: 'fresh' };
 }
 
 /** Records where a used token led. */
 export function recordTokenOutcome(sandbox: Sandbox, token: string, outcome: StoredOutcome): void {
-  sandbox.db.prepare('UPDATE form_tokens SET outcome = ? WHERE token = ?').run(JSON.stringify(outcome), token);
+  sandbox.statement('UPDATE form_tokens SET outcome = ? WHERE token = ?').run(JSON.stringify(outcome), token);
 }
 
 // ---- Submissions ----

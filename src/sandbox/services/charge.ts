@@ -64,21 +64,12 @@ interface Source {
   token?: TokenRecord;
 }
 
-const attemptCounters = new WeakMap<Sandbox, (key: string) => number>();
-
 /** Counts one more retry-card attempt for `key` and returns the count (1 = first). */
 function countAttempt(sandbox: Sandbox, key: string): number {
-  let count = attemptCounters.get(sandbox);
-  if (!count) {
-    const stmt = sandbox.db
-      .prepare(
-        'INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts',
-      )
-      .pluck();
-    count = (k) => stmt.get(k) as number;
-    attemptCounters.set(sandbox, count);
-  }
-  return count(key);
+  return sandbox
+    .statement('INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts')
+    .pluck()
+    .get(key) as number;
 }
 
 function cardSource(card: CardInput): Source {

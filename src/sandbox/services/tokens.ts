@@ -10,8 +10,6 @@ import type { Sandbox } from '../context.js';
 
 const SECRET_KEY = 'tokens.secret';
 
-const lookups = new WeakMap<Sandbox, (businessId: string, fingerprint: string) => string | undefined>();
-
 /** The per-database fingerprint secret, created on first use (inside a write). */
 function secret(sandbox: Sandbox): string {
   let value = sandbox.readMeta<string>(SECRET_KEY);
@@ -28,13 +26,7 @@ export function cardFingerprint(sandbox: Sandbox, businessId: string, number: st
 }
 
 function findByFingerprint(sandbox: Sandbox, businessId: string, fingerprint: string): TokenRecord | undefined {
-  let lookup = lookups.get(sandbox);
-  if (!lookup) {
-    const stmt = sandbox.db.prepare('SELECT id FROM tokens WHERE business_id = ? AND fingerprint = ?').pluck();
-    lookup = (b, f) => stmt.get(b, f) as string | undefined;
-    lookups.set(sandbox, lookup);
-  }
-  const id = lookup(businessId, fingerprint);
+  const id = sandbox.statement('SELECT id FROM tokens WHERE business_id = ? AND fingerprint = ?').pluck().get(businessId, fingerprint) as string | undefined;
   return id === undefined ? undefined : sandbox.tokens.get(id);
 }
 
