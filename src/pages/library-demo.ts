@@ -34,7 +34,7 @@ export function renderLibraryDemo(view: LibraryDemoView): string {
     `<div id="payment-form"></div>\n` +
     `<script src="${view.scriptUrl}"\n        integrity="${view.integrity}" crossorigin="anonymous"></script>\n` +
     `<script>\n  new ${view.globalName}(${JSON.stringify(view.id)}, 'payment-form', ${JSON.stringify(DEMO_OPTIONS, null, 2).replace(/\n/g, '\n  ')}).render();\n` +
-    `  document.addEventListener('${errorEvent}', function (e) { console.log(e.detail); });\n</script>`;
+    `  document.addEventListener('${errorEvent}', function (e) { console.log(e.detail.error); });\n</script>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -67,7 +67,7 @@ export function renderLibraryDemo(view: LibraryDemoView): string {
   (function () {
     var config = JSON.parse(document.getElementById('demo-config').textContent);
     document.addEventListener(config.errorEvent, function (event) {
-      var detail = event.detail || {};
+      var detail = (event.detail && event.detail.error) || {};
       document.getElementById('demo-error').textContent = (detail.message || 'The form reported an error.') + (detail.state ? ' (' + detail.state + ')' : '');
     });
     new window[config.globalName](config.id, 'payment-form', config.options).render();

@@ -240,6 +240,12 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
     expect(String(error.detail.error.state).toLowerCase()).toBe('expired');
     expect(typeof error.detail.error.message).toBe('string');
     await page.context().close();
+
+    // The demo page shows the same error to the person looking at it.
+    const demo = await browser.newPage();
+    await demo.goto(`${expirySb.url}/__sandbox/demo/${linkId}`);
+    await expect.poll(() => demo.textContent('#demo-error'), { timeout: 10_000 }).toContain('EXPIRED');
+    await demo.context().close();
   });
 
   it('serves a demo page that embeds the link with the versioned script and its integrity hash', async () => {
