@@ -2,7 +2,6 @@
  * Read-only queries behind the dashboard and its data endpoints: resources newest first, paged, optionally
  * for one business, and the follow-up payments of a payment.
  */
-import type { Statement } from 'better-sqlite3';
 import type { Sandbox } from '../context.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 
@@ -32,21 +31,6 @@ export interface Paged<T> {
   pages: number;
 }
 
-const statements = new WeakMap<Sandbox, Map<string, Statement<unknown[]>>>();
-
-function prepared(sandbox: Sandbox, key: string, sql: string): Statement<unknown[]> {
-  let map = statements.get(sandbox);
-  if (!map) {
-    map = new Map();
-    statements.set(sandbox, map);
-  }
-  let stmt = map.get(key);
-  if (!stmt) {
-    stmt = sandbox.db.prepare(sql);
-    map.set(key, stmt);
-  }
-  return stmt;
-}
 
 /** One page of a resource table, newest first. */
 export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K, query: PageQuery = {}): Paged<RecordOf[K]> {
@@ -54,8 +38,8 @@ export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K,
   const page = Math.max(query.page ?? 1, 1);
   const where = query.businessId ? 'WHERE business_id = ?' : '';
   const args = query.businessId ? [query.businessId] : [];
-  const total = prepared(sandbox, `${table}:count:${where}`, `SELECT COUNT(*) FROM ${table} ${where}`).pluck().get(...args) as number;
-  const rows = prepared(sandbox, `${table}:page:${where}`, `SELECT data FROM ${table} ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+  const total = sandbox.statement(`SELECT COUNT(*) FROM ${table} ${where}`).pluck().get(...args) as number;
+  const rows = sandbox.statement(`SELECT data FROM ${table} ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
     .pluck()
     .all(...args, pageSize, (page - 1) * pageSize) as string[];
   return { items: rows.map((data) => JSON.parse(data) as RecordOf[K]), page, pageSize, total, pages: Math.max(1, Math.ceil(total / pageSize)) };
@@ -63,7 +47,7 @@ export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K,
 
 /** Captures, cancels and refunds of a payment, oldest first. */
 export function followUpsOf(sandbox: Sandbox, paymentId: string): PaymentRecord[] {
-  const rows = prepared(sandbox, 'payments:followups', "SELECT data FROM payments WHERE json_extract(data, '$.parentPaymentId') = ? ORDER BY created_at, rowid")
+  const rows = sandbox.statement("SELECT data FROM payments WHERE json_extract(data, '$.parentPaymentId') = ? ORDER BY rowid")
     .pluck()
     .all(paymentId) as string[];
   return rows.map((data) => JSON.parse(data) as PaymentRecord);
@@ -71,7 +55,7 @@ export function followUpsOf(sandbox: Sandbox, paymentId: string): PaymentRecord[
 
 /** Payments made with a token, newest first (at most 50). */
 export function paymentsWithToken(sandbox: Sandbox, token: string): PaymentRecord[] {
-  const rows = prepared(sandbox, 'payments:token', "SELECT data FROM payments WHERE json_extract(data, '$.token.token') = ? ORDER BY created_at DESC, rowid DESC LIMIT 50")
+  const rows = sandbox.statement("SELECT data FROM payments WHERE json_extract(data, '$.token.token') = ? ORDER BY rowid DESC LIMIT 50")
     .pluck()
     .all(token) as string[];
   return rows.map((data) => JSON.parse(data) as PaymentRecord);

@@ -104,4 +104,14 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX IF EXISTS request_log_at;
     `,
   },
+  {
+    version: 4,
+    description: 'drop the created_at indexes: listings order by rowid (insertion order), and every creation paid for them',
+    sql: `
+      DROP INDEX IF EXISTS links_created;
+      DROP INDEX IF EXISTS checkouts_created;
+      DROP INDEX IF EXISTS payments_created;
+      DROP INDEX IF EXISTS tokens_created;
+    `,
+  },
 ];
