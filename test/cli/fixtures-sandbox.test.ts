@@ -56,6 +56,27 @@ describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
     }
   }, 40_000);
 
+  it('prints one JSON document with its addresses, library hashes and seeded ids under --json', async () => {
+    const started = startCli(['--json', 'sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}paid-link.json`]);
+    try {
+      await waitFor(started, '"tunnelError"', 25_000);
+      await new Promise((r) => setTimeout(r, 100));
+      const summary = JSON.parse(started.out());
+      expect(summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(summary.api).toBe(`${summary.url}/gateway/v3`);
+      expect(summary.adminToken).toBeNull();
+      expect(summary.library.checkout.src).toBe(`${summary.url}/checkout/0.1.0/checkout-library.js`);
+      const script = await fetch(summary.library.checkout.src).then((r) => r.arrayBuffer());
+      const { createHash } = await import('node:crypto');
+      expect(summary.library.checkout.integrity).toBe(`sha384-${createHash('sha384').update(Buffer.from(script)).digest('base64')}`);
+      const link = await fetch(`${summary.api}/paymentlinks/${summary.seeded.paid_link}?businessId=sandbox-business`).then((r) => r.json());
+      expect(link.body.link.status).toBe('PAID');
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
+  }, 40_000);
+
   it('refuses a seed file with a bad reference before starting, naming the step', async () => {
     const started = startCli(['sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}../test/cli/fixtures/bad-reference.json`]);
     const code = await started.exited;

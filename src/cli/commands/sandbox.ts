@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { DEFAULT_DB, DEFAULT_PORT, startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import type { Credential } from '../../sandbox/context.js';
-import { libraryScriptTag } from '../../sandbox/web/library.js';
+import { libraryScriptTag, servedLibrary } from '../../sandbox/web/library.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 
@@ -103,6 +103,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   if (running.sandbox.config.seed !== undefined) ui.field('Deterministic', `ids from seed "${running.sandbox.config.seed}"`);
+  let seeded: Record<string, string> = {};
   if (fixtures) {
     const cred = credentials?.[0];
     try {
@@ -111,6 +112,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
         connection: { baseUrl: running.url, businessId: cred?.businessIds[0] ?? 'sandbox-business', username: cred?.username, password: cred?.password },
         admin: { baseUrl: running.url, adminToken: running.adminToken },
       });
+      seeded = ids;
       ui.heading(`Seeded from ${seedFiles.join(', ')}`);
       for (const [name, id] of Object.entries(ids)) ui.field(name, id);
     } catch (error) {
@@ -118,8 +120,32 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
       throw error;
     }
   }
+  if (ui.options.json) ui.json(sandboxSummary(running, options, seeded));
   ui.info('Press Ctrl-C to stop.');
   return running;
+}
+
+/** What `paylink sandbox --json` prints once listening: one JSON document for the script that started it. */
+function sandboxSummary(running: RunningSandbox, options: SandboxCommandOptions, seeded: Record<string, string>) {
+  const base = running.publicUrl;
+  const library = (kind: 'paymentlink' | 'checkout') => {
+    const { path, integrity } = servedLibrary(base, kind);
+    return { src: `${base}${path}`, integrity };
+  };
+  return {
+    url: running.url,
+    publicUrl: base,
+    api: `${base}/gateway/v3`,
+    hostedPages: `${base}/gateway/v3/web`,
+    dashboard: running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`,
+    adminToken: running.adminToken ?? null,
+    database: options.db,
+    credentialsRequired: options.credentials !== undefined,
+    deterministicSeed: running.sandbox.config.seed ?? null,
+    library: { paymentlink: library('paymentlink'), checkout: library('checkout') },
+    seeded,
+    tunnelError: running.tunnelError ?? null,
+  };
 }
 
 /** Resolves when the process is asked to stop (Ctrl-C, SIGTERM), after closing the sandbox. */
