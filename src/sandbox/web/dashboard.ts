@@ -123,8 +123,9 @@ function checkoutRow(c: CheckoutRecord, now: number): Cell[] {
 const CHECKOUT_COLUMNS = ['checkout', 'business', 'tracking code', 'amount', 'state', 'created', 'expires'];
 
 function parentCell(p: PaymentRecord): Cell {
-  if (p.parentKind && p.parentId) return { text: `${p.parentKind} ${p.parentId.slice(0, 8)}…`, href: detailHref(p.parentKind === 'link' ? 'links' : 'checkouts', p.parentId) };
-  if (p.parentPaymentId) return { text: `payment ${p.parentPaymentId.slice(0, 8)}…`, href: detailHref('payments', p.parentPaymentId) };
+  // Ids start with their creation time, so neighbours share a prefix: show the random tail instead.
+  if (p.parentKind && p.parentId) return { text: `${p.parentKind} …${p.parentId.slice(-12)}`, href: detailHref(p.parentKind === 'link' ? 'links' : 'checkouts', p.parentId) };
+  if (p.parentPaymentId) return { text: `payment …${p.parentPaymentId.slice(-12)}`, href: detailHref('payments', p.parentPaymentId) };
   return 'API';
 }
 
