@@ -63,6 +63,18 @@ export function clockView(sandbox: Sandbox): ClockView {
 }
 
 /**
+ * Latest sandbox time: 9999-01-01, so that a time plus the longest duration (365 days) still has a
+ * four-digit year. Beyond about year 275760 a date cannot be written at all, and a clock moved there made
+ * every answer, the error envelope included, fail (found by fuzzing).
+ */
+const LATEST_CLOCK_MS = Date.UTC(9999, 0, 1);
+const OUT_OF_RANGE = 'The sandbox time must stay between 1970-01-01T00:00:00Z and 9999-01-01T00:00:00Z.';
+
+function withinClockRange(epochMs: number): boolean {
+  return Number.isFinite(epochMs) && epochMs >= 0 && epochMs <= LATEST_CLOCK_MS;
+}
+
+/**
  * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
  * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
  */
@@ -74,11 +86,13 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
   } else if (body.advance !== undefined) {
     const ms = parseClockStep(body.advance);
     if (ms === undefined) throw invalidValue('advance', 'Use milliseconds or a duration such as "31m", "2h", "1d" or "PT31M".');
+    if (!withinClockRange(sandbox.clock.now() + ms)) throw invalidValue('advance', OUT_OF_RANGE);
     sandbox.clock.advance(ms);
     if (freeze !== undefined) setFrozen(sandbox, freeze);
   } else if (body.set !== undefined) {
     const at = typeof body.set === 'string' && /^\d{4}-\d{2}-\d{2}/.test(body.set) ? Date.parse(body.set) : typeof body.set === 'number' ? body.set : NaN;
     if (!Number.isFinite(at)) throw invalidValue('set', 'Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".');
+    if (!withinClockRange(at)) throw invalidValue('set', OUT_OF_RANGE);
     sandbox.clock.set(at, freeze === true);
   } else if (freeze !== undefined) {
     setFrozen(sandbox, freeze);
