@@ -1,0 +1,748 @@
+/**
+ * Robustness fuzzing: a bounded, deterministic generator of malformed and edge-case requests against a real
+ * sandbox. Every answer must be a clear error (or a success), never a 500: the API and admin routes answer
+ * the envelope with a numeric `result` (and `body.error {code, message}` on failures), the page routes HTML.
+ * The seed is fixed, so a failure reproduces; the failing case is printed with its request.
+ */
+import { request as httpRequest, Agent } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutRequest, linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+const BIZ = 'biz-fuzz';
+const SEED = 0x5eed_2026;
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+afterAll(() => agent.destroy());
+
+// ---------------------------------------------------------------------------------------------------------
+// Seeded PRNG (mulberry32) and helpers.
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Rng {
+  private readonly next: () => number;
+  constructor(seed: number) {
+    this.next = prng(seed);
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Raw HTTP: node:http so that paths, bytes and headers go out exactly as generated.
+
+interface RawResponse {
+  status: number;
+  contentType: string;
+  text: string;
+  body: any;
+}
+
+interface FuzzRequest {
+  method: string;
+  path: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+function send(req: FuzzRequest): Promise<RawResponse> {
+  const url = new URL(sb.url);
+  const headers: Record<string, string> = { ...(req.headers ?? {}) };
+  if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+  return new Promise((resolve, reject) => {
+    const r = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, body });
+      });
+      res.on('error', reject);
+    });
+    r.on('error', reject);
+    r.end(req.body);
+  });
+}
+
+type Kind = 'api' | 'page' | 'admin' | 'asset';
+
+function describeRequest(req: FuzzRequest): string {
+  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body.length > 300 ? `${req.body.slice(0, 300)}... (${req.body.length} chars)` : req.body;
+  const path = req.path.length > 200 ? `${req.path.slice(0, 200)}... (${req.path.length} chars)` : req.path;
+  return `${req.method} ${path} ${JSON.stringify(req.headers ?? {})} ${body}`;
+}
+
+/** The house rules for one answer; returns what is wrong with it, or undefined. */
+function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | undefined {
+  if (res.status >= 500) return `status ${res.status}: ${res.text.slice(0, 300)}`;
+  if (res.status >= 300 && res.status < 400) return undefined;
+  // A HEAD answer has no body to check.
+  if (req?.method === 'HEAD') return undefined;
+  if (kind === 'page') {
+    if (res.contentType.startsWith('text/html')) return undefined;
+    // A path no page route matches (another method, another number of segments) is an unknown route:
+    // under /gateway that is the envelope, as for any other unknown path there.
+    if (req !== undefined && pageRouteShaped(req)) return `page error is ${res.contentType}, not HTML`;
+  }
+  if (kind === 'asset' && res.status < 400) return undefined;
+  if (res.body === undefined || typeof res.body !== 'object') return `not a JSON envelope: ${res.text.slice(0, 200)}`;
+  if (typeof res.body.result !== 'number') return `no numeric result: ${res.text.slice(0, 200)}`;
+  if (res.status >= 400) {
+    const error = res.body.body?.error;
+    if (typeof error?.code !== 'number' || typeof error?.message !== 'string' || error.message.length === 0) {
+      return `no body.error {code, message}: ${res.text.slice(0, 200)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a request is a GET or POST of `/gateway/v3/web/{kind}/{id}`, which the page routes answer. */
+function pageRouteShaped(req: FuzzRequest): boolean {
+  const segments = req.path.split('?')[0]!.split('/').filter((p) => p.length > 0);
+  return (req.method === 'GET' || req.method === 'POST') && segments.length === 5 && /^(paymentlinks|checkouts|3ds|bank)$/i.test(segments[3]!);
+}
+
+/** Answers by status class since the last {@link takeCounts}, so a test can tell the fuzz reached past parsing. */
+let statusCounts: Record<string, number> = {};
+function takeCounts(): Record<string, number> {
+  const counts = statusCounts;
+  statusCounts = {};
+  if (process.env.FUZZ_VERBOSE) console.log(expect.getState().currentTestName, counts);
+  return counts;
+}
+
+/** Sends every request (a few at a time) and collects the answers that break the rules. */
+async function run(kind: Kind | ((req: FuzzRequest) => Kind), requests: FuzzRequest[], concurrency = 6, after?: () => Promise<void>): Promise<string[]> {
+  const failures: string[] = [];
+  let i = 0;
+  const worker = async (): Promise<void> => {
+    while (i < requests.length) {
+      const req = requests[i++]!;
+      const res = await send(req);
+      const bucket = `${Math.floor(res.status / 100)}xx`;
+      statusCounts[bucket] = (statusCounts[bucket] ?? 0) + 1;
+      const problem = problemOf(typeof kind === 'function' ? kind(req) : kind, res, req);
+      if (problem) failures.push(`${describeRequest(req)}\n    -> ${problem}`);
+      if (after) await after();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return failures;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Value and body mutators.
+
+const DEEP_ARRAY = '['.repeat(5000) + ']'.repeat(5000);
+const DEEP_OBJECT = '{"a":'.repeat(3000) + '1' + '}'.repeat(3000);
+
+/** Weird JSON values, as JSON text (some cannot be written by JSON.stringify). */
+const WEIRD_VALUES: readonly string[] = [
+  'null',
+  'true',
+  'false',
+  '0',
+  '-0',
+  '-1',
+  '1e308',
+  '-1e308',
+  '1e-308',
+  '5e-324',
+  '1e400',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '0.1',
+  '12.345',
+  '999999999.99',
+  '1000000000',
+  '""',
+  '" "',
+  '"NaN"',
+  '"Infinity"',
+  '"-Infinity"',
+  '"1e308"',
+  '"0x10"',
+  '"12.50"',
+  '"true"',
+  '"null"',
+  '"undefined"',
+  '"__proto__"',
+  '"constructor"',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"\\udfff\\ud800"',
+  '"😀💳"',
+  '"Ä\u0301ẞ"',
+  '"<script>alert(1)</script>"',
+  '"javascript:alert(1)"',
+  '"data:text/html,hi"',
+  '"http://"',
+  '"https://exa mple.com/"',
+  '"%00"',
+  '"../../etc/passwd"',
+  '"PT"',
+  '"P0D"',
+  '"P99999999999999999999D"',
+  '"PT-1H"',
+  '"eur"',
+  '"XXX"',
+  '"AUTHORIZE"',
+  '"inquire"',
+  JSON.stringify('x'.repeat(10_000)),
+  JSON.stringify('9'.repeat(10_000)),
+  '[]',
+  '[1010]',
+  '[null]',
+  '[1010,1010,1010]',
+  '[[1010]]',
+  '["1010"]',
+  '[1e308]',
+  '{}',
+  '{"a":1}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  DEEP_ARRAY,
+  DEEP_OBJECT,
+  JSON.stringify(Array.from({ length: 5000 }, (_, i) => i)),
+];
+
+type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Every path to a value in a JSON document (objects and arrays alike), the root excluded. */
+function pathsOf(value: JsonValue, prefix: string[] = []): string[][] {
+  if (value === null || typeof value !== 'object') return [];
+  const out: string[][] = [];
+  for (const key of Object.keys(value)) {
+    const path = [...prefix, key];
+    out.push(path);
+    out.push(...pathsOf((value as Record<string, JsonValue>)[key]!, path));
+  }
+  return out;
+}
+
+const PLACEHOLDER = '"\u0001FUZZ\u0001"';
+
+/** The body's JSON text with `path` replaced by a raw JSON text, deleted (`undefined`), or a duplicate key. */
+function mutateAt(body: JsonValue, path: string[], raw: string | undefined, duplicate: boolean): string {
+  const copy = JSON.parse(JSON.stringify(body)) as JsonValue;
+  let parent: any = copy;
+  for (const key of path.slice(0, -1)) parent = parent[key];
+  const last = path.at(-1)!;
+  if (raw === undefined) {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+    return JSON.stringify(copy);
+  }
+  if (duplicate && !Array.isArray(parent)) {
+    // The same key twice: the weird value first, then the valid one, or the other way round.
+    const valid = JSON.stringify(parent[last]);
+    delete parent[last];
+    parent['\u0001DUP\u0001'] = 0;
+    const text = JSON.stringify(copy);
+    const pair = `${JSON.stringify(last)}:${raw},${JSON.stringify(last)}:${valid}`;
+    return text.replace('"\u0001DUP\u0001":0', pair);
+  }
+  parent[last] = '\u0001FUZZ\u0001';
+  return JSON.stringify(copy).replace(PLACEHOLDER, raw);
+}
+
+const WRONG_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml', ''];
+
+/** Whole-body oddities, whatever the endpoint. */
+const WHOLE_BODIES: ReadonlyArray<string | Buffer | undefined> = [
+  undefined,
+  '',
+  ' ',
+  'null',
+  '[]',
+  '"a string"',
+  '42',
+  '{',
+  '{"header":',
+  '{"header":{"businessId":"biz-fuzz"}',
+  "{'header':{}}",
+  '{"a":1,}',
+  'NaN',
+  '\uFEFF{}',
+  'amount=10&currencyCode=EUR',
+  Buffer.from([0xff, 0xfe, 0xfd, 0x7b, 0x7d]),
+  Buffer.concat([Buffer.from('{"header":{"businessId":"'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xed, 0xa0, 0x80]), Buffer.from('"}}')]),
+  Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xf0, 0x28, 0x8c, 0xbc, 0x22, 0x7d]),
+  DEEP_ARRAY,
+  DEEP_OBJECT,
+  JSON.stringify({ header: { businessId: BIZ }, body: 'x'.repeat(200_000) }),
+];
+
+/** `count` malformed versions of a valid JSON body for `method path`. */
+function jsonCases(rng: Rng, method: string, path: string | (() => string), valid: () => JsonValue, count: number): FuzzRequest[] {
+  const out: FuzzRequest[] = [];
+  const pathOf = typeof path === 'function' ? path : () => path;
+  for (let n = 0; n < count; n++) {
+    const body = valid();
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    let text: string | Buffer | undefined;
+    const roll = rng.int(10);
+    if (roll === 0) {
+      text = rng.pick(WHOLE_BODIES);
+    } else {
+      const paths = pathsOf(body);
+      const target = rng.pick(paths);
+      const what = rng.int(4);
+      if (what === 0) text = mutateAt(body, target, undefined, false);
+      else text = mutateAt(body, target, rng.pick(WEIRD_VALUES), what === 1);
+      // Now and then two mutations at once.
+      if (rng.chance(0.2)) {
+        const again = JSON.parse(typeof text === 'string' && text.length < 100_000 ? text : '{}') as JsonValue;
+        const more = pathsOf(again);
+        if (more.length > 0) text = mutateAt(again, rng.pick(more), rng.pick(WEIRD_VALUES), false);
+      }
+    }
+    if (rng.chance(0.1)) headers['content-type'] = rng.pick(WRONG_CONTENT_TYPES);
+    if (rng.chance(0.05)) delete headers['content-type'];
+    out.push({ method, path: pathOf(), body: text, headers });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Odd ids, paths and queries.
+
+const ODD_IDS: readonly string[] = [
+  '%',
+  '%%',
+  '%zz',
+  '%00',
+  '%2F',
+  '%2e%2e',
+  '..',
+  '.',
+  '%c3%28',
+  '%ff%fe',
+  '%ed%a0%80',
+  'a'.repeat(5000),
+  '0'.repeat(36),
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  '%F0%9F%98%80',
+  "'%20OR%201=1--",
+  '%3Cscript%3E',
+  '-1',
+  '1e308',
+  ';',
+  ':linkId',
+  '*',
+];
+
+function oddId(rng: Rng, real: string): string {
+  const roll = rng.int(6);
+  if (roll === 0) return real.toUpperCase();
+  if (roll === 1) return `${real}${rng.pick(['%00', '%20', '.', '%', '/', '//', '/..', '?', '#', ';x'])}`;
+  return rng.pick(ODD_IDS);
+}
+
+const ODD_QUERIES: readonly string[] = [
+  '',
+  '?',
+  '?businessId',
+  '?businessId=',
+  `?businessId=${BIZ}&businessId=other`,
+  '?businessId=%',
+  '?businessId=%zz',
+  '?businessId=%00',
+  `?businessId=${'b'.repeat(5000)}`,
+  '?businessId=%ff%fe',
+  '?businessId=__proto__',
+  `?businessId=${BIZ}&trackingCode=`,
+  `?businessId=${BIZ}&trackingCode=%`,
+  `?businessId=${BIZ}&trackingCode=${'t'.repeat(5000)}`,
+  `?businessId=${BIZ}&trackingCode=%00`,
+  `?businessId=${BIZ}&trackingCode=%ed%a0%80`,
+  `?businessId=${BIZ}&trackingCode[]=x`,
+  '?&&&=&=',
+  `?businessId=${BIZ}#frag`,
+];
+
+function getCases(rng: Rng, base: string, realId: string | undefined, count: number): FuzzRequest[] {
+  const out: FuzzRequest[] = [];
+  for (let n = 0; n < count; n++) {
+    const id = realId === undefined ? undefined : rng.chance(0.3) ? realId : oddId(rng, realId);
+    const path = id === undefined ? base : `${base}/${id}`;
+    const query = rng.chance(0.5) ? `?businessId=${BIZ}` : rng.pick(ODD_QUERIES);
+    const headers: Record<string, string> = {};
+    // Some clients send a JSON body with a GET.
+    const body = rng.chance(0.1) ? rng.pick(['{}', '{', 'null', '']) : undefined;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (rng.chance(0.1)) headers.authorization = rng.pick(['Basic', 'Basic %%%', 'Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer x', 'Basic ' + 'A'.repeat(5000)]);
+    out.push({ method: rng.pick(['GET', 'GET', 'GET', 'HEAD']), path: `${path}${query}`, body, headers });
+  }
+  return out;
+}
+
+/** Paths that are odd as a whole, on the API, admin and page prefixes. */
+function oddPathCases(rng: Rng, count: number): FuzzRequest[] {
+  const bases = [
+    '/gateway/v3/paymentlinks',
+    '/gateway/v3/checkouts',
+    '/gateway/v3/payments',
+    '/gateway/v3/tokens',
+    '/gateway/v3/web/paymentlinks',
+    '/gateway/v3/web/checkouts',
+    '/gateway/v3/web/3ds',
+    '/gateway/v3/web/bank',
+    '/gateway/v3/web/assets',
+    '/__sandbox/requests',
+    '/__sandbox/links',
+    '/__sandbox/demo',
+    '/paymentlink/1.0.0/paymentlink-library.js',
+    '/checkout/x/checkout-library.js',
+    '/',
+  ];
+  const tails = ['', '/', '//', '/%', '/%00', '/..', '/../..', '/./.', '/%2e%2e/%2e%2e', `/${'x'.repeat(10_000)}`, '/a/b/c/d/e/f', '//gateway//v3//', '/%c0%ae%c0%ae', '/cancel', '/capture/x', '?%', '/\u00e9'];
+  const out: FuzzRequest[] = [];
+  for (let n = 0; n < count; n++) {
+    const base = rng.pick(bases);
+    const tail = rng.pick(tails);
+    const prefix = rng.pick(['', '', '/', '//', '/./']);
+    const path = encodeURI(decodeURIComponentSafe(prefix + base + tail)).length === 0 ? '/' : prefix + base + tail;
+    out.push({ method: rng.pick(['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']), path: escapeRaw(path), body: rng.chance(0.3) ? '{}' : undefined, headers: { 'content-type': 'application/json' } });
+  }
+  return out;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Node refuses non-ASCII and spaces in a request path; encode only those, keep every `%` and `.` raw. */
+function escapeRaw(path: string): string {
+  return path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Form bodies for the hosted pages.
+
+const FORM_FIELDS = ['formToken', 'action', 'cardNumber', 'expiryMonth', 'expiryYear', 'cvv', 'holderName', 'saveCard', 'framed', 'code'];
+const FORM_VALUES = ['', 'pay', 'decline', 'cancel', 'submit', 'approve', 'on', '1', '1234', '4111111111111111', '4111 1111 1111 1111', '4000000000003220', '12', '13', '00', '-1', '2035', '99999999999999999999', '1e308', 'NaN', '%', '%zz', '%00', '%ed%a0%80', '<script>x</script>', 'x'.repeat(10_000), '😀'];
+
+function formCases(rng: Rng, path: () => string, formToken: () => string | undefined, count: number): FuzzRequest[] {
+  const out: FuzzRequest[] = [];
+  for (let n = 0; n < count; n++) {
+    const roll = rng.int(8);
+    let body: string | Buffer | undefined;
+    if (roll === 0) {
+      body = rng.pick(WHOLE_BODIES);
+    } else if (roll === 1) {
+      body = 'x=' + 'y'.repeat(70 * 1024);
+    } else {
+      const parts: string[] = [];
+      const token = formToken();
+      if (token !== undefined && rng.chance(0.5)) parts.push(`formToken=${token}`);
+      const fields = rng.int(6) + 1;
+      for (let f = 0; f < fields; f++) {
+        const name = rng.chance(0.9) ? rng.pick(FORM_FIELDS) : rng.pick(['', '%', '__proto__', 'a[b]', 'x'.repeat(1000)]);
+        const value = rng.pick(FORM_VALUES);
+        parts.push(rng.chance(0.8) ? `${name}=${value.includes('%') ? value : encodeURIComponent(value)}` : name);
+      }
+      body = parts.join(rng.pick(['&', '&', '&&', ';']));
+    }
+    const headers: Record<string, string> = { 'content-type': rng.chance(0.85) ? 'application/x-www-form-urlencoded' : rng.pick(WRONG_CONTENT_TYPES.concat('application/json')) };
+    out.push({ method: 'POST', path: path(), body, headers });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Valid bodies.
+
+function validPayment(action = 'payment', number = '4111111111111111'): JsonValue {
+  return {
+    action,
+    header: { businessId: BIZ },
+    body: {
+      transaction: { amount: 10.5, currencyCode: 'EUR', trackingCode: uniqueCode('fz'), brandId: 1010, tokenize: 'false' },
+      card: { number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada Lovelace' },
+    },
+  };
+}
+
+function validTokenPayment(token: string): JsonValue {
+  return { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('fzt'), token } } };
+}
+
+function validBankPayment(): JsonValue {
+  return {
+    action: 'payment',
+    header: { businessId: BIZ },
+    body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+  };
+}
+
+function validToken(): JsonValue {
+  return {
+    header: { businessId: BIZ },
+    body: { brandId: 1010, card: { holderName: 'Ada Lovelace', number: '4111111111111111', expiryMonth: '12', expiryYear: '2035' }, customer: { email: 'ada@example.com' } },
+  };
+}
+
+function validLink(): JsonValue {
+  const l = linkRequest({ businessId: BIZ }) as unknown as { body: { link: Record<string, unknown> } } & JsonValue;
+  l.body.link.tokenize = 'false';
+  return l;
+}
+
+function validCheckout(): JsonValue {
+  return checkoutRequest({ businessId: BIZ }) as unknown as JsonValue;
+}
+
+async function created(path: string, body: JsonValue): Promise<any> {
+  const res = await sb.post(path, body);
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.body;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('fuzzing every endpoint with malformed and edge-case requests', () => {
+  const rng = new Rng(SEED);
+  // Made before the fuzz run, read back after it.
+  const before: { linkId: string; checkoutId: string; paymentId: string; token: string; link?: any; checkout?: any; payment?: any; tokenBody?: any } = {
+    linkId: '',
+    checkoutId: '',
+    paymentId: '',
+    token: '',
+  };
+  // Targets the fuzz may change (cancel, capture, pay).
+  const targets = { linkId: '', checkoutId: '', authId: '', secureId: '', bankId: '' };
+
+  const read = async () => ({
+    link: (await sb.get(`/gateway/v3/paymentlinks/${before.linkId}?businessId=${BIZ}`)).body,
+    checkout: (await sb.get(`/gateway/v3/checkouts/${before.checkoutId}?businessId=${BIZ}`)).body,
+    payment: (await sb.get(`/gateway/v3/payments/${before.paymentId}?businessId=${BIZ}`)).body,
+    tokenBody: (await sb.get(`/gateway/v3/tokens/${before.token}?businessId=${BIZ}`)).body,
+  });
+
+  beforeAll(async () => {
+    before.linkId = (await created('/gateway/v3/paymentlinks', validLink())).body.link.linkId;
+    before.checkoutId = (await created('/gateway/v3/checkouts', validCheckout())).body.checkout.checkoutId;
+    before.paymentId = (await created('/gateway/v3/payments', validPayment())).body.transaction.id;
+    before.token = (await created('/gateway/v3/tokens', validToken())).body.token;
+    Object.assign(before, await read());
+    targets.linkId = (await created('/gateway/v3/paymentlinks', validLink())).body.link.linkId;
+    targets.checkoutId = (await created('/gateway/v3/checkouts', validCheckout())).body.checkout.checkoutId;
+    targets.authId = (await created('/gateway/v3/payments', validPayment('authorize'))).body.transaction.id;
+    targets.secureId = (await created('/gateway/v3/payments', validPayment('payment', '4000000000003220'))).body.transaction.id;
+    targets.bankId = (await created('/gateway/v3/payments', validBankPayment())).body.transaction.id;
+  });
+
+  // Clean, and the fuzz reached both sides: some requests were refused and some went through (so the
+  // mutations are not all stopped at the JSON parser).
+  const expectClean = (failures: string[]) => {
+    const counts = takeCounts();
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect(counts['4xx'] ?? 0, JSON.stringify(counts)).toBeGreaterThan(0);
+    expect((counts['2xx'] ?? 0) + (counts['3xx'] ?? 0), JSON.stringify(counts)).toBeGreaterThan(0);
+  };
+
+  it('POST /paymentlinks answers every malformed body with an input error envelope, never a 500', async () => {
+    expectClean(await run('api', jsonCases(rng, 'POST', '/gateway/v3/paymentlinks', validLink, 300)));
+  });
+
+  it('POST /checkouts answers every malformed body with an input error envelope, never a 500', async () => {
+    expectClean(await run('api', jsonCases(rng, 'POST', '/gateway/v3/checkouts', validCheckout, 300)));
+  });
+
+  it('POST /payments answers every malformed card, token and bank payment with an envelope, never a 500', async () => {
+    const cases = [
+      ...jsonCases(rng, 'POST', '/gateway/v3/payments', () => validPayment(rng.pick(['payment', 'authorize'])), 250),
+      ...jsonCases(rng, 'POST', '/gateway/v3/payments', () => validTokenPayment(before.token), 100),
+      ...jsonCases(rng, 'POST', '/gateway/v3/payments', validBankPayment, 100),
+    ];
+    expectClean(await run('api', cases));
+  });
+
+  it('POST /tokens answers every malformed body with an envelope, never a 500', async () => {
+    expectClean(await run('api', jsonCases(rng, 'POST', '/gateway/v3/tokens', validToken, 250)));
+  });
+
+  it('capture, cancel and refund answer every malformed body and odd id with an envelope, never a 500', async () => {
+    const valid = (): JsonValue => ({ header: { businessId: BIZ }, body: { transaction: { amount: 1 } } });
+    const cases: FuzzRequest[] = [];
+    for (const action of ['capture', 'cancel', 'refund']) {
+      cases.push(...jsonCases(rng, 'POST', () => `/gateway/v3/payments/${rng.chance(0.8) ? targets.authId : oddId(rng, targets.authId)}/${action}`, valid, 120));
+    }
+    expectClean(await run('api', cases));
+  });
+
+  it('POST /paymentlinks/{id}/cancel answers every malformed body and odd id with an envelope, never a 500', async () => {
+    const valid = (): JsonValue => ({ header: { businessId: BIZ } });
+    const cases = jsonCases(rng, 'POST', () => `/gateway/v3/paymentlinks/${rng.chance(0.7) ? targets.linkId : oddId(rng, targets.linkId)}/cancel`, valid, 200);
+    expectClean(await run('api', cases));
+  });
+
+  it('every GET of the API answers odd ids, queries and bodies with an envelope, never a 500', async () => {
+    const cases = [
+      ...getCases(rng, '/gateway/v3/paymentlinks', before.linkId, 120),
+      ...getCases(rng, '/gateway/v3/paymentlinks', undefined, 60),
+      ...getCases(rng, '/gateway/v3/checkouts', before.checkoutId, 120),
+      ...getCases(rng, '/gateway/v3/checkouts', undefined, 60),
+      ...getCases(rng, '/gateway/v3/payments', before.paymentId, 120),
+      ...getCases(rng, '/gateway/v3/payments', targets.bankId, 60),
+      ...getCases(rng, '/gateway/v3/payments', undefined, 60),
+      ...getCases(rng, '/gateway/v3/tokens', before.token, 120),
+    ];
+    // HEAD answers carry no body: only the status is checked for them.
+    const failures = await run('api', cases);
+    expectClean(failures);
+  });
+
+  it('the hosted forms of links and checkouts answer every malformed POST with HTML or a redirect, never a 500', async () => {
+    const token = async (path: string): Promise<string | undefined> => {
+      const page = await sb.get(path);
+      return /name="formToken" value="([^"]+)"/.exec(page.text)?.[1];
+    };
+    const linkPage = `/gateway/v3/web/paymentlinks/${targets.linkId}`;
+    const checkoutPage = `/gateway/v3/web/checkouts/${targets.checkoutId}`;
+    const linkToken = await token(linkPage);
+    const checkoutToken = await token(checkoutPage);
+    const cases = [
+      ...formCases(rng, () => (rng.chance(0.8) ? linkPage : `/gateway/v3/web/paymentlinks/${oddId(rng, targets.linkId)}`), () => linkToken, 200),
+      ...formCases(rng, () => (rng.chance(0.8) ? checkoutPage : `/gateway/v3/web/checkouts/${oddId(rng, targets.checkoutId)}`), () => checkoutToken, 200),
+      ...getCases(rng, '/gateway/v3/web/paymentlinks', targets.linkId, 40),
+      ...getCases(rng, '/gateway/v3/web/checkouts', targets.checkoutId, 40),
+    ];
+    expectClean(await run('page', cases));
+  });
+
+  it('the 3-D Secure and bank pages answer every malformed POST and odd id with HTML or a redirect, never a 500', async () => {
+    const securePage = `/gateway/v3/web/3ds/${targets.secureId}`;
+    const secureToken = /name="formToken" value="([^"]+)"/.exec((await sb.get(securePage)).text)?.[1];
+    const bankPage = `/gateway/v3/web/bank/${targets.bankId}`;
+    const cases = [
+      ...formCases(rng, () => (rng.chance(0.8) ? securePage : `/gateway/v3/web/3ds/${oddId(rng, targets.secureId)}`), () => secureToken, 200),
+      ...formCases(rng, () => (rng.chance(0.8) ? bankPage : `/gateway/v3/web/bank/${oddId(rng, targets.bankId)}`), () => undefined, 150),
+      ...getCases(rng, '/gateway/v3/web/3ds', targets.secureId, 40),
+      ...getCases(rng, '/gateway/v3/web/bank', targets.bankId, 40),
+    ];
+    expectClean(await run('page', cases));
+  });
+
+  it('the admin endpoints answer odd filters and pages with an envelope, never a 500', async () => {
+    const filters = ['status', 'method', 'since', 'limit', 'path', 'businessId', 'wait', 'page', 'pageSize', 'token'];
+    const values = ['', '0', '-1', '1', '1.5', '1e308', '-0', 'NaN', 'Infinity', '9007199254740993', '4xx', '5XX', '200', '999', 'GET', 'get', 'G E T', '%', '%00', '%zz', '%ed%a0%80', 'x'.repeat(5000), '/gateway/%', '__proto__'];
+    const bases = ['/__sandbox/requests', '/__sandbox/links', '/__sandbox/checkouts', '/__sandbox/payments', '/__sandbox/tokens', '/__sandbox/health', '/__sandbox/clock'];
+    const cases: FuzzRequest[] = [];
+    for (let n = 0; n < 300; n++) {
+      const parts: string[] = [];
+      for (let f = rng.int(4); f >= 0; f--) {
+        const name = rng.pick(filters);
+        let value = rng.pick(values);
+        // A follower's wait holds the answer: keep it at zero.
+        if (name === 'wait') value = rng.pick(['0', '', 'x', '-1', '31', '1e308']);
+        parts.push(`${name}=${value}`);
+      }
+      cases.push({ method: 'GET', path: escapeRaw(`${rng.pick(bases)}?${parts.join('&')}`) });
+    }
+    // `wait` above 0 only answers after the wait when `since` is given too; those are all refused or immediate.
+    const safe = cases.filter((c) => !/wait=(?:[1-9]|30)(?:&|$)/.test(c.path) || !/since=/.test(c.path));
+    expectClean(await run('admin', safe));
+  });
+
+  it('POST /__sandbox/clock answers every malformed body with an envelope, never a 500, and the clock keeps working', async () => {
+    const valid = (): JsonValue => rng.pick([{ advance: '31m' }, { set: '2031-05-01T10:00:00Z', freeze: true }, { freeze: false }, { reset: true }, { advance: 60000, freeze: true }]);
+    const cases = jsonCases(rng, 'POST', '/__sandbox/clock', valid, 250);
+    const extra: FuzzRequest[] = ['1e308', '-1e308', '8.64e15', '8.64e15', '"999999999d"', '"P99999999W"', '"-999999999w"', '"99999999999999999999ms"'].flatMap((v) => [
+      { method: 'POST', path: '/__sandbox/clock', body: `{"advance":${v}}`, headers: { 'content-type': 'application/json' } },
+      { method: 'POST', path: '/__sandbox/clock', body: `{"set":${v}}`, headers: { 'content-type': 'application/json' } },
+    ]);
+    const reset = async () => {
+      await send({ method: 'POST', path: '/__sandbox/clock', body: '{"reset":true}', headers: { 'content-type': 'application/json' } });
+    };
+    // One at a time, each followed by a reset, so that the rest of the run sees a sane clock.
+    const broken: string[] = [];
+    const failures = await run('admin', [...cases, ...extra], 1, async () => {
+      const clock = await send({ method: 'GET', path: '/__sandbox/clock' });
+      const problem = problemOf('admin', clock);
+      if (problem) broken.push(`GET /__sandbox/clock after a change -> ${problem}`);
+      await reset();
+    });
+    await reset();
+    expectClean([...failures, ...broken]);
+  });
+
+  it('odd paths anywhere answer an envelope under /gateway and /__sandbox and HTML elsewhere, never a 500', async () => {
+    // 'page': HTML, or (for what no page route matches) a valid envelope; anything else fails.
+    expectClean(await run('page', oddPathCases(rng, 400)));
+  });
+
+  it('data created before the fuzz run reads back unchanged after it', async () => {
+    const after = await read();
+    expect(after.link.body).toEqual(before.link.body);
+    expect(after.link.result).toBe(before.link.result);
+    expect(after.checkout.body).toEqual(before.checkout.body);
+    expect(after.checkout.result).toBe(before.checkout.result);
+    expect(after.payment).toEqual(before.payment);
+    expect(after.tokenBody.body).toEqual(before.tokenBody.body);
+    expect(after.link.body.link.status).toBe('READY');
+  });
+});
+
+describe('found by fuzzing', () => {
+  const json = { 'content-type': 'application/json' };
+  const resetClock = () => send({ method: 'POST', path: '/__sandbox/clock', body: '{"reset":true}', headers: json });
+
+  it('refuses a clock advance past the dates the sandbox can write (1e308 ms) with 1002 on advance, and keeps answering', async () => {
+    const res = await send({ method: 'POST', path: '/__sandbox/clock', body: '{"advance":1e308}', headers: json });
+    await resetClock();
+    expect([res.status, res.body?.result, res.body?.body?.error?.code]).toEqual([400, -1, 1002]);
+    expect(res.body.body.error.message).toContain('advance');
+  });
+
+  it('refuses a clock set to an instant the sandbox cannot write (1e308, 8.64e15 + 1) with 1002 on set', async () => {
+    for (const value of ['1e308', '8640000000000001', '-1e308']) {
+      const res = await send({ method: 'POST', path: '/__sandbox/clock', body: `{"set":${value}}`, headers: json });
+      await resetClock();
+      expect([value, res.status, res.body?.result, res.body?.body?.error?.code]).toEqual([value, 400, -1, 1002]);
+    }
+  });
+
+  it('leaves the clock where it was after a refused huge advance, so other requests still answer', async () => {
+    await send({ method: 'POST', path: '/__sandbox/clock', body: '{"set":"2031-05-01T10:00:00Z","freeze":true}', headers: json });
+    await send({ method: 'POST', path: '/__sandbox/clock', body: '{"advance":"999999999d"}', headers: json });
+    const clock = await send({ method: 'GET', path: '/__sandbox/clock' });
+    const link = await send({ method: 'GET', path: '/gateway/v3/paymentlinks/nope?businessId=biz-fuzz' });
+    await resetClock();
+    expect([clock.status, clock.body?.body?.now]).toEqual([200, '2031-05-01T10:00:00.000Z']);
+    expect([link.status, typeof link.body?.result, link.body?.body?.error?.code]).toEqual([404, 'number', 1404]);
+  });
+});
