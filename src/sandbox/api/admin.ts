@@ -6,7 +6,7 @@ import type { H3Event } from 'h3';
 import { timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { envelope } from '../envelope.js';
-import { invalidValue, RESULTS, unauthorized } from '../errors.js';
+import { forbidden, invalidValue, RESULTS, unauthorized } from '../errors.js';
 import type { Route, RouteRequest } from '../router.js';
 import { changeClock, clockView } from '../admin/clock.js';
 import { requestLogOf, type RequestFilter } from '../admin/request-log.js';
@@ -27,6 +27,7 @@ function tokenMatches(expected: string, given: string | null | undefined): boole
  * `x-paylink-admin-token` header, or a `token` query parameter (for the dashboard opened in a browser).
  */
 export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSearchParams): void {
+  if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
   const expected = sandbox.config.adminToken;
   if (expected === undefined) return;
   const headers = event.node.req.headers;
@@ -34,6 +35,27 @@ export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSea
   const header = headers['x-paylink-admin-token'];
   const given = bearer ?? (typeof header === 'string' ? header : undefined) ?? query.get('token') ?? cookieToken(headers.cookie);
   if (!tokenMatches(expected, given)) throw unauthorized();
+}
+
+/**
+ * 403 for a state-changing request a browser sends from another site or origin (CSRF): on loopback the
+ * admin endpoints need no token, so any page the developer visits could otherwise post a text/plain form
+ * to `/__sandbox/reset`. Scripts and the CLI send neither header and pass; the sandbox's own pages (and its
+ * public URL behind a proxy or tunnel) pass.
+ */
+export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
+  const headers = event.node.req.headers;
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden();
+  const origin = headers.origin;
+  if (origin === undefined || origin === 'null') return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw forbidden();
+  }
+  if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
 }
 
 function cookieToken(cookie: string | undefined): string | undefined {
