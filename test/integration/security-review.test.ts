@@ -31,3 +31,18 @@ describe('admin endpoints from another site (CSRF)', () => {
     expect((await sb.post('/__sandbox/clock', { reset: true }, { headers: { origin: sb.url, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
   });
 });
+
+describe('admin token on every /__sandbox/ page', () => {
+  const guarded = useSandbox({ adminToken: 'review-token-7' });
+
+  it('refuses the library demo page without the admin token', async () => {
+    const link = await guarded.post('/gateway/v3/paymentlinks', linkRequest());
+    const linkId = link.body.body.link.linkId as string;
+    const anonymous = await guarded.get(`/__sandbox/demo/${linkId}`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).not.toContain(linkId);
+    const allowed = await guarded.get(`/__sandbox/demo/${linkId}`, { headers: { authorization: 'Bearer review-token-7' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.text).toContain(linkId);
+  });
+});

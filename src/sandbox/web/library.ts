@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Sandbox } from '../context.js';
 import { notFound } from '../errors.js';
+import { checkAdminAccess } from '../api/admin.js';
 import { Reply, type Route, type RouteRequest } from '../router.js';
 import { renderLibraryDemo } from '../../pages/library-demo.js';
 
@@ -100,6 +101,8 @@ function serve(kind: LibraryKind) {
 }
 
 function demo(req: RouteRequest): Reply {
+  // Under /__sandbox/ like the dashboard, so behind the same admin token (a page route checks it itself).
+  checkAdminAccess(req.sandbox, req.event, req.query);
   const id = req.params['id']!;
   const sandbox: Sandbox = req.sandbox;
   const kind: LibraryKind | undefined = sandbox.links.get(id) ? 'paymentlink' : sandbox.checkouts.get(id) ? 'checkout' : undefined;
