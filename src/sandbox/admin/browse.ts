@@ -32,10 +32,20 @@ export interface Paged<T> {
 }
 
 
+/** Highest page number served; beyond it every page is empty anyway. */
+const MAX_PAGE = 1_000_000;
+
+/** A whole number from 1 to `max`; `fallback` for anything that is not a finite number. */
+function clampWhole(value: number | undefined, fallback: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(Math.max(Math.trunc(value), 1), max);
+}
+
 /** One page of a resource table, newest first. */
 export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K, query: PageQuery = {}): Paged<RecordOf[K]> {
-  const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 200);
-  const page = Math.max(query.page ?? 1, 1);
+  const pageSize = clampWhole(query.pageSize, 20, 200);
+  // Capped so that the OFFSET stays an integer SQLite takes (page=1e308 was a datatype mismatch, a 500).
+  const page = clampWhole(query.page, 1, MAX_PAGE);
   const where = query.businessId ? 'WHERE business_id = ?' : '';
   const args = query.businessId ? [query.businessId] : [];
   const total = sandbox.statement(`SELECT COUNT(*) FROM ${table} ${where}`).pluck().get(...args) as number;
