@@ -124,6 +124,17 @@ function pageRouteShaped(req: FuzzRequest): boolean {
   return (req.method === 'GET' || req.method === 'POST') && segments.length === 5 && /^(paymentlinks|checkouts|3ds|bank)$/i.test(segments[3]!);
 }
 
+/** What the fuzz managed to create, to be read back and rendered everywhere afterwards. */
+const harvested = { links: new Set<string>(), checkouts: new Set<string>(), payments: new Set<string>(), tokens: new Set<string>() };
+function harvest(res: RawResponse): void {
+  const b = res.body?.body;
+  if (b === undefined || b === null || typeof b !== 'object') return;
+  if (typeof b.link?.linkId === 'string') harvested.links.add(b.link.linkId);
+  if (typeof b.checkout?.checkoutId === 'string') harvested.checkouts.add(b.checkout.checkoutId);
+  if (typeof b.transaction?.id === 'string') harvested.payments.add(b.transaction.id);
+  if (typeof b.tokenId === 'string') harvested.tokens.add(b.tokenId);
+}
+
 /** Answers by status class since the last {@link takeCounts}, so a test can tell the fuzz reached past parsing. */
 let statusCounts: Record<string, number> = {};
 function takeCounts(): Record<string, number> {
@@ -141,6 +152,7 @@ async function run(kind: Kind | ((req: FuzzRequest) => Kind), requests: FuzzRequ
     while (i < requests.length) {
       const req = requests[i++]!;
       const res = await send(req);
+      harvest(res);
       const bucket = `${Math.floor(res.status / 100)}xx`;
       statusCounts[bucket] = (statusCounts[bucket] ?? 0) + 1;
       const problem = problemOf(typeof kind === 'function' ? kind(req) : kind, res, req);
@@ -705,6 +717,74 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expectClean(await run('page', oddPathCases(rng, 400)));
   });
 
+  it('the dashboard pages answer odd pages, filters, ids and form posts with HTML or a redirect, never a 500', async () => {
+    const base = '/__sandbox/dashboard';
+    const values = ['', '0', '-1', '2', '1e308', 'NaN', '%', '%00', '%zz', '%ed%a0%80', 'x'.repeat(3000), '4xx', '999', '__proto__', '<b>'];
+    const cases: FuzzRequest[] = [];
+    for (let n = 0; n < 200; n++) {
+      const list = rng.pick(['', '/links', '/checkouts', '/payments', '/tokens', '/requests']);
+      const query = Array.from({ length: rng.int(3) + 1 }, () => `${rng.pick(['page', 'businessId', 'path', 'status', 'before', 'token'])}=${rng.pick(values)}`).join('&');
+      cases.push({ method: 'GET', path: escapeRaw(`${base}${list}?${query}`) });
+    }
+    const ids: Record<string, string> = { links: before.linkId, checkouts: before.checkoutId, payments: before.paymentId, tokens: before.token };
+    for (let n = 0; n < 120; n++) {
+      const kind = rng.pick(['links', 'checkouts', 'payments', 'tokens']);
+      cases.push({ method: 'GET', path: `${base}/${kind}/${rng.chance(0.3) ? ids[kind]! : oddId(rng, ids[kind]!)}` });
+    }
+    const origin = { origin: sb.url };
+    const postPath = (): string => {
+      const which = rng.int(4);
+      if (which === 0) return `${base}/clock`;
+      if (which === 1) return `${base}/links/${rng.chance(0.5) ? targets.linkId : oddId(rng, targets.linkId)}/copy`;
+      if (which === 2) return `${base}/links/${rng.chance(0.5) ? targets.linkId : oddId(rng, targets.linkId)}/pay`;
+      return `${base}/checkouts/${rng.chance(0.5) ? targets.checkoutId : oddId(rng, targets.checkoutId)}/pay`;
+    };
+    const formBodies = ['advance=31m', 'advance=1e308', 'advance=999999999d', 'advance=', 'advance=%', 'reset=1', 'back=//evil.example&advance=1m', 'outcome=approved', 'outcome=declined', 'outcome=decline-button', 'outcome=__proto__', 'outcome=', 'outcome=%zz', `outcome=${'x'.repeat(3000)}`];
+    for (let n = 0; n < 120; n++) {
+      cases.push({ method: 'POST', path: postPath(), body: rng.pick(formBodies), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(rng.chance(0.8) ? origin : { origin: rng.pick(['null', 'http://evil.example', '%', '']) }) } });
+    }
+    const reset = async () => {
+      await send({ method: 'POST', path: '/__sandbox/clock', body: '{"reset":true}', headers: { 'content-type': 'application/json' } });
+    };
+    const failures = await run('page', cases, 1, async () => {
+      if (rng.chance(0.1)) await reset();
+    });
+    await reset();
+    expectClean(failures);
+  });
+
+  it('everything the fuzz created reads back and renders (API, hosted page, dashboard) without a 500', async () => {
+    expect(harvested.links.size + harvested.checkouts.size + harvested.payments.size + harvested.tokens.size).toBeGreaterThan(50);
+    const cases: FuzzRequest[] = [];
+    const api: FuzzRequest[] = [];
+    for (const id of harvested.links) {
+      api.push({ method: 'GET', path: `/gateway/v3/paymentlinks/${id}?businessId=${BIZ}` });
+      cases.push({ method: 'GET', path: `/gateway/v3/web/paymentlinks/${id}` }, { method: 'GET', path: `/__sandbox/dashboard/links/${id}` });
+    }
+    for (const id of harvested.checkouts) {
+      api.push({ method: 'GET', path: `/gateway/v3/checkouts/${id}?businessId=${BIZ}` });
+      cases.push({ method: 'GET', path: `/gateway/v3/web/checkouts/${id}` }, { method: 'GET', path: `/__sandbox/dashboard/checkouts/${id}` });
+    }
+    for (const id of harvested.payments) {
+      api.push({ method: 'GET', path: `/gateway/v3/payments/${id}?businessId=${BIZ}` });
+      cases.push({ method: 'GET', path: `/__sandbox/dashboard/payments/${id}` });
+    }
+    for (const id of harvested.tokens) {
+      api.push({ method: 'GET', path: `/gateway/v3/tokens/${id}?businessId=${BIZ}` });
+      cases.push({ method: 'GET', path: `/__sandbox/dashboard/tokens/${id}` });
+    }
+    for (const list of ['links', 'checkouts', 'payments', 'tokens', 'requests']) {
+      for (let page = 1; page <= 4; page++) cases.push({ method: 'GET', path: `/__sandbox/dashboard/${list}?page=${page}` });
+    }
+    cases.push({ method: 'GET', path: '/' }, { method: 'GET', path: '/__sandbox/dashboard' });
+    const admin: FuzzRequest[] = [];
+    for (let since = 0; since < 12_000; since += 1000) admin.push({ method: 'GET', path: `/__sandbox/requests?since=${since}&limit=1000` });
+    for (const list of ['links', 'checkouts', 'payments', 'tokens']) admin.push({ method: 'GET', path: `/__sandbox/${list}?pageSize=200` });
+    const failures = [...(await run('api', api)), ...(await run('page', cases)), ...(await run('admin', admin, 2))];
+    takeCounts();
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+  });
+
   it('data created before the fuzz run reads back unchanged after it', async () => {
     const after = await read();
     expect(after.link.body).toEqual(before.link.body);
@@ -733,6 +813,13 @@ describe('found by fuzzing', () => {
       const res = await send({ method: 'POST', path: '/__sandbox/clock', body: `{"set":${value}}`, headers: json });
       await resetClock();
       expect([value, res.status, res.body?.result, res.body?.body?.error?.code]).toEqual([value, 400, -1, 1002]);
+    }
+  });
+
+  it('answers a dashboard list page for page=1e308 with an HTML page instead of a SQLite datatype mismatch 500', async () => {
+    for (const list of ['links', 'checkouts', 'payments', 'tokens']) {
+      const res = await send({ method: 'GET', path: `/__sandbox/dashboard/${list}?page=1e308` });
+      expect([list, res.status, res.contentType]).toEqual([list, 200, 'text/html; charset=utf-8']);
     }
   });
 
