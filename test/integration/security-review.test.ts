@@ -45,4 +45,31 @@ describe('admin token on every /__sandbox/ page', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.text).toContain(linkId);
   });
+
+  it('trades only the real admin token for the dashboard cookie, whatever else authenticates the request', async () => {
+    const bearer = { authorization: 'Bearer review-token-7' };
+    for (const bad of ['a%0d%0ab', '%E2%82%AC', 'x%3B%20Domain%3Devil.example']) {
+      const res = await fetch(`${guarded.url}/?token=${bad}`, { headers: bearer, redirect: 'manual' });
+      expect(res.status, bad).toBe(401);
+      expect(res.headers.get('set-cookie'), bad).toBeNull();
+    }
+    const good = await fetch(`${guarded.url}/__sandbox/dashboard/links?token=review-token-7&page=1`, { redirect: 'manual' });
+    expect(good.status).toBe(303);
+    expect(good.headers.get('location')).toBe('/__sandbox/dashboard/links?page=1');
+    const cookie = good.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^paylink_admin=review-token-7;/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+  });
+
+  const oddToken = useSandbox({ adminToken: 'tok;en =1' });
+
+  it('makes a working dashboard cookie of an admin token with characters a cookie cannot hold', async () => {
+    const trade = await fetch(`${oddToken.url}/?token=${encodeURIComponent('tok;en =1')}`, { redirect: 'manual' });
+    expect(trade.status).toBe(303);
+    const cookie = (trade.headers.get('set-cookie') ?? '').split(';')[0]!;
+    expect(cookie).toBe('paylink_admin=tok%3Ben%20%3D1');
+    expect((await fetch(`${oddToken.url}/`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${oddToken.url}/`, { headers: { cookie: 'paylink_admin=tok' } })).status).toBe(401);
+  });
 });

@@ -60,7 +60,13 @@ export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
 
 function cookieToken(cookie: string | undefined): string | undefined {
   const match = /(?:^|;\s*)paylink_admin=([^;]+)/.exec(cookie ?? '');
-  return match?.[1];
+  if (match === null) return undefined;
+  // The dashboard writes the token URI-encoded, so any configured token makes a valid cookie.
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Longest a follower's request waits for new rows (`wait` is capped to it). */

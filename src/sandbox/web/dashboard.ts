@@ -11,7 +11,7 @@ import { duration as parseDuration } from '../domain/fields.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
-import { ApiError, forbidden, invalidValue, notFound } from '../errors.js';
+import { ApiError, forbidden, invalidValue, notFound, unauthorized } from '../errors.js';
 import { readForm } from '../request.js';
 import { Reply, type Route, type RouteRequest } from '../router.js';
 import { checkAdminAccess } from '../api/admin.js';
@@ -44,11 +44,15 @@ const PAY_CHOICES: readonly string[] = [...OUTCOME_NAMES, 'decline-button'];
 function guard(req: RouteRequest): Reply | undefined {
   checkAdminAccess(req.sandbox, req.event, req.query);
   const token = req.query.get('token');
-  if (token === null || req.sandbox.config.adminToken === undefined || req.event.method !== 'GET') return undefined;
+  const expected = req.sandbox.config.adminToken;
+  if (token === null || expected === undefined || req.event.method !== 'GET') return undefined;
+  // A bearer or header may have passed the check above: only the real token becomes the cookie (a wrong one
+  // could carry cookie attributes, or characters no header may hold).
+  if (token !== expected) throw unauthorized();
   const rest = new URLSearchParams(req.query);
   rest.delete('token');
   const target = `${req.path}${rest.size > 0 ? `?${rest}` : ''}`;
-  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${token}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' });
+  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' });
 }
 
 /** Form posts only from the dashboard itself: a page elsewhere must not move the clock or pay (CSRF). */
