@@ -73,3 +73,25 @@ describe('admin token on every /__sandbox/ page', () => {
     expect((await fetch(`${oddToken.url}/`, { headers: { cookie: 'paylink_admin=tok' } })).status).toBe(401);
   });
 });
+
+describe('dashboard redirects', () => {
+  const sb = useSandbox();
+
+  it('sends a clock form with a back address that is not a plain local path to the overview, never failing', async () => {
+    const post = (back: string) =>
+      fetch(`${sb.url}/__sandbox/dashboard/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ back, advance: '1s' }).toString(),
+        redirect: 'manual',
+      });
+    for (const back of ['/\u20ac', '/caf\u00e9', '//evil.example', '/\\evil.example', 'https://evil.example/']) {
+      const res = await post(back);
+      expect(res.status, back).toBe(303);
+      expect(res.headers.get('location'), back).toBe('/?done=clock');
+    }
+    const local = await post('/__sandbox/dashboard/links?page=2');
+    expect(local.headers.get('location')).toBe('/__sandbox/dashboard/links?page=2&done=clock');
+    await sb.post('/__sandbox/clock', { reset: true });
+  });
+});

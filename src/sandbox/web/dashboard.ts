@@ -78,8 +78,9 @@ function page(text: string): Reply {
 }
 
 function safeBack(value: string | null): string {
-  // Only a path of this sandbox: never `//host` or a scheme (open redirect).
-  return value && /^\/(?![/\\])[^\s]*$/.test(value) ? value : '/';
+  // Only a path of this sandbox: never `//host` or a scheme (open redirect); printable ASCII only, since
+  // it goes into the Location header as is (a `€` there was a 500).
+  return value && /^\/(?![/\\])[\x21-\x7e]*$/.test(value) ? value : '/';
 }
 
 // ---- View helpers ----
