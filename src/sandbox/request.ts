@@ -77,10 +77,20 @@ export async function readJsonObjectText(req: IncomingMessage): Promise<{ value:
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw malformedJson((error as Error).message);
+    throw malformedJson(parseProblem(error));
   }
   if (!isObject(value)) throw malformedJson('expected a JSON object');
   return { value, text };
+}
+
+/**
+ * What `JSON.parse` objected to, without the excerpt of the body V8 quotes in some messages
+ * (`Unexpected token 'x', ..."cvv":"987",x}" is not valid JSON`): it could hold a CVV or card digits, and
+ * the message goes back in the answer and into the request log.
+ */
+function parseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ' (not valid JSON)');
 }
 
 /** An `application/x-www-form-urlencoded` body (the hosted pages' forms). */

@@ -95,3 +95,27 @@ describe('dashboard redirects', () => {
     await sb.post('/__sandbox/clock', { reset: true });
   });
 });
+
+describe('card data in error messages', () => {
+  const sb = useSandbox();
+
+  it('does not echo a malformed JSON body (CVV, card digits) in the error message or the request log', async () => {
+    const bodies = [
+      '{"action":"payment","body":{"card":{"number":"4111111111111111","cvv":"987","holderName":x}}}',
+      '{"card":{"cvv":"987","a":x}}',
+      'cardNumber=4111111111111111&cvv=987',
+    ];
+    for (const text of bodies) {
+      const res = await sb.post('/gateway/v3/payments', text);
+      expect(res.status).toBe(400);
+      expect(res.body.body.error.code).toBe(1005);
+      const message = res.body.body.error.message as string;
+      expect(message).toContain('Malformed JSON');
+      expect(message).not.toContain('987');
+      expect(message).not.toMatch(/4111|1111/);
+    }
+    const log = await sb.get('/__sandbox/requests?path=/gateway/v3/payments');
+    expect(log.text).not.toContain('987');
+    expect(log.text).not.toContain('41111');
+  });
+});
