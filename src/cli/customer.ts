@@ -144,7 +144,7 @@ function decodeEntities(text: string): string {
 export function chooseCard(options: Pick<PlayCustomerOptions, 'card' | 'outcome'>, brandIds: number[]): { number: string; known: TestCard | undefined } {
   if (options.card !== undefined) {
     const number = options.card.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits, got "${options.card}".`);
+    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`);
     return { number, known: testCard(number) };
   }
   const outcome = options.outcome ?? 'approved';

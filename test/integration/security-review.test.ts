@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { chooseCard } from '../../src/cli/customer.js';
+import { resolveCard } from '../../src/cli/commands/payment.js';
+import { Ui } from '../../src/cli/ui.js';
 
 const CROSS_SITE = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
 
@@ -117,5 +120,14 @@ describe('card data in error messages', () => {
     const log = await sb.get('/__sandbox/requests?path=/gateway/v3/payments');
     expect(log.text).not.toContain('987');
     expect(log.text).not.toContain('41111');
+  });
+
+  it('never prints a --card value the CLI refuses', async () => {
+    const typo = '4111 1111 1111 111x';
+    expect(() => chooseCard({ card: typo }, [1010])).toThrow(/--card/);
+    expect(() => chooseCard({ card: typo }, [1010])).not.toThrow(/4111|1111/);
+    const ui = new Ui({ stdout: process.stdout, stderr: process.stderr }, { interactive: false, env: {} });
+    await expect(resolveCard({ card: typo }, ui)).rejects.toThrow(/--card/);
+    await expect(resolveCard({ card: typo }, ui)).rejects.not.toThrow(/4111|1111/);
   });
 });

@@ -36,7 +36,7 @@ export async function resolveCard(flags: CardFlags, ui: Ui): Promise<{ number: s
   let number: string;
   if (flags.card !== undefined) {
     number = flags.card.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits, got "${flags.card}".`);
+    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`);
   } else {
     const outcome = flags.outcome !== undefined
       ? parseOutcome(flags.outcome)
