@@ -131,3 +131,17 @@ describe('card data in error messages', () => {
     await expect(resolveCard({ card: typo }, ui)).rejects.not.toThrow(/4111|1111/);
   });
 });
+
+describe('lookups by name', () => {
+  const sb = useSandbox();
+
+  it('answers 404 for hosted-page asset names that are Object.prototype members', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const res = await sb.get(`/gateway/v3/web/assets/${name}`);
+      expect(res.status, name).toBe(404);
+    }
+    const css = await sb.get('/gateway/v3/web/assets/hosted.css');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toContain('text/css');
+  });
+});

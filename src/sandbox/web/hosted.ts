@@ -361,7 +361,8 @@ const assetRoutes: Route[] = [
     path: '/gateway/v3/web/assets/:name',
     kind: 'asset',
     handler: (req) => {
-      const asset = ASSETS[req.params.name!];
+      // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
+      const asset = Object.hasOwn(ASSETS, req.params.name!) ? ASSETS[req.params.name!] : undefined;
       if (!asset) throw notFound(`Asset ${req.params.name}`);
       return new Reply(200, asset.body, { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
     },
