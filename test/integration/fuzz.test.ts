@@ -10,7 +10,8 @@ import { checkoutRequest, linkRequest, uniqueCode, useSandbox } from '../helpers
 
 const sb = useSandbox();
 const BIZ = 'biz-fuzz';
-const SEED = 0x5eed_2026;
+// Fixed, so that every run sends the same requests; FUZZ_SEED explores others locally.
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 0x5eed_2026;
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 afterAll(() => agent.destroy());
 
@@ -95,8 +96,16 @@ function describeRequest(req: FuzzRequest): string {
 }
 
 /** The house rules for one answer; returns what is wrong with it, or undefined. */
+/**
+ * Full card numbers the fuzz sends; no JSON answer (request log included) may contain one. The hosted
+ * pages list the test cards on purpose, so HTML is not checked.
+ */
+const SENT_CARDS = ['4111111111111111', '4000000000003220'];
+
 function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | undefined {
   if (res.status >= 500) return `status ${res.status}: ${res.text.slice(0, 300)}`;
+  const leaked = res.contentType.includes('json') ? SENT_CARDS.find((card) => res.text.includes(card)) : undefined;
+  if (leaked) return `the answer contains the card number ${leaked}`;
   if (res.status >= 300 && res.status < 400) return undefined;
   // A HEAD answer has no body to check.
   if (req?.method === 'HEAD') return undefined;
@@ -315,9 +324,12 @@ function jsonCases(rng: Rng, method: string, path: string | (() => string), vali
     const body = valid();
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     let text: string | Buffer | undefined;
-    const roll = rng.int(10);
-    if (roll === 0) {
+    const roll = rng.int(20);
+    if (roll < 2) {
       text = rng.pick(WHOLE_BODIES);
+    } else if (roll === 2) {
+      // Now and then the valid body itself, so that the endpoint's success path runs amid the noise.
+      text = JSON.stringify(body);
     } else {
       const paths = pathsOf(body);
       const target = rng.pick(paths);
