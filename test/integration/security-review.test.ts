@@ -145,3 +145,20 @@ describe('lookups by name', () => {
     expect(css.headers.get('content-type')).toContain('text/css');
   });
 });
+
+describe('deeply nested input', () => {
+  const sb = useSandbox();
+
+  it('refuses a token customer nested too deeply with 400 instead of overflowing the stack on save', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const text = `{"header":{"businessId":"biz-1"},"body":{"brandId":1010,"card":{"holderName":"A","number":"4111111111111111","expiryMonth":"12","expiryYear":"2039"},"customer":{"x":${deep}}}}`;
+    const res = await sb.post('/gateway/v3/tokens', text);
+    expect(res.status).toBe(400);
+    expect(res.body.body.error.message).toContain('body.customer');
+    const plain = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'biz-1' },
+      body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '12', expiryYear: '2039' }, customer: { email: 'a@b.example', address: { lines: ['1 Road'] } } },
+    });
+    expect(plain.status).toBe(200);
+  });
+});

@@ -11,6 +11,23 @@ import { inspectCard } from '../services/charge.js';
 import { cardFingerprint, saveToken, tokenView } from '../services/tokens.js';
 import { parseCardInput } from './payments.js';
 
+/** `customer` is stored as sent; far deeper than any real customer record and it overflowed the stack on save. */
+const MAX_CUSTOMER_DEPTH = 32;
+
+/** How deep arrays and objects nest in `value`, counted without recursion (stops early past the limit). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_CUSTOMER_DEPTH) break;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 async function createToken(req: RouteRequest) {
   const { sandbox } = req;
   const json = await req.json();
@@ -19,6 +36,9 @@ async function createToken(req: RouteRequest) {
   const cardJson = requireObject(body.card, 'body.card');
   const input = parseCardInput(cardJson, { cvvRequired: false });
   const customer = optionalObject(body.customer, 'body.customer');
+  if (customer !== undefined && nestingDepth(customer) > MAX_CUSTOMER_DEPTH) {
+    throw invalidValue('body.customer', `Nested more than ${MAX_CUSTOMER_DEPTH} levels deep.`);
+  }
   const code = trackingCode(body.trackingCode, 'body.trackingCode', false);
   let brandId: number | undefined;
   if (body.brandId !== undefined && body.brandId !== null) {
