@@ -6,6 +6,10 @@
  */
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { checkoutRequest, linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
@@ -62,8 +66,8 @@ interface FuzzRequest {
   headers?: Record<string, string>;
 }
 
-function send(req: FuzzRequest): Promise<RawResponse> {
-  const url = new URL(sb.url);
+function send(req: FuzzRequest, base = sb.url): Promise<RawResponse> {
+  const url = new URL(base);
   const headers: Record<string, string> = { ...(req.headers ?? {}) };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   return new Promise((resolve, reject) => {
@@ -228,7 +232,18 @@ const WEIRD_VALUES: readonly string[] = [
   '"P99999999999999999999D"',
   '"PT-1H"',
   '"eur"',
+  '"JPY"',
+  '"BHD"',
   '"XXX"',
+  '0.001',
+  '999999999',
+  '"P365D"',
+  '"P366D"',
+  '"PT1M"',
+  '"PT0M"',
+  JSON.stringify(`https://merchant.example/${'r'.repeat(2030)}`),
+  JSON.stringify('t'.repeat(100)),
+  JSON.stringify('t'.repeat(101)),
   '"AUTHORIZE"',
   '"inquire"',
   JSON.stringify('x'.repeat(10_000)),
@@ -797,6 +812,29 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
   });
 
+  it('the same creation sent twenty times at once gives one success per trackingCode and clear refusals, never a 500', async () => {
+    const cases: FuzzRequest[] = [];
+    const link = JSON.stringify(validLink());
+    const checkout = JSON.stringify(validCheckout());
+    const payment = JSON.stringify(validPayment());
+    for (let n = 0; n < 20; n++) {
+      cases.push({ method: 'POST', path: '/gateway/v3/paymentlinks', body: link, headers: { 'content-type': 'application/json' } });
+      cases.push({ method: 'POST', path: '/gateway/v3/checkouts', body: checkout, headers: { 'content-type': 'application/json' } });
+      cases.push({ method: 'POST', path: '/gateway/v3/payments', body: payment, headers: { 'content-type': 'application/json' } });
+    }
+    const results = await Promise.all(cases.map(async (req) => ({ req, res: await send(req) })));
+    const failures = results.flatMap(({ req, res }) => {
+      const problem = problemOf('api', res, req);
+      return problem ? [`${describeRequest(req)}\n    -> ${problem}`] : [];
+    });
+    expect(failures, failures.slice(0, 5).join('\n')).toEqual([]);
+    for (const path of ['/gateway/v3/paymentlinks', '/gateway/v3/checkouts', '/gateway/v3/payments']) {
+      const ok = results.filter(({ req, res }) => req.path === path && res.status < 300);
+      const refused = results.filter(({ req, res }) => req.path === path && res.status >= 400);
+      expect([path, ok.length, refused.length, refused.every(({ res }) => res.body.result === -8)]).toEqual([path, 1, 19, true]);
+    }
+  });
+
   it('data created before the fuzz run reads back unchanged after it', async () => {
     const after = await read();
     expect(after.link.body).toEqual(before.link.body);
@@ -806,6 +844,84 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expect(after.payment).toEqual(before.payment);
     expect(after.tokenBody.body).toEqual(before.tokenBody.body);
     expect(after.link.body.link.status).toBe('READY');
+  });
+});
+
+describe('fuzzing credentials and the admin token on a sandbox that requires them', () => {
+  const rng = new Rng(SEED + 1);
+  const dir = mkdtempSync(join(tmpdir(), 'paylink-fuzz-'));
+  let locked: RunningSandbox;
+  const basic = (text: string) => `Basic ${Buffer.from(text, 'utf8').toString('base64')}`;
+  beforeAll(async () => {
+    locked = await startSandbox({
+      port: 0,
+      db: join(dir, 'sandbox.db'),
+      credentials: [{ username: 'merchant', password: 's3cret:with:colons', businessIds: [BIZ] }],
+      adminToken: 'fuzz-admin-token',
+    });
+  });
+  afterAll(async () => {
+    await locked?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers every odd Authorization header with 401, 403 or the answer itself, as an envelope, never a 500', async () => {
+    const authorizations = [
+      '',
+      'Basic',
+      'Basic ',
+      'basic ' + Buffer.from('merchant:s3cret:with:colons').toString('base64'),
+      'BASIC    ' + Buffer.from('merchant:s3cret:with:colons').toString('base64'),
+      basic('merchant:s3cret:with:colons'),
+      basic('merchant:wrong'),
+      basic('merchant'),
+      basic(':'),
+      basic('merchant:s3cret:with:colons\u0000'),
+      basic('m\u00e9rchant:\u{1F4B3}'),
+      'Basic %%%%',
+      'Basic ' + 'A'.repeat(6000),
+      'Basic =',
+      'Bearer fuzz-admin-token',
+      'Digest username="merchant"',
+    ];
+    const bodies = [JSON.stringify(validLink()), JSON.stringify({ ...(validLink() as object), header: { businessId: 'someone-else' } }), '{', ''];
+    const failures: string[] = [];
+    for (let n = 0; n < 200; n++) {
+      const authorization = rng.pick(authorizations);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (authorization !== '') headers.authorization = authorization;
+      const req: FuzzRequest = rng.chance(0.5)
+        ? { method: 'POST', path: '/gateway/v3/paymentlinks', body: rng.pick(bodies), headers }
+        : { method: 'GET', path: `/gateway/v3/paymentlinks/${rng.pick(ODD_IDS)}?businessId=${rng.pick([BIZ, 'someone-else', ''])}`, headers };
+      const res = await send(req, locked.url);
+      const problem = problemOf('api', res, req);
+      if (problem) failures.push(`${describeRequest(req)}\n    -> ${problem}`);
+      if (res.status === 401 && res.body.result !== -6) failures.push(`${describeRequest(req)}\n    -> 401 with result ${res.body.result}`);
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect(locked.sandbox.unexpectedErrors.splice(0)).toEqual([]);
+  });
+
+  it('answers every odd admin token (header, bearer, cookie, query) with 401 or the answer, never a 500', async () => {
+    const tokens = ['', 'fuzz-admin-token', 'FUZZ-ADMIN-TOKEN', 'fuzz-admin-token ', '%', '%00', 'x'.repeat(5000), '\u00e9'];
+    const paths = ['/__sandbox/health', '/__sandbox/clock', '/__sandbox/requests?limit=5', '/__sandbox/links', '/__sandbox/dashboard', '/__sandbox/dashboard/links', '/__sandbox/dashboard/requests'];
+    const failures: string[] = [];
+    for (let n = 0; n < 200; n++) {
+      const token = rng.pick(tokens);
+      const how = rng.int(4);
+      const headers: Record<string, string> = {};
+      let path = rng.pick(paths);
+      if (how === 0) headers.authorization = `Bearer ${token}`;
+      else if (how === 1) headers['x-paylink-admin-token'] = token;
+      else if (how === 2) headers.cookie = `a=b; paylink_admin=${token}; c`;
+      else path += `${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+      const req: FuzzRequest = { method: 'GET', path: escapeRaw(path), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, escapeRaw(v)])) };
+      const res = await send(req, locked.url);
+      const problem = problemOf(path.startsWith('/__sandbox/dashboard') ? 'page' : 'admin', res, req);
+      if (problem) failures.push(`${describeRequest(req)}\n    -> ${problem}`);
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect(locked.sandbox.unexpectedErrors.splice(0)).toEqual([]);
   });
 });
 
