@@ -80,7 +80,37 @@ export async function readJsonObjectText(req: IncomingMessage): Promise<{ value:
     throw malformedJson(parseProblem(error));
   }
   if (!isObject(value)) throw malformedJson('expected a JSON object');
+  if (text.length > 2 * MAX_JSON_DEPTH && jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw malformedJson(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   return { value, text };
+}
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. JSON.parse takes thousands of levels, but
+ * serializing such a value again overflows the stack: the request log kept it and then every read of the
+ * log (`/__sandbox/requests`, the dashboard) answered 500.
+ */
+const MAX_JSON_DEPTH = 256;
+
+/** Whether brackets nest deeper than `limit` in valid JSON `text` (strings skipped). Only long texts can. */
+function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 /**

@@ -150,15 +150,34 @@ describe('deeply nested input', () => {
   const sb = useSandbox();
 
   it('refuses a token customer nested too deeply with 400 instead of overflowing the stack on save', async () => {
-    const deep = '['.repeat(5000) + ']'.repeat(5000);
-    const text = `{"header":{"businessId":"biz-1"},"body":{"brandId":1010,"card":{"holderName":"A","number":"4111111111111111","expiryMonth":"12","expiryYear":"2039"},"customer":{"x":${deep}}}}`;
-    const res = await sb.post('/gateway/v3/tokens', text);
-    expect(res.status).toBe(400);
-    expect(res.body.body.error.message).toContain('body.customer');
+    const tokenBody = (depth: number) =>
+      `{"header":{"businessId":"biz-1"},"body":{"brandId":1010,"card":{"holderName":"A","number":"4111111111111111","expiryMonth":"12","expiryYear":"2039"},"customer":{"x":${'['.repeat(depth) + ']'.repeat(depth)}}}}`;
+    for (const depth of [40, 5000]) {
+      const res = await sb.post('/gateway/v3/tokens', tokenBody(depth));
+      expect(res.status, String(depth)).toBe(400);
+    }
+    expect((await sb.post('/gateway/v3/tokens', tokenBody(40))).body.body.error.message).toContain('body.customer');
     const plain = await sb.post('/gateway/v3/tokens', {
       header: { businessId: 'biz-1' },
       body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '12', expiryYear: '2039' }, customer: { email: 'a@b.example', address: { lines: ['1 Road'] } } },
     });
     expect(plain.status).toBe(200);
+  });
+
+  it('refuses a JSON body nested thousands of levels deep, so it cannot break the request log and dashboard', async () => {
+    const deep = '['.repeat(8000) + ']'.repeat(8000);
+    for (const key of ['x', 'number']) {
+      const res = await sb.post('/gateway/v3/paymentlinks', `{"header":{"businessId":"deep-biz"},"${key}":${deep}}`);
+      expect(res.status).toBe(400);
+      expect(res.body.body.error.code).toBe(1005);
+      expect(res.body.body.error.message).toContain('nested');
+    }
+    const log = await sb.get('/__sandbox/requests?limit=10');
+    expect(log.status).toBe(200);
+    expect((await fetch(`${sb.url}/__sandbox/dashboard/requests`)).status).toBe(200);
+    expect((await fetch(`${sb.url}/`)).status).toBe(200);
+    // Ordinary nesting still reaches validation.
+    const nested = await sb.post('/gateway/v3/paymentlinks', { header: { businessId: 'deep-biz' }, extra: [[[[{ a: [1] }]]]] });
+    expect(nested.body.body.error.code).not.toBe(1005);
   });
 });
