@@ -5,6 +5,7 @@
  * The seed is fixed, so a failure reproduces; the failing case is printed with its request.
  */
 import { request as httpRequest, Agent } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -922,6 +923,58 @@ describe('fuzzing credentials and the admin token on a sandbox that requires the
     }
     expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
     expect(locked.sandbox.unexpectedErrors.splice(0)).toEqual([]);
+  });
+});
+
+describe('connections that misbehave', () => {
+  /** Writes raw bytes on a fresh socket, then closes it after `holdMs`; resolves with whatever came back. */
+  function rawExchange(bytes: string | Buffer, holdMs: number, end = false): Promise<string> {
+    const url = new URL(sb.url);
+    return new Promise((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.write(bytes);
+      if (end) socket.end();
+      setTimeout(() => socket.destroy(), holdMs);
+    });
+  }
+
+  const stillAnswers = async () => {
+    const res = await send({ method: 'GET', path: '/__sandbox/health' });
+    expect(res.status).toBe(200);
+  };
+
+  it('survives clients that go away in the middle of a JSON body, a form body and a chunked body', async () => {
+    const head = (path: string, type: string, length: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\n${length}\r\n`;
+    await Promise.all([
+      rawExchange(`${head('/gateway/v3/paymentlinks', 'application/json', 'Content-Length: 500')}{"header":{"busi`, 50),
+      rawExchange(`${head('/gateway/v3/payments', 'application/json', 'Transfer-Encoding: chunked')}5\r\n{"hea\r\n`, 50),
+      rawExchange(`${head(`/gateway/v3/web/paymentlinks/${'0'.repeat(36)}`, 'application/x-www-form-urlencoded', 'Content-Length: 900')}cardNumber=41`, 50),
+      rawExchange(`${head('/__sandbox/clock', 'application/json', 'Content-Length: 50')}{"adv`, 50, true),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    await stillAnswers();
+  });
+
+  it('answers a chunked JSON body over 1 MiB with 413 and an envelope', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    const parts = [`POST /gateway/v3/paymentlinks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`];
+    for (let i = 0; i < 20; i++) parts.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    parts.push('0\r\n\r\n');
+    const answer = await rawExchange(parts.join(''), 2000);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toMatch(/"result":-1/);
+    await stillAnswers();
+  });
+
+  it('survives a request log follower that goes away while it waits', async () => {
+    const last = (await send({ method: 'GET', path: '/__sandbox/requests?limit=1' })).body.body.lastSeq as number;
+    await rawExchange(`GET /__sandbox/requests?since=${last + 1000}&wait=1 HTTP/1.1\r\nHost: x\r\n\r\n`, 100);
+    await new Promise((r) => setTimeout(r, 1200));
+    await stillAnswers();
   });
 });
 
