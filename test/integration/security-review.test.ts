@@ -65,6 +65,12 @@ describe('admin token on every /__sandbox/ page', () => {
     expect(cookie).toContain('SameSite=Strict');
   });
 
+  it('drops the token from a dashboard address that starts with // without redirecting to another host', async () => {
+    const res = await fetch(`${guarded.url}//__sandbox/dashboard/links?token=review-token-7`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/__sandbox/dashboard/links');
+  });
+
   const oddToken = useSandbox({ adminToken: 'tok;en =1' });
 
   it('makes a working dashboard cookie of an admin token with characters a cookie cannot hold', async () => {

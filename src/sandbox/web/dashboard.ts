@@ -51,7 +51,8 @@ function guard(req: RouteRequest): Reply | undefined {
   if (token !== expected) throw unauthorized();
   const rest = new URLSearchParams(req.query);
   rest.delete('token');
-  const target = `${req.path}${rest.size > 0 ? `?${rest}` : ''}`;
+  // One leading slash: the router ignores empty segments, and `//__sandbox/...` as a Location names a host.
+  const target = `/${req.path.replace(/^[/\\]+/, '')}${rest.size > 0 ? `?${rest}` : ''}`;
   return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' });
 }
 
