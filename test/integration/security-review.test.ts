@@ -3,6 +3,7 @@
  * inputs that used to answer 500, card data echoed in error messages, admin endpoints reachable without the
  * token or from another site.
  */
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { chooseCard } from '../../src/cli/customer.js';
@@ -32,6 +33,33 @@ describe('admin endpoints from another site (CSRF)', () => {
   it('still accepts admin POSTs from scripts and from the sandbox own origin', async () => {
     expect((await sb.post('/__sandbox/clock', { advance: '1m' })).status).toBe(200);
     expect((await sb.post('/__sandbox/clock', { reset: true }, { headers: { origin: sb.url, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+  });
+});
+
+describe('admin endpoints reached under another host name (DNS rebinding)', () => {
+  const sb = useSandbox();
+
+  /** A request as a browser sends it after a site's name was rebound to 127.0.0.1: its own Host header. */
+  function withHost(path: string, host: string, method = 'GET'): Promise<number> {
+    const url = new URL(sb.url);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, method, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('refuses /__sandbox/ and the dashboard for a Host that is not a loopback name when no token is set', async () => {
+    expect(await withHost('/__sandbox/requests', 'evil.example')).toBe(403);
+    expect(await withHost('/__sandbox/requests', 'evil.example:8417')).toBe(403);
+    expect(await withHost('/__sandbox/reset', 'rebound.evil.example', 'POST')).toBe(403);
+    expect(await withHost('/', 'evil.example')).toBe(403);
+    for (const host of ['localhost:8417', '127.0.0.1:8417', '[::1]:8417', 'localhost']) {
+      expect(await withHost('/__sandbox/health', host), host).toBe(200);
+    }
   });
 });
 

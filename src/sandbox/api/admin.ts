@@ -29,7 +29,12 @@ function tokenMatches(expected: string, given: string | null | undefined): boole
 export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSearchParams): void {
   if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
   const expected = sandbox.config.adminToken;
-  if (expected === undefined) return;
+  if (expected === undefined) {
+    // Open without a token only under a loopback name: a site whose name was rebound to 127.0.0.1 (DNS
+    // rebinding) reaches the sandbox with its own Host, and could otherwise read the log or reset it.
+    if (!loopbackHost(event.node.req.headers.host)) throw forbidden();
+    return;
+  }
   const headers = event.node.req.headers;
   const bearer = /^bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
   const header = headers['x-paylink-admin-token'];
@@ -56,6 +61,13 @@ export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
     throw forbidden();
   }
   if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
+}
+
+/** Whether a Host header names this machine's loopback (`localhost`, `127.x.x.x`, `[::1]`); absent counts. */
+function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined || host === '') return true;
+  const name = host.toLowerCase().replace(/:\d*$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 function cookieToken(cookie: string | undefined): string | undefined {
