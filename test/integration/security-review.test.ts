@@ -215,3 +215,33 @@ describe('deeply nested input', () => {
     expect(nested.body.body.error.code).not.toBe(1005);
   });
 });
+
+describe('bank page from another site', () => {
+  const sb = useSandbox();
+
+  it('refuses a cross-site POST that would approve a pending iDEAL payment, and still takes its own form', async () => {
+    const created = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: 'biz-1' },
+      body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: `bank-${Date.now()}`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+    });
+    const id = created.body.body.id as string;
+    const url = created.body.body.redirect.url as string;
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { ...CROSS_SITE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=approve',
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    expect((await sb.get(`/gateway/v3/payments/${id}?businessId=biz-1`)).body.result).toBe(2);
+    const own = await fetch(url, {
+      method: 'POST',
+      headers: { origin: new URL(url).origin, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=approve',
+      redirect: 'manual',
+    });
+    expect(own.status).toBe(303);
+    expect((await sb.get(`/gateway/v3/payments/${id}?businessId=biz-1`)).body.result).toBe(0);
+  });
+});

@@ -5,6 +5,7 @@
 import { formatAmount } from '../domain/money.js';
 import { notFound } from '../errors.js';
 import { readForm } from '../request.js';
+import { refuseCrossSite } from '../api/admin.js';
 import { Reply, type Route, type RouteRequest } from '../router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
 import { bankPageUrl, bankPending, settleBankPayment } from '../services/bank.js';
@@ -38,6 +39,9 @@ function showBank(req: RouteRequest) {
 
 async function submitBank(req: RouteRequest) {
   const { sandbox } = req;
+  // The form has no one-time token (unlike the card form), so a post from another site is refused: it
+  // could otherwise approve or cancel a payment whose id it learned.
+  refuseCrossSite(sandbox, req.event);
   const payment = bankPayment(req);
   const form = await readForm(req.event.node.req);
   const action = form.get('action');
