@@ -99,6 +99,15 @@ describe('admin token on every /__sandbox/ page', () => {
     expect(res.headers.get('location')).toBe('/__sandbox/dashboard/links');
   });
 
+  it('keeps the admin token out of the request log when it came as a ?token= parameter', async () => {
+    const moved = await guarded.post('/__sandbox/clock?token=review-token-7', { advance: '1m' });
+    expect(moved.status).toBe(200);
+    await guarded.post('/__sandbox/clock?token=review-token-7', { reset: true });
+    const log = await guarded.get('/__sandbox/requests?path=/__sandbox/clock', { headers: { authorization: 'Bearer review-token-7' } });
+    expect(log.body.body.requests.length).toBeGreaterThan(0);
+    expect(log.text).not.toContain('review-token-7');
+  });
+
   const oddToken = useSandbox({ adminToken: 'tok;en =1' });
 
   it('makes a working dashboard cookie of an admin token with characters a cookie cannot hold', async () => {

@@ -52,14 +52,17 @@ export function maskedJsonText(text: string): string | undefined {
   return textNeedsValue(text) ? maskedJson(JSON.parse(text)) : maskDigitRuns(text);
 }
 
-const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)=/i;
+const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|token)=/i;
 
-/** A query string or form body with card parameters masked; untouched (no parsing) when it has none. */
+/**
+ * A query string or form body with card parameters masked, and the admin token (`?token=`, which
+ * `/__sandbox/` accepts) starred out; untouched (no parsing) when it has none of them.
+ */
 export function maskQuery(query: string): string {
   if (query.length === 0) return query;
   if (!SENSITIVE_PARAM.test(query)) return maskDigitRuns(query);
   const params = new URLSearchParams(query);
   const out = new URLSearchParams();
-  for (const [key, value] of params) out.append(key, String(maskValue(key, value)));
+  for (const [key, value] of params) out.append(key, key.toLowerCase() === 'token' ? '***' : String(maskValue(key, value)));
   return maskDigitRuns(out.toString());
 }
