@@ -108,6 +108,16 @@ describe('admin token on every /__sandbox/ page', () => {
     expect(log.text).not.toContain('review-token-7');
   });
 
+  const publicHttps = useSandbox({ adminToken: 'tls-token', publicUrl: 'https://tunnel.example' });
+
+  it('marks the dashboard cookie Secure when the sandbox is served over https', async () => {
+    const res = await fetch(`${publicHttps.url}/?token=tls-token`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toContain('; Secure');
+    const plain = await fetch(`${guarded.url}/?token=review-token-7`, { redirect: 'manual' });
+    expect(plain.headers.get('set-cookie')).not.toContain('Secure');
+  });
+
   const oddToken = useSandbox({ adminToken: 'tok;en =1' });
 
   it('makes a working dashboard cookie of an admin token with characters a cookie cannot hold', async () => {

@@ -53,7 +53,8 @@ function guard(req: RouteRequest): Reply | undefined {
   rest.delete('token');
   // One leading slash: the router ignores empty segments, and `//__sandbox/...` as a Location names a host.
   const target = `/${req.path.replace(/^[/\\]+/, '')}${rest.size > 0 ? `?${rest}` : ''}`;
-  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store' });
+  const secure = req.sandbox.baseUrl.startsWith('https:') ? '; Secure' : '';
+  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/${secure}`, 'cache-control': 'no-store' });
 }
 
 /** Form posts only from the dashboard itself: a page elsewhere must not move the clock or pay (CSRF). */
