@@ -32,9 +32,9 @@ export function minorUnits(currencyCode: string): number | undefined {
 export function hasAtMostDecimals(amount: number, decimals: number): boolean {
   const text = String(amount);
   if (text.includes('e')) {
-    // Exponent notation only appears for very small or very large numbers; compare through scaling.
-    const scaled = amount * 10 ** decimals;
-    return Math.abs(scaled - Math.round(scaled)) < 1e-9;
+    // Exponent notation appears only below 1e-6 (more decimals than any currency has) and from 1e21 on
+    // (whole numbers). Scaling and comparing within 1e-9 instead let 1e-7 and 5e-324 EUR through.
+    return !text.includes('e-');
   }
   const dot = text.indexOf('.');
   return dot === -1 || text.length - dot - 1 <= decimals;
