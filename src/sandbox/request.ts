@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from './context.js';
-import { isObject, type JsonObject } from './domain/fields.js';
+import { CONTROL_CHARACTERS, isObject, type JsonObject } from './domain/fields.js';
 import { bodyTooLarge, forbidden, malformedJson, missingProperty, invalidValue, unauthorized, ApiError } from './errors.js';
 
 /** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */
@@ -145,6 +145,7 @@ export function businessIdFromQuery(query: URLSearchParams): string {
 function checkBusinessId(value: unknown, path: string): string {
   if (value === undefined || value === null || value === '') throw missingProperty(path);
   if (typeof value !== 'string' || value.length > 100) throw invalidValue(path, 'Expected a string of at most 100 characters.');
+  if (CONTROL_CHARACTERS.test(value)) throw invalidValue(path, 'Control characters are not allowed.');
   return value;
 }
 

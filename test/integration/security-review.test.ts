@@ -265,3 +265,20 @@ describe('bank page from another site', () => {
     expect((await sb.get(`/gateway/v3/payments/${id}?businessId=biz-1`)).body.result).toBe(0);
   });
 });
+
+describe('control characters in merchant identifiers', () => {
+  const sb = useSandbox();
+
+  it('refuses control characters in trackingCode and businessId, which the CLI would print raw to a terminal', async () => {
+    const escTracking = await sb.post('/gateway/v3/paymentlinks', linkRequest({ transaction: { trackingCode: 'tc\u001b]0;pwned\u0007' } }));
+    expect(escTracking.status).toBe(400);
+    expect(escTracking.body.body.error.message).toContain('body.transaction.trackingCode');
+    const escBusiness = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'biz\u001b[31m' }));
+    expect(escBusiness.status).toBe(400);
+    expect(escBusiness.body.body.error.message).toContain('header.businessId');
+    const lookup = await sb.get(`/gateway/v3/payments?businessId=${encodeURIComponent('biz\u0007')}&trackingCode=x`);
+    expect(lookup.status).toBe(400);
+    const unicode = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'bïz-ü', transaction: { trackingCode: 'commande-é-😀' } }));
+    expect(unicode.status).toBe(200);
+  });
+});

@@ -102,8 +102,14 @@ export function authorizationMode(value: unknown, path: string): AuthorizationMo
 
 /** 1-100 characters. */
 export function trackingCode(value: unknown, path: string, required: boolean): string | undefined {
-  return required ? requireString(value, path, { max: 100 }) : optionalString(value, path, { max: 100 });
+  const code = required ? requireString(value, path, { max: 100 }) : optionalString(value, path, { max: 100 });
+  // Echoed in every answer and printed by the CLI: an escape sequence would reach the developer's terminal.
+  if (code !== undefined && CONTROL_CHARACTERS.test(code)) throw invalidValue(path, 'Control characters are not allowed.');
+  return code;
 }
+
+/** C0 controls and DEL: refused in identifiers that end up in terminals and logs. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 export type Tokenize = 'FALSE' | 'INQUIRE' | 'TRUE';
 
