@@ -764,6 +764,53 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expect([(counts['2xx'] ?? 0) > 0, (counts['3xx'] ?? 0) > 0], JSON.stringify(counts)).toEqual([true, true]);
   });
 
+  it('the challenge and bank pages of fresh payments take every code, button and odd field without a 500', async () => {
+    const codes = ['1234', '0000', '', ' 1234', '1234 ', '12345', 'abcd', '%', 'x'.repeat(5000), '١٢٣٤'];
+    const makers: Array<() => Promise<FuzzRequest>> = [];
+    for (let n = 0; n < 80; n++) {
+      const bank = rng.chance(0.4);
+      const action = bank ? rng.pick(['approve', 'cancel', 'x', '']) : rng.pick(['submit', 'cancel', 'x', '']);
+      const code = rng.pick(codes);
+      const framed = rng.pick(['1', '0', '']);
+      const withToken = rng.chance(0.85);
+      const amount = rng.pick([1, 2, 3, 4, 5, 7, 12.34]);
+      makers.push(async () => {
+        const body = bank
+          ? { ...(validBankPayment() as object), body: { transaction: { amount, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } } }
+          : validPayment(rng.pick(['payment', 'authorize']), '4000000000003220');
+        const created = await sb.post('/gateway/v3/payments', body);
+        const id = created.body.body.transaction.id as string;
+        const page = `/gateway/v3/web/${bank ? 'bank' : '3ds'}/${id}`;
+        const token = bank ? undefined : /name="formToken" value="([^"]+)"/.exec((await sb.get(page)).text)?.[1];
+        const fields = [`action=${action}`, `code=${encodeURIComponent(code)}`, `framed=${framed}`];
+        if (token !== undefined && withToken) fields.unshift(`formToken=${token}`);
+        return { method: 'POST', path: page, body: fields.join('&'), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      });
+    }
+    const failures: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < makers.length) {
+          const req = await makers[next++]!();
+          const res = await send(req);
+          const bucket = `${Math.floor(res.status / 100)}xx`;
+          statusCounts[bucket] = (statusCounts[bucket] ?? 0) + 1;
+          const problem = problemOf('page', res, req);
+          if (problem) failures.push(`${describeRequest(req)}\n    -> ${problem}`);
+          // The settled payment reads back as an envelope.
+          const id = req.path.split('/').at(-1)!;
+          const read = await send({ method: 'GET', path: `/gateway/v3/payments/${id}?businessId=${BIZ}` });
+          const readProblem = problemOf('api', read);
+          if (readProblem) failures.push(`GET payment ${id} after ${describeRequest(req)}\n    -> ${readProblem}`);
+        }
+      }),
+    );
+    const counts = takeCounts();
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect((counts['2xx'] ?? 0) + (counts['3xx'] ?? 0), JSON.stringify(counts)).toBeGreaterThan(0);
+  });
+
   it('the 3-D Secure and bank pages answer every malformed POST and odd id with HTML or a redirect, never a 500', async () => {
     const securePage = `/gateway/v3/web/3ds/${targets.secureId}`;
     const secureToken = /name="formToken" value="([^"]+)"/.exec((await sb.get(securePage)).text)?.[1];
