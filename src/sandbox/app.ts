@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './envelope.js';
-import { ApiError, internalError, routeNotFound, methodNotAllowed } from './errors.js';
+import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed } from './errors.js';
 import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './request.js';
 import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
 import type { JsonObject } from './domain/fields.js';
@@ -85,7 +85,13 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
       const query = new URLSearchParams(queryText);
       if (kind === 'admin') checkAdminAccess(sandbox, event, query);
       let owned: Set<string> | undefined;
-      if (kind === 'api') owned = authenticate(sandbox, event.node.req.headers.authorization);
+      if (kind === 'api') {
+        // The API is for merchants' servers: a browser on another site (a form posted by any web page to a
+        // developer's local sandbox) must not cancel a link or refund a payment. Servers send no
+        // Sec-Fetch-Site; same-site pages (localhost on another port) stay allowed.
+        if (method === 'POST' && event.node.req.headers['sec-fetch-site'] === 'cross-site') throw forbidden();
+        owned = authenticate(sandbox, event.node.req.headers.authorization);
+      }
       let jsonBody: Promise<JsonObject> | undefined;
       const request: RouteRequest = {
         event,

@@ -30,6 +30,19 @@ describe('admin endpoints from another site (CSRF)', () => {
     expect((await sb.get('/__sandbox/clock')).body.body.offsetMs).toBeLessThan(60_000);
   });
 
+  it('refuses a cross-site POST to the merchant API (a web page posting a form to the local sandbox) and keeps server calls working', async () => {
+    const link = await sb.post('/gateway/v3/paymentlinks', linkRequest());
+    const linkId = link.body.body.link.linkId as string;
+    const body = JSON.stringify({ header: { businessId: 'biz-1' } });
+    const cancel = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body, { headers: { ...CROSS_SITE, 'content-type': 'text/plain' } });
+    expect(cancel.status).toBe(403);
+    expect(cancel.body.result).toBe(-6);
+    expect((await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`)).body.body.link.status).toBe('READY');
+    const local = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body, { headers: { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' } });
+    expect(local.status).toBe(200);
+    expect(local.body.body.link.status).toBe('CANCELLED');
+  });
+
   it('still accepts admin POSTs from scripts and from the sandbox own origin', async () => {
     expect((await sb.post('/__sandbox/clock', { advance: '1m' })).status).toBe(200);
     expect((await sb.post('/__sandbox/clock', { reset: true }, { headers: { origin: sb.url, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
