@@ -3,6 +3,9 @@
  * sandbox. Every answer must be a clear error (or a success), never a 500: the API and admin routes answer
  * the envelope with a numeric `result` (and `body.error {code, message}` on failures), the page routes HTML.
  * The seed is fixed, so a failure reproduces; the failing case is printed with its request.
+ *
+ * Exploring locally: FUZZ_SEED=<n> runs another seed, FUZZ_VERBOSE=1 prints the status classes per test,
+ * FUZZ_ACCEPTED=1 prints every POST the sandbox accepted (an audit for validation that is too lenient).
  */
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
@@ -774,10 +777,12 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
       const framed = rng.pick(['1', '0', '']);
       const withToken = rng.chance(0.85);
       const amount = rng.pick([1, 2, 3, 4, 5, 7, 12.34]);
+      const mode = rng.pick(['payment', 'authorize']);
+      // Everything random is drawn above, in order; the async part below draws nothing (determinism).
       makers.push(async () => {
         const body = bank
           ? { ...(validBankPayment() as object), body: { transaction: { amount, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } } }
-          : validPayment(rng.pick(['payment', 'authorize']), '4000000000003220');
+          : validPayment(mode, '4000000000003220');
         const created = await sb.post('/gateway/v3/payments', body);
         const id = created.body.body.transaction.id as string;
         const page = `/gateway/v3/web/${bank ? 'bank' : '3ds'}/${id}`;
