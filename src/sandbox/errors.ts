@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   missingProperty: 1004,
   malformedJson: 1005,
   bodyTooLarge: 1006,
+  unreadableRequest: 1007,
   notFound: 1404,
   methodNotAllowed: 1405,
   unauthorized: 1401,
@@ -167,6 +168,10 @@ export const bodyTooLarge = (limit: number): ApiError =>
     // The rest of the body is not read; the connection is not reused.
     headers: { connection: 'close' },
   });
+
+/** A request Node's HTTP parser refused before any route saw it (431 for a URL or headers over 16 KB). */
+export const unreadableRequest = (httpStatus: number, detail: string): ApiError =>
+  new ApiError({ result: -1, httpStatus, code: ERROR_CODES.unreadableRequest, message: `The request could not be read: ${detail}.`, headers: { connection: 'close' } });
 
 export const notFound = (what: string): ApiError =>
   new ApiError({ result: -2, description: 'Not found', httpStatus: 404, code: ERROR_CODES.notFound, message: `${what} not found.` });

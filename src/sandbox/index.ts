@@ -2,8 +2,12 @@
  * The programmatic entry: `startSandbox(options) -> { url, close }`. `paylink sandbox` is a thin command
  * over it, and tests start one on port 0 with a temporary database.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
 import { createSandboxApp, type RequestObserver } from './app.js';
+import { errorEnvelope } from './envelope.js';
+import { unreadableRequest } from './errors.js';
 import { Sandbox, type Credential } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
@@ -109,6 +113,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw error;
   }
 
+  // Requests the HTTP parser refuses never reach the app (a URL or headers over 16 KB, broken HTTP); Node
+  // would answer them with a bare status line. They get the envelope too.
+  listener.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnreadable(sandbox, error, socket));
+
   const address = listener.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
   const scheme = options.https ? 'https' : 'http';
@@ -143,6 +151,27 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       sandbox.close();
     },
   };
+}
+
+function answerUnreadable(sandbox: Sandbox, error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler does: no answer on a closed socket or in the middle of another answer (a
+  // keep-alive socket's response in flight, `_httpMessage` being Node's name for it).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the URL and headers are larger than 16 KB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'it did not arrive in time']
+        : [400, 'it is not valid HTTP/1.1'];
+  const body = JSON.stringify(errorEnvelope(sandbox, unreadableRequest(status, detail)));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function httpsOption(https: StartSandboxOptions['https'], host: string): boolean | { cert: string; key: string } | { domains: string[]; validityDays: number } {
