@@ -1148,6 +1148,29 @@ describe('found by fuzzing', () => {
     }
   });
 
+  it('answers an id too long for the HTTP parser (URL over 16 KB) with 431 and an envelope, not a bare status line', async () => {
+    const res = await send({ method: 'GET', path: `/gateway/v3/paymentlinks/${'a'.repeat(20_000)}?businessId=biz-fuzz` });
+    expect([res.status, res.contentType, res.body?.result, res.body?.body?.error?.code]).toEqual([431, 'application/json; charset=utf-8', -1, 1007]);
+    expect(res.body.body.error.message).toMatch(/16 KB/);
+    expect(res.body.header.requestCode).toMatch(/^\d+\.[0-9a-f-]{36}$/);
+  });
+
+  it('answers a request that is not valid HTTP with 400 and an envelope', async () => {
+    const url = new URL(sb.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('GET /gateway/v3/paymentlinks HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+      setTimeout(() => socket.destroy(), 1000);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    expect([body.result, body.body.error.code]).toEqual([-1, 1007]);
+  });
+
   it('leaves the clock where it was after a refused huge advance, so other requests still answer', async () => {
     await send({ method: 'POST', path: '/__sandbox/clock', body: '{"set":"2031-05-01T10:00:00Z","freeze":true}', headers: json });
     await send({ method: 'POST', path: '/__sandbox/clock', body: '{"advance":"999999999d"}', headers: json });
