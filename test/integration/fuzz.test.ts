@@ -872,7 +872,7 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expectClean([...failures, ...broken]);
   });
 
-  it('odd paths anywhere answer an envelope under /gateway and /__sandbox and HTML elsewhere, never a 500', async () => {
+  it('odd paths and methods anywhere answer an envelope or an HTML page (HTML where a page route matches), never a 500', async () => {
     // 'page': HTML, or (for what no page route matches) a valid envelope; anything else fails.
     expectClean(await run('page', oddPathCases(rng, 400)));
   });
