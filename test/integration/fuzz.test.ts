@@ -111,6 +111,9 @@ function describeRequest(req: FuzzRequest): string {
  */
 const SENT_CARDS = TEST_CARDS.map((card) => card.number);
 
+/** Markup the fuzz puts into values (trackingCode, holderName, issuerId...). */
+const INJECTED_MARKUP = ['<script>alert(1)</script>', '<script>x</script>', '<b>'];
+
 /** The test card that asks for -7 and HTTP 500 (SANDBOX.md): the one 500 allowed. */
 const INTERNAL_ERROR_CARD = TEST_CARDS.find((card) => card.outcome === 'internal-error')!.number;
 
@@ -126,6 +129,8 @@ function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | un
   if (res.status >= 500 && !askedFor500(res, req)) return `status ${res.status}: ${res.text.slice(0, 300)}`;
   const leaked = res.contentType.includes('json') ? SENT_CARDS.find((card) => res.text.includes(card)) : undefined;
   if (leaked) return `the answer contains the card number ${leaked}`;
+  // The markup the fuzz sends in values must come back escaped in every page.
+  if (res.contentType.startsWith('text/html') && INJECTED_MARKUP.some((markup) => res.text.includes(markup))) return 'a page contains unescaped markup from a value';
   if (res.status >= 300 && res.status < 400) return undefined;
   // A HEAD answer has no body to check.
   if (req?.method === 'HEAD') return undefined;
@@ -915,6 +920,20 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
 
   it('everything the fuzz created reads back and renders (API, hosted page, dashboard) without a 500', async () => {
     expect(harvested.links.size + harvested.checkouts.size + harvested.payments.size + harvested.tokens.size).toBeGreaterThan(50);
+    // Markup in every free-text value, for sure (the fuzz may or may not have got one through).
+    const markup = INJECTED_MARKUP[0]!;
+    harvest((await send({ method: 'POST', path: '/gateway/v3/paymentlinks', body: JSON.stringify(linkRequest({ businessId: BIZ, transaction: { trackingCode: markup } })), headers: { 'content-type': 'application/json' } })));
+    harvest((await send({ method: 'POST', path: '/gateway/v3/checkouts', body: JSON.stringify(checkoutRequest({ businessId: BIZ, transaction: { trackingCode: markup } })), headers: { 'content-type': 'application/json' } })));
+    const bank = { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `${markup}b`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: INJECTED_MARKUP[1] } } };
+    const bankRes = await send({ method: 'POST', path: '/gateway/v3/payments', body: JSON.stringify(bank), headers: { 'content-type': 'application/json' } });
+    expect(bankRes.status, bankRes.text).toBeLessThan(300);
+    harvest(bankRes);
+    const card = { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 1, currencyCode: 'EUR', trackingCode: `${markup}c`, tokenize: 'true' }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: INJECTED_MARKUP[2] } } };
+    const cardRes = await send({ method: 'POST', path: '/gateway/v3/payments', body: JSON.stringify(card), headers: { 'content-type': 'application/json' } });
+    expect(cardRes.status, cardRes.text).toBeLessThan(300);
+    harvest(cardRes);
+    if (typeof cardRes.body.body.token?.token === 'string') harvested.tokens.add(cardRes.body.body.token.token);
+    const pages: FuzzRequest[] = [{ method: 'GET', path: `/gateway/v3/web/bank/${bankRes.body.body.transaction.id}` }];
     const cases: FuzzRequest[] = [];
     const api: FuzzRequest[] = [];
     for (const id of harvested.links) {
@@ -940,6 +959,7 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     const admin: FuzzRequest[] = [];
     for (let since = 0; since < 12_000; since += 1000) admin.push({ method: 'GET', path: `/__sandbox/requests?since=${since}&limit=1000` });
     for (const list of ['links', 'checkouts', 'payments', 'tokens']) admin.push({ method: 'GET', path: `/__sandbox/${list}?pageSize=200` });
+    cases.push(...pages);
     const failures = [...(await run('api', api)), ...(await run('page', cases)), ...(await run('admin', admin, 2))];
     takeCounts();
     expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
