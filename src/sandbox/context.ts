@@ -31,6 +31,14 @@ export interface SandboxConfig {
   verbose?: boolean | undefined;
 }
 
+/** A saved clock state only if it gives a time a Date can hold; anything else (a corrupt row) is the wall clock. */
+function usableClockState(state: ClockState | undefined): ClockState {
+  if (state === undefined || typeof state !== 'object' || !Number.isFinite(state.offsetMs)) return { offsetMs: 0 };
+  if (state.frozenAt !== undefined && !Number.isFinite(state.frozenAt)) return { offsetMs: 0 };
+  const time = state.frozenAt ?? Date.now() + state.offsetMs;
+  return Number.isNaN(new Date(time).getTime()) ? { offsetMs: 0 } : state;
+}
+
 export class Sandbox {
   readonly db: Db;
   readonly store: Store;
@@ -54,7 +62,7 @@ export class Sandbox {
     this.metaGet = this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     this.metaSet = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
 
-    this.clock = new SandboxClock(this.readMeta<ClockState>('clock') ?? { offsetMs: 0 });
+    this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
       const counterKey = `ids.counter.${config.seed}`;
       this.ids = new SeededIds(config.seed, this.readMeta<number>(counterKey) ?? 0, (n) => this.writeMetaSync(counterKey, n));

@@ -86,6 +86,23 @@ describe('data survives a restart', () => {
     db.close();
     await expect(startSandbox({ port: 0, db: path })).rejects.toThrow(/newer than this paylink.*--db/);
   });
+
+  it('starts on the wall clock when the saved clock state cannot be a time', async () => {
+    const path = join(scratch, 'broken-clock.db');
+    const first = await startSandbox({ port: 0, db: path });
+    await first.close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ offsetMs: 1e308 }));
+    db.close();
+    const again = await startSandbox({ port: 0, db: path });
+    try {
+      expect(Math.abs(again.sandbox.clock.now() - Date.now())).toBeLessThan(5_000);
+      const created = await requestJson(`${again.url}/gateway/v3/paymentlinks`, { method: 'POST', body: JSON.stringify(linkRequest()) });
+      expect(created.status).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
 });
 
 /** Spawns `node bin/paylink.js sandbox --port 0 --db <path>` and resolves with its URL once it answers. */
