@@ -155,7 +155,11 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
 function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {
   const apiError = error instanceof ApiError ? error : internalError();
   if (!(error instanceof ApiError)) sandbox.reportUnexpected(path, error);
-  const pageLike = kind === 'page' || (kind === 'unmatched' && !/^\/(gateway|__sandbox)(\/|$)/i.test(path) && path !== '/');
+  // Unmatched paths answer like their neighbours: HTML under the hosted pages and outside the API, the
+  // envelope under /gateway and /__sandbox (empty segments ignored, as the router does).
+  const pageLike =
+    kind === 'page' ||
+    (kind === 'unmatched' && (/^\/+gateway\/+v3\/+web(\/|$)/i.test(path) || (!/^\/+(gateway|__sandbox)(\/|$)/i.test(path) && !/^\/*$/.test(path))));
   if (pageLike) return renderErrorPage(sandbox, apiError);
   return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});
 }

@@ -179,6 +179,13 @@ describe('pages without a form', () => {
     }
     const post = await postPage(sb, '/gateway/v3/web/paymentlinks/nope', card(APPROVE));
     expect(post.status).toBe(404);
+    // Paths and methods no hosted page has answer as pages too, not with the API's envelope.
+    for (const [method, path, status] of [['GET', '/gateway/v3/web/nothing/at/all', 404], ['PUT', '/gateway/v3/web/paymentlinks/x', 405]] as const) {
+      const res = await fetch(`${sb.url}${path}`, { method });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      await res.text();
+    }
   });
 });
 
