@@ -53,7 +53,7 @@ export function cvvLength(brandId: number | undefined): number {
 
 /** True if `cvv` is exactly the brand's number of digits. */
 export function validCvv(cvv: string, brandId: number | undefined): boolean {
-  return new RegExp(`^\\d{${cvvLength(brandId)}}$`).test(cvv);
+  return cvv.length === cvvLength(brandId) && /^\d+$/.test(cvv);
 }
 
 /** All but the last four digits masked, e.g. `************1111` (SANDBOX.md, `displayHint`). */

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../context.js';
-import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear } from '../domain/cards.js';
+import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
 import { checkoutState, linkStatus, MAX_ATTEMPTS } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
@@ -219,8 +219,8 @@ function formProblem(post: CardFormPost): string | undefined {
   if (post.expiryMonth.trim() === '' || post.expiryYear.trim() === '') return 'Enter the expiry month and year.';
   if (parseExpiryMonth(post.expiryMonth) === undefined) return 'The expiry month must be between 1 and 12.';
   if (parseExpiryYear(post.expiryYear) === undefined) return 'Enter the expiry year as YY or YYYY.';
-  const length = cvvLength(detectBrand(number));
-  if (!new RegExp(`^\\d{${length}}$`).test(post.cvv.trim())) return `Enter the ${length}-digit security code.`;
+  const brandId = detectBrand(number);
+  if (!validCvv(post.cvv.trim(), brandId)) return `Enter the ${cvvLength(brandId)}-digit security code.`;
   if (post.holderName.trim() === '') return 'Enter the name on the card.';
   return undefined;
 }
