@@ -49,6 +49,7 @@ export function registerClock(program: Command, ui: () => Ui): void {
   clock
     .command('advance <duration>')
     .description('Move the clock forward: 31m, 2h, 1d, PT31M, or milliseconds (negative to go back)')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock advance 31m      # a fresh checkout now answers 4 Timeout\n  $ paylink clock advance 1d --json\n  $ paylink clock advance -- -2h   # back two hours')
     .action(async (duration: string, _options, command: Command) => {
       await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { advance: duration });
     });
@@ -56,12 +57,14 @@ export function registerClock(program: Command, ui: () => Ui): void {
     .command('set <iso>')
     .description('Set the clock to an ISO 8601 date-time; it keeps running unless --freeze')
     .option('--freeze', 'stop the clock at that time')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock set 2030-01-01T00:00:00Z\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze')
     .action(async (iso: string, options: { freeze?: boolean }, command: Command) => {
       await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { set: isoOrThrow(iso), freeze: options.freeze === true });
     });
   clock
     .command('reset')
     .description('Back to the wall clock')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock reset')
     .action(async (_options, command: Command) => {
       await runClock(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { reset: true });
     });
