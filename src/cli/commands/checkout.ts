@@ -42,7 +42,8 @@ export async function checkoutGet(id: string | undefined, flags: { trackingCode?
 }
 
 export function registerCheckout(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>, collect: (v: string, prev: string[] | undefined) => string[]): void {
-  const checkout = program.command('checkout').description('Create and read checkouts (optionally saving the card as a token)');
+  const checkout = program.command('checkout').description('Create and read checkouts (optionally saving the card as a token)')
+    .addHelpText('after', '\nExamples:\n  $ paylink checkout create --amount 20 --currency EUR --tokenize inquire --return-url http://localhost:3000/return\n  $ paylink checkout get <checkoutId> --json');
   checkout
     .command('create')
     .description('Create a checkout, valid for 30 minutes (asks for missing values on a terminal)')

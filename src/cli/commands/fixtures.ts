@@ -49,7 +49,8 @@ export async function runFixturesLoad(input: FixturesLoadInput, ui: Ui): Promise
 }
 
 export function registerFixtures(program: Command, ui: () => Ui): void {
-  const fixtures = program.command('fixtures').description('Seed a sandbox from fixture files (docs/fixtures.md)');
+  const fixtures = program.command('fixtures').description('Seed a sandbox from fixture files (docs/fixtures.md)')
+    .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json');
   fixtures
     .command('load <files...>')
     .description('Run fixture files against the sandbox and print step name -> id')

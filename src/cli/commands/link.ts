@@ -60,7 +60,8 @@ export async function linkCancel(id: string, ctx: CommandContext): Promise<any> 
 
 /** Registers `link create|get|cancel`; `run` wraps each action with the command context. */
 export function registerLink(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>, collect: (v: string, prev: string[] | undefined) => string[]): void {
-  const link = program.command('link').description('Create, read and cancel payment links');
+  const link = program.command('link').description('Create, read and cancel payment links')
+    .addHelpText('after', '\nExamples:\n  $ paylink link create --amount 12.50 --currency EUR --return-url http://localhost:3000/return\n  $ paylink link get <linkId>\n  $ paylink link cancel <linkId>');
   link
     .command('create')
     .description('Create a payment link (asks for missing values on a terminal)')

@@ -149,7 +149,8 @@ export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id:
 }
 
 export function registerPayment(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund');
+  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund')
+    .addHelpText('after', '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>');
   payment
     .command('create')
     .description('Create a payment with a card or a token (the approve test card unless told otherwise)')

@@ -49,7 +49,8 @@ export async function tokenGet(token: string, ctx: CommandContext): Promise<any>
 }
 
 export function registerToken(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  const token = program.command('token').description('Saved card tokens: create, read');
+  const token = program.command('token').description('Saved card tokens: create, read')
+    .addHelpText('after', '\nExamples:\n  $ paylink token create --card 5555555555554444\n  $ paylink token get <token> --json');
   token
     .command('create')
     .description('Save a card as a token (the approve test card unless told otherwise)')
