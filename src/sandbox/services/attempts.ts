@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
 import { checkoutState, linkStatus, MAX_ATTEMPTS } from '../domain/lifecycle.js';
-import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import type { CheckoutRecord, CheckoutState, LinkRecord, LinkStatus, PaymentRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
 import { ApiError } from '../errors.js';
 import { chargeCard, resolveChallenge } from './charge.js';
@@ -23,40 +23,24 @@ export type Parent = { kind: 'link'; record: LinkRecord } | { kind: 'checkout'; 
 /** Where a link or checkout stands for the customer. */
 export type ParentState = 'open' | 'challenge' | 'expired' | 'cancelled' | 'paid' | 'declined' | 'declinedbycustomer';
 
+/** The customer's view of each API status (a checkout's PENDING depends on an open challenge, below). */
+const STATE_OF_STATUS: Record<LinkStatus | CheckoutState, ParentState> = {
+  READY: 'open',
+  PENDING: 'challenge',
+  EXPIRED: 'expired',
+  TIMEOUT: 'expired',
+  CANCELLED: 'cancelled',
+  PAID: 'paid',
+  DECLINED: 'declined',
+  DECLINEDBYCUSTOMER: 'declinedbycustomer',
+};
+
 /** The parent's state at the sandbox clock's `now`. */
 export function parentState(parent: Parent, now: number): ParentState {
-  if (parent.kind === 'link') {
-    const status = linkStatus(parent.record, now);
-    switch (status) {
-      case 'READY':
-        return 'open';
-      case 'PENDING':
-        return 'challenge';
-      case 'EXPIRED':
-        return 'expired';
-      case 'CANCELLED':
-        return 'cancelled';
-      case 'PAID':
-        return 'paid';
-      case 'DECLINED':
-        return 'declined';
-      case 'DECLINEDBYCUSTOMER':
-        return 'declinedbycustomer';
-    }
-  }
+  if (parent.kind === 'link') return STATE_OF_STATUS[linkStatus(parent.record, now)];
   const state = checkoutState(parent.record, now);
-  switch (state) {
-    case 'PENDING':
-      return parent.record.challengeOpen ? 'challenge' : 'open';
-    case 'TIMEOUT':
-      return 'expired';
-    case 'PAID':
-      return 'paid';
-    case 'DECLINED':
-      return 'declined';
-    case 'DECLINEDBYCUSTOMER':
-      return 'declinedbycustomer';
-  }
+  if (state === 'PENDING') return parent.record.challengeOpen ? 'challenge' : 'open';
+  return STATE_OF_STATUS[state];
 }
 
 /** The link or checkout with this id, whatever its business: the hosted page's id is its capability. */

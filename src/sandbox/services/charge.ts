@@ -109,17 +109,8 @@ function cardSource(card: CardInput): Source {
 }
 
 /** A validated card, for callers that do not charge it (token creation). */
-export interface InspectedCard {
-  behaviour: Behaviour;
-  /** 0 when no brand range matches. */
-  brandId: number;
+export interface InspectedCard extends Omit<Source, 'cvvPresented' | 'number' | 'token'> {
   number: string;
-  expiryMonth: string;
-  expiryYear: string;
-  holderName: string;
-  firstSixDigits: string;
-  lastFourDigits: string;
-  displayHint: string;
   /** Why the card can never be charged at `nowMs` (not a test card, expired), as an error to throw. */
   refusal(nowMs: number): ApiErrorInit | undefined;
 }
@@ -127,16 +118,10 @@ export interface InspectedCard {
 /** Validates a card like {@link chargeCard} does (throwing the same input errors) without charging it. */
 export function inspectCard(card: CardInput): InspectedCard {
   const source = cardSource(card);
+  const { cvvPresented: _cvvPresented, token: _token, ...fields } = source;
   return {
-    behaviour: source.behaviour,
-    brandId: source.brandId,
+    ...fields,
     number: source.number!,
-    expiryMonth: source.expiryMonth,
-    expiryYear: source.expiryYear,
-    holderName: source.holderName,
-    firstSixDigits: source.firstSixDigits,
-    lastFourDigits: source.lastFourDigits,
-    displayHint: source.displayHint,
     refusal(nowMs) {
       const expired = isExpired(source.expiryMonth, source.expiryYear, nowMs);
       if (source.behaviour !== 'not-a-test-card' && !expired) return undefined;
