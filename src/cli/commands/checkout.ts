@@ -4,9 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
 import { generateTrackingCode } from '../options.js';
-import { callApi, printResource, resolveCreateInput, type CreateFlags } from './shared.js';
+import { callApi, getResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
 
 /** Creates a checkout (valid 30 minutes); asks for missing values on a TTY. Returns the API envelope. */
 export async function checkoutCreate(flags: CreateFlags, ctx: CommandContext): Promise<any> {
@@ -20,25 +19,13 @@ export async function checkoutCreate(flags: CreateFlags, ctx: CommandContext): P
       },
     }),
   );
-  const checkoutId = body?.body?.checkout?.checkoutId;
-  if (typeof checkoutId === 'string') ctx.journal.remember(checkoutId, { kind: 'checkout', baseUrl: ctx.connection.baseUrl, returnUrl: input.returnUrl });
-  if (ctx.ui.options.json) ctx.ui.json(body);
-  else {
-    printResource(ctx.ui, 'checkout', body, 'Checkout created');
-    ctx.ui.info(`\nNext: paylink pay ${checkoutId}   (or: paylink open ${checkoutId})`);
-  }
+  reportCreated(ctx, 'checkout', body, input.returnUrl);
   return body;
 }
 
 /** Reads a checkout by id or by `--tracking-code`. */
 export async function checkoutGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
-  if ((id === undefined) === (flags.trackingCode === undefined)) throw new UsageError('checkout get: give a checkout id or --tracking-code (one of them).');
-  const { body } = await callApi(ctx, 'Reading the checkout', () =>
-    id !== undefined ? ctx.client.get(`/gateway/v3/checkouts/${encodeURIComponent(id)}`) : ctx.client.get('/gateway/v3/checkouts', { trackingCode: flags.trackingCode }),
-  );
-  if (ctx.ui.options.json) ctx.ui.json(body);
-  else printResource(ctx.ui, 'checkout', body, 'Checkout');
-  return body;
+  return getResource(ctx, 'checkout', id, flags.trackingCode);
 }
 
 export function registerCheckout(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>, collect: (v: string, prev: string[] | undefined) => string[]): void {

@@ -4,9 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
 import { generateTrackingCode, parseDuration } from '../options.js';
-import { callApi, printResource, resolveCreateInput, type CreateFlags } from './shared.js';
+import { callApi, getResource, printResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
 
 export interface LinkCreateFlags extends CreateFlags {
   duration?: string;
@@ -29,25 +28,13 @@ export async function linkCreate(flags: LinkCreateFlags, ctx: CommandContext): P
       },
     }),
   );
-  const linkId = body?.body?.link?.linkId;
-  if (typeof linkId === 'string') ctx.journal.remember(linkId, { kind: 'link', baseUrl: ctx.connection.baseUrl, returnUrl: input.returnUrl });
-  if (ctx.ui.options.json) ctx.ui.json(body);
-  else {
-    printResource(ctx.ui, 'link', body, 'Payment link created');
-    ctx.ui.info(`\nNext: paylink pay ${linkId}   (or: paylink open ${linkId})`);
-  }
+  reportCreated(ctx, 'link', body, input.returnUrl);
   return body;
 }
 
 /** Reads a link by id or by `--tracking-code`. */
 export async function linkGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
-  if ((id === undefined) === (flags.trackingCode === undefined)) throw new UsageError('link get: give a link id or --tracking-code (one of them).');
-  const { body } = await callApi(ctx, 'Reading the payment link', () =>
-    id !== undefined ? ctx.client.get(`/gateway/v3/paymentlinks/${encodeURIComponent(id)}`) : ctx.client.get('/gateway/v3/paymentlinks', { trackingCode: flags.trackingCode }),
-  );
-  if (ctx.ui.options.json) ctx.ui.json(body);
-  else printResource(ctx.ui, 'link', body, 'Payment link');
-  return body;
+  return getResource(ctx, 'link', id, flags.trackingCode);
 }
 
 /** Cancels a READY or PENDING link. */

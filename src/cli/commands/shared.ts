@@ -4,6 +4,7 @@
  */
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
 import { brandName, DEFAULT_BRANDS, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
 import type { Ui } from '../ui.js';
 
@@ -111,4 +112,33 @@ export function printPayments(ui: Ui, payments: any[]): void {
       p.body?.token?.token ? String(p.body.token.token) : '-',
     ]),
   );
+}
+
+const RESOURCE = {
+  link: { path: '/gateway/v3/paymentlinks', noun: 'payment link', title: 'Payment link', idOf: (body: any) => body?.body?.link?.linkId },
+  checkout: { path: '/gateway/v3/checkouts', noun: 'checkout', title: 'Checkout', idOf: (body: any) => body?.body?.checkout?.checkoutId },
+} as const;
+
+/**
+ * After a link or checkout was created: remembers its return URL for `paylink follow`, then prints the
+ * envelope (`--json`) or a summary with the next step.
+ */
+export function reportCreated(ctx: CommandContext, kind: 'link' | 'checkout', body: any, returnUrl: string): void {
+  const id = RESOURCE[kind].idOf(body);
+  if (typeof id === 'string') ctx.journal.remember(id, { kind, baseUrl: ctx.connection.baseUrl, returnUrl });
+  if (ctx.ui.options.json) return ctx.ui.json(body);
+  printResource(ctx.ui, kind, body, `${RESOURCE[kind].title} created`);
+  ctx.ui.info(`\nNext: paylink pay ${id}   (or: paylink open ${id})`);
+}
+
+/** `paylink link get` / `checkout get`: by id or by `--tracking-code` (exactly one of them). */
+export async function getResource(ctx: CommandContext, kind: 'link' | 'checkout', id: string | undefined, trackingCode: string | undefined): Promise<any> {
+  const { path, noun, title } = RESOURCE[kind];
+  if ((id === undefined) === (trackingCode === undefined)) throw new UsageError(`${kind} get: give a ${kind} id or --tracking-code (one of them).`);
+  const { body } = await callApi(ctx, `Reading the ${noun}`, () =>
+    id !== undefined ? ctx.client.get(`${path}/${encodeURIComponent(id)}`) : ctx.client.get(path, { trackingCode }),
+  );
+  if (ctx.ui.options.json) ctx.ui.json(body);
+  else printResource(ctx.ui, kind, body, title);
+  return body;
 }
