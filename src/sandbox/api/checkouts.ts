@@ -9,8 +9,8 @@ import { envelope } from '../envelope.js';
 import { ERROR_CODES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../router.js';
 import type { Sandbox } from '../context.js';
-import { insertUnique, parseTransaction } from './common.js';
-import { checkoutView, paymentEntry, transactionView } from './views.js';
+import { insertUnique, parseTransaction, paymentEntries } from './common.js';
+import { checkoutView, transactionView } from './views.js';
 
 async function createCheckout(req: RouteRequest) {
   const { sandbox } = req;
@@ -75,10 +75,7 @@ export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord):
     transaction: transactionView(checkout.transaction),
   };
   if (checkout.paymentIds.length > 0 || state !== 'PENDING') {
-    body.payments = checkout.paymentIds.flatMap((id) => {
-      const payment = sandbox.payments.get(id);
-      return payment ? [paymentEntry(payment)] : [];
-    });
+    body.payments = paymentEntries(sandbox, checkout.paymentIds);
   }
   const outcome = RESULT_OF_STATE[state];
   const error = ERROR_OF_STATE[state];

@@ -4,6 +4,8 @@
 import { authorizationMode, requireAmount, requireCurrency, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { duplicateTrackingCode, missingProperty } from '../errors.js';
+import type { Sandbox } from '../context.js';
+import { paymentEntry } from './views.js';
 
 /**
  * `body.transaction` {amount, currencyCode, authorizationMode, trackingCode}. The amount's presence is
@@ -30,4 +32,12 @@ export function insertUnique(insert: () => void): void {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw duplicateTrackingCode('body.transaction.trackingCode');
     throw error;
   }
+}
+
+/** `body.payments[]` of a link or checkout: an entry for each attempt, oldest first. */
+export function paymentEntries(sandbox: Sandbox, paymentIds: readonly string[]): Array<Record<string, unknown>> {
+  return paymentIds.flatMap((id) => {
+    const payment = sandbox.payments.get(id);
+    return payment ? [paymentEntry(payment)] : [];
+  });
 }

@@ -9,8 +9,8 @@ import { envelope } from '../envelope.js';
 import { businessRule, ERROR_CODES, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../router.js';
 import type { Sandbox } from '../context.js';
-import { insertUnique, parseTransaction } from './common.js';
-import { linkCreatedView, linkView, paymentEntry, transactionView } from './views.js';
+import { insertUnique, parseTransaction, paymentEntries } from './common.js';
+import { linkCreatedView, linkView, transactionView } from './views.js';
 
 async function createLink(req: RouteRequest) {
   const { sandbox } = req;
@@ -60,10 +60,7 @@ export function linkStatusEnvelope(sandbox: Sandbox, link: LinkRecord) {
   };
   const customerActed = link.attempts > 0 || link.status === 'DECLINEDBYCUSTOMER';
   if (!customerActed) return envelope(sandbox, RESULTS.ok, body);
-  body.payments = link.paymentIds.flatMap((id) => {
-    const payment = sandbox.payments.get(id);
-    return payment ? [paymentEntry(payment)] : [];
-  });
+  body.payments = paymentEntries(sandbox, link.paymentIds);
   return envelope(sandbox, RESULTS.completed, body);
 }
 

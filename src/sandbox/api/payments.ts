@@ -23,7 +23,7 @@ import type { Sandbox } from '../context.js';
 import { bankPageUrl, settleOnRead } from '../services/bank.js';
 import { chargeCard, type CardInput } from '../services/charge.js';
 import { parseTransaction } from './common.js';
-import { paymentBody } from './views.js';
+import { paymentBody, paymentEntry } from './views.js';
 
 /** The body of a direct payment: the spec's `id` and `trackingCode`, then transaction, card, token... */
 export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
@@ -41,12 +41,7 @@ export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
 
 /** The envelope of a payment, as its creation answered it (and every later GET answers it). */
 export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
-  return {
-    result: p.result,
-    description: p.description,
-    header: { requestTimestamp: p.requestTimestamp, requestCode: p.requestCode },
-    body: directPaymentBody(p),
-  };
+  return paymentEntry(p, directPaymentBody(p));
 }
 
 /** A payment answered with the HTTP status of its result: 200, 400 for failures, 500 for the -7 test card. */

@@ -77,12 +77,15 @@ export function paymentBody(p: PaymentRecord): Record<string, unknown> {
   return body;
 }
 
-/** One entry of `body.payments[]` (spec 2.5): its own result, description, header and body. */
-export function paymentEntry(p: PaymentRecord): Record<string, unknown> {
+/**
+ * One entry of `body.payments[]` (spec 2.5): its own result, description, header and body. A direct
+ * payment's answer is the same envelope around a richer body (see `api/payments.ts`).
+ */
+export function paymentEntry(p: PaymentRecord, body: Record<string, unknown> = paymentBody(p)): Record<string, unknown> {
   return {
     result: p.result,
     description: p.description,
     header: { requestTimestamp: p.requestTimestamp, requestCode: p.requestCode },
-    body: paymentBody(p),
+    body,
   };
 }
