@@ -174,7 +174,14 @@ export const unreadableRequest = (httpStatus: number, detail: string): ApiError 
   new ApiError({ result: -1, httpStatus, code: ERROR_CODES.unreadableRequest, message: `The request could not be read: ${detail}.`, headers: { connection: 'close' } });
 
 export const notFound = (what: string): ApiError =>
-  new ApiError({ result: -2, description: 'Not found', httpStatus: 404, code: ERROR_CODES.notFound, message: `${what} not found.` });
+  new ApiError({
+    result: -2,
+    description: 'Not found',
+    httpStatus: 404,
+    code: ERROR_CODES.notFound,
+    // Another business's resource is not found either: say so, it is the usual cause in a sandbox.
+    message: `${what} not found. Check the id and the businessId: each business sees only its own.`,
+  });
 
 export const routeNotFound = (method: string, path: string): ApiError =>
   new ApiError({
