@@ -142,6 +142,36 @@ describe('request log', () => {
     }
   });
 
+  it('writes a full window at once, so a burst is logged whole, and keeps a sample of a faster stream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
+    const sandbox = new Sandbox({ db: join(dir, 'log.db') });
+    const paths = () => sandbox.db.prepare('SELECT path FROM request_log ORDER BY seq').pluck().all() as string[];
+    try {
+      const log = new RequestLog(sandbox);
+      // About 1.3 KB each, as a POST with its answer: 128 KiB of window is about a hundred of them.
+      const responseJson = JSON.stringify({ result: 0, padding: 'x'.repeat(1000) });
+      const observe = (i: number) =>
+        log.observer({ method: 'POST', path: `/gateway/v3/x/${i}`, query: '', status: 200, kind: 'api', startedAt: 0, durationMs: 1, responseJson });
+      for (let i = 0; i < 150; i++) observe(i);
+      log.flush();
+      expect(paths()).toEqual(Array.from({ length: 150 }, (_, k) => `/gateway/v3/x/${k}`));
+
+      // A stream faster than one full window per quarter second: the window is not written again within
+      // 250 ms of the last write, so the oldest unwritten rows give way; the newest are kept.
+      for (let i = 150; i < 1150; i++) observe(i);
+      log.flush();
+      const kept = paths().slice(150);
+      expect(kept.length).toBeGreaterThan(50);
+      expect(kept.length).toBeLessThan(300);
+      expect(kept.at(-1)).toBe('/gateway/v3/x/1149');
+      expect(log.lastSeq()).toBe(1150);
+      log.close();
+    } finally {
+      sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('writes the window to SQLite by itself once the sandbox is quiet', async () => {
     const before = (sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number);
     await sb.get('/gateway/v3/paymentlinks/nothing-here?businessId=quiet-biz');
