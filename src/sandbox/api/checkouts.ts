@@ -41,7 +41,7 @@ async function createCheckout(req: RouteRequest) {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.write(() => insertUnique(() => sandbox.checkouts.insert(checkout)));
+  await sandbox.store.writeStatement(() => insertUnique(() => sandbox.checkouts.insert(checkout)));
   return envelope(sandbox, RESULTS.pending, {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),

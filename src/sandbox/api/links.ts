@@ -44,7 +44,7 @@ async function createLink(req: RouteRequest) {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.write(() => insertUnique(() => sandbox.links.insert(link)));
+  await sandbox.store.writeStatement(() => insertUnique(() => sandbox.links.insert(link)));
   return envelope(sandbox, RESULTS.success, {
     link: linkCreatedView(link, sandbox.baseUrl),
     transaction: transactionView(link.transaction),
@@ -130,7 +130,7 @@ async function cancelLink(req: RouteRequest) {
   }
   const now = sandbox.clock.now();
   const link: LinkRecord = { ...current, status: 'CANCELLED', updatedAt: now };
-  await sandbox.store.write(() => sandbox.links.update(link));
+  await sandbox.store.writeStatement(() => sandbox.links.update(link));
   return linkStatusEnvelope(sandbox, link);
 }
 

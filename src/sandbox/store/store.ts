@@ -76,6 +76,26 @@ export class Store {
   }
 
   /**
+   * {@link write} for a `fn` that changes the database with one SQL statement at most (an insert or an
+   * update of one document). It needs no savepoint: SQLite undoes a failed statement by itself and keeps
+   * the transaction, so the writes batched with it are unaffected. Saves two statements per creation.
+   */
+  writeStatement<T>(fn: () => T): Promise<T> {
+    if (!this.db.inTransaction) this.beginStmt.run();
+    let value: T;
+    try {
+      value = fn();
+    } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ resolve: () => resolve(value), reject });
+      this.schedule();
+    });
+  }
+
+  /**
    * A write that no answer depends on (the request log): it runs at once in the open transaction (opening
    * one), without a savepoint or a promise, and is committed with the next commit, or within
    * {@link DEFERRED_MS} ms when nothing else commits. A read-only request then costs no commit of its own,

@@ -523,7 +523,7 @@ async function copyLink(req: RouteRequest): Promise<Reply> {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.write(() => sandbox.links.insert(link));
+  await sandbox.store.writeStatement(() => sandbox.links.insert(link));
   return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
 }
 
