@@ -53,9 +53,19 @@ export interface ClockState {
   frozenAt?: number;
 }
 
+/** The last two instants formatted: a request formats its own time and its expiry, again and again. */
+const isoCache = { ms: [Number.NaN, Number.NaN], text: ['', ''], next: 0 };
+
 /** ISO 8601 UTC with a `Z` suffix, as every date-time the API returns. */
 export function isoUtc(epochMs: number): string {
-  return new Date(epochMs).toISOString();
+  if (epochMs === isoCache.ms[0]) return isoCache.text[0]!;
+  if (epochMs === isoCache.ms[1]) return isoCache.text[1]!;
+  const text = new Date(epochMs).toISOString();
+  const slot = isoCache.next;
+  isoCache.ms[slot] = epochMs;
+  isoCache.text[slot] = text;
+  isoCache.next = 1 - slot;
+  return text;
 }
 
 /** A clock offset for people: `+31m`, `-2h 5m`, or `wall clock` when under a second. */
