@@ -69,10 +69,7 @@ export class Store {
       throw error;
     }
     this.releaseStmt.run();
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ resolve: () => resolve(value), reject });
-      this.schedule();
-    });
+    return this.afterCommit(value);
   }
 
   /**
@@ -89,6 +86,11 @@ export class Store {
       for (const listener of this.rollbackListeners) listener();
       throw error;
     }
+    return this.afterCommit(value);
+  }
+
+  /** Resolves with `value` once the commit that holds the write just made has happened. */
+  private afterCommit<T>(value: T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ resolve: () => resolve(value), reject });
       this.schedule();
