@@ -4,37 +4,22 @@
  * `{ready}`, `{height}`, `{error}`, `{redirect}`).
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, hasChromium, launchChromium } from '../helpers/browser.js';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, hasChromium } from '../helpers/browser.js';
 import { checkoutRequest, linkRequest, useSandbox } from '../helpers/sandbox.js';
-import { startMerchant, type Merchant } from './hosted-merchant.js';
+import { useChromiumAndMerchant } from './hosted-merchant.js';
 
 const sb = useSandbox();
 const YEAR = String(new Date().getUTCFullYear() + 3);
 
 describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
-  let browser: Browser;
-  let merchant: Merchant;
-  let context: BrowserContext | undefined;
+  const chromium = useChromiumAndMerchant();
   let dialogs: string[] = [];
   let cspErrors: string[] = [];
 
-  beforeAll(async () => {
-    [browser, merchant] = await Promise.all([launchChromium(), startMerchant()]);
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await merchant?.close();
-  });
-
   async function newPage(): Promise<Page> {
-    context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await chromium.newPage();
     dialogs = [];
     cspErrors = [];
     page.on('dialog', (dialog) => {
@@ -48,7 +33,7 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
   }
 
   async function newLink(link: Record<string, unknown> = {}) {
-    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ link: { returnUrl: `${merchant.url}/return`, ...link } }));
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ link: { returnUrl: `${chromium.merchant.url}/return`, ...link } }));
     expect(created.status).toBe(200);
     return { id: created.body.body.link.linkId as string, url: created.body.body.link.redirect.url as string };
   }
@@ -116,7 +101,7 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
       await page.keyboard.type(YEAR);
       await page.keyboard.press('Tab');
       await page.keyboard.type('321');
-      await Promise.all([page.waitForURL(`${merchant.url}/return**`), page.keyboard.press('Enter')]);
+      await Promise.all([page.waitForURL(`${chromium.merchant.url}/return**`), page.keyboard.press('Enter')]);
       const status = await linkStatus(link.id);
       expect(status.body.link.status).toBe('PAID');
       expect(status.body.payments[0].body.card.lastFourDigits).toBe('4242');
@@ -143,10 +128,10 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
     });
 
     it('keeps a returnUrl with markup inert on the pages and in the redirect', async () => {
-      const link = await newLink({ returnUrl: `${merchant.url}/return?q="><script>alert(1)</script>` });
+      const link = await newLink({ returnUrl: `${chromium.merchant.url}/return?q="><script>alert(1)</script>` });
       const page = await newPage();
       await page.goto(link.url);
-      await Promise.all([page.waitForURL(`${merchant.url}/return**`), page.click('#pl-decline')]);
+      await Promise.all([page.waitForURL(`${chromium.merchant.url}/return**`), page.click('#pl-decline')]);
       const query = new URL(page.url()).searchParams;
       expect(query.get('q')).toBe('"><script>alert(1)</script>');
       expect(query.get('linkId')).toBe(link.id);
@@ -162,8 +147,8 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
     const options = (more: Record<string, unknown> = {}) => ({
       styles: {
         autoHeight: true,
-        imageUrl: `${merchant.url}/logo.png`,
-        generalStyles: { fontFamily: 'Georgia, serif', fontFamilyUrl: `${merchant.url}/font.css`, backgroundColor: '#fdf6e3', primaryThemeColor: '#6c71c4' },
+        imageUrl: `${chromium.merchant.url}/logo.png`,
+        generalStyles: { fontFamily: 'Georgia, serif', fontFamilyUrl: `${chromium.merchant.url}/font.css`, backgroundColor: '#fdf6e3', primaryThemeColor: '#6c71c4' },
         formStyles: { borderRadius: '9px', fontSize: '15px' },
         paymentButtonStyles: { backgroundColor: 'rgb(200, 0, 0)', fontColor: '#ffff00', borderRadius: '12px' },
       },
@@ -173,7 +158,7 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
 
     async function embed(url: string, opts: unknown): Promise<{ page: Page; frame: Frame }> {
       const page = await newPage();
-      const src = `${merchant.url}/embed?src=${encodeURIComponent(url)}&options=${encodeURIComponent(JSON.stringify(opts))}`;
+      const src = `${chromium.merchant.url}/embed?src=${encodeURIComponent(url)}&options=${encodeURIComponent(JSON.stringify(opts))}`;
       await page.goto(src);
       await page.waitForFunction(() => (window as any).messages.some((m: any) => m && m.ready === true));
       const frame = page.frames().find((f) => f.url().startsWith(sb.url))!;
@@ -192,8 +177,8 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
       expect(await frame.evaluate(() => getComputedStyle(document.body).fontFamily)).toBe('Georgia, serif');
       expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(253, 246, 227)');
       expect(await frame.locator('#pl-cardNumber').evaluate((el) => getComputedStyle(el).borderRadius)).toBe('9px');
-      expect(await frame.getAttribute('#pl-font', 'href')).toBe(`${merchant.url}/font.css`);
-      expect(await frame.getAttribute('#pl-logo', 'src')).toBe(`${merchant.url}/logo.png`);
+      expect(await frame.getAttribute('#pl-font', 'href')).toBe(`${chromium.merchant.url}/font.css`);
+      expect(await frame.getAttribute('#pl-logo', 'src')).toBe(`${chromium.merchant.url}/logo.png`);
       expect(await frame.locator('#pl-logo').isVisible()).toBe(true);
       expect(await frame.locator('#pl-decline').isVisible()).toBe(false);
       const heights = (await messages(page)).filter((m) => m.height);
@@ -246,13 +231,13 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
       const redirect = (await messages(page)).find((m) => m.redirect).redirect as string;
       const status = await linkStatus(link.id);
       expect(status.body.link.status).toBe('PAID');
-      expect(redirect).toBe(`${merchant.url}/return?linkId=${link.id}&id=${status.body.payments[0].body.transaction.id}`);
+      expect(redirect).toBe(`${chromium.merchant.url}/return?linkId=${link.id}&id=${status.body.payments[0].body.transaction.id}`);
       expect(page.url()).toContain('/embed');
       expect(await frame.getAttribute('body', 'data-paylink-state')).toBe('result');
     });
 
     it('goes through 3-D Secure inside the frame and still ends with {redirect}', async () => {
-      const created = await sb.post('/gateway/v3/checkouts', checkoutRequest({ checkout: { returnUrl: `${merchant.url}/return` } }));
+      const created = await sb.post('/gateway/v3/checkouts', checkoutRequest({ checkout: { returnUrl: `${chromium.merchant.url}/return` } }));
       const checkoutId = created.body.body.checkout.checkoutId as string;
       const { page, frame } = await embed(created.body.body.checkout.redirect.url, options());
       await frame.click('.pl-card-pick[data-number="4000000000003220"]');

@@ -5,6 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
 
 export interface MerchantVisit {
   path: string;
@@ -70,5 +73,49 @@ export async function startMerchant(): Promise<Merchant> {
     visits,
     returns: () => visits.filter((v) => v.path === '/return'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ChromiumAndMerchant {
+  /** The merchant, started before the first test. */
+  readonly merchant: Merchant;
+  /** A page in a fresh browser context; the context is closed after the test (or by {@link closePage}). */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** Closes the current test's context early (a test that opens several pages in turn). */
+  closePage(): Promise<void>;
+}
+
+/**
+ * Chromium and a merchant for the tests of one `describe` (call it inside the block): launched before its
+ * first test, closed after its last, with a fresh browser context per test.
+ */
+export function useChromiumAndMerchant(): ChromiumAndMerchant {
+  let browser: Browser | undefined;
+  let merchant: Merchant | undefined;
+  let context: BrowserContext | undefined;
+  const closePage = async (): Promise<void> => {
+    await context?.close();
+    context = undefined;
+  };
+  beforeAll(async () => {
+    [browser, merchant] = await Promise.all([launchChromium(), startMerchant()]);
+  });
+  afterEach(closePage);
+  afterAll(async () => {
+    await browser?.close();
+    await merchant?.close();
+  });
+  return {
+    get merchant() {
+      if (!merchant) throw new Error('the merchant is started before the first test');
+      return merchant;
+    },
+    async newPage(options) {
+      if (!browser) throw new Error('Chromium is launched before the first test');
+      await closePage();
+      context = await browser.newContext(options);
+      return context.newPage();
+    },
+    closePage,
   };
 }

@@ -4,47 +4,32 @@
  * JavaScript; each flow follows the redirect to a real local merchant and then reads the API status.
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, hasChromium, launchChromium } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifactsDir, hasChromium } from '../helpers/browser.js';
 import { checkoutRequest, linkRequest, useSandbox } from '../helpers/sandbox.js';
-import { startMerchant, type Merchant } from './hosted-merchant.js';
+import { useChromiumAndMerchant } from './hosted-merchant.js';
 
 const sb = useSandbox();
 const YEAR = String(new Date().getUTCFullYear() + 3);
 
 describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
-  let browser: Browser;
-  let merchant: Merchant;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [browser, merchant] = await Promise.all([launchChromium(), startMerchant()]);
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await merchant?.close();
-  });
+  const chromium = useChromiumAndMerchant();
 
   async function open(url: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-    context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true });
-    const page = await context.newPage();
+    const page = await chromium.newPage({ javaScriptEnabled: options.javaScriptEnabled ?? true });
     await page.goto(url);
     return page;
   }
 
   async function newLink(link: Record<string, unknown> = {}) {
-    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ link: { returnUrl: `${merchant.url}/return`, ...link } }));
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ link: { returnUrl: `${chromium.merchant.url}/return`, ...link } }));
     expect(created.status).toBe(200);
     return { id: created.body.body.link.linkId as string, url: created.body.body.link.redirect.url as string };
   }
 
   async function newCheckout(checkout: Record<string, unknown> = {}) {
-    const created = await sb.post('/gateway/v3/checkouts', checkoutRequest({ checkout: { returnUrl: `${merchant.url}/return`, ...checkout } }));
+    const created = await sb.post('/gateway/v3/checkouts', checkoutRequest({ checkout: { returnUrl: `${chromium.merchant.url}/return`, ...checkout } }));
     expect(created.status).toBe(200);
     return { id: created.body.body.checkout.checkoutId as string, url: created.body.body.checkout.redirect.url as string };
   }
@@ -61,7 +46,7 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
   }
 
   async function payAndReachMerchant(page: Page): Promise<URLSearchParams> {
-    await Promise.all([page.waitForURL(`${merchant.url}/return**`), page.click('#pl-pay')]);
+    await Promise.all([page.waitForURL(`${chromium.merchant.url}/return**`), page.click('#pl-pay')]);
     return new URL(page.url()).searchParams;
   }
 
@@ -83,7 +68,7 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
     expect(status.body.link.status).toBe('PAID');
     expect(query.get('linkId')).toBe(link.id);
     expect(query.get('id')).toBe(status.body.payments[0].body.transaction.id);
-    expect(merchant.returns().at(-1)!.query.get('linkId')).toBe(link.id);
+    expect(chromium.merchant.returns().at(-1)!.query.get('linkId')).toBe(link.id);
 
     // The customer comes back: the paid page, no form.
     await page.goto(link.url);
@@ -145,8 +130,7 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
       const status = await checkoutStatus(checkout.id);
       expect(status.result).toBe(0);
       expect(status.body.payments.map((p: any) => p.result)).toEqual([first, 0]);
-      await context!.close();
-      context = undefined;
+      await chromium.closePage();
     }
   });
 
@@ -162,7 +146,7 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
     await page.screenshot({ path: join(artifactsDir(), 'hosted-3ds.png'), fullPage: true });
 
     await page.fill('#pl-code', '1234');
-    await Promise.all([page.waitForURL(`${merchant.url}/return**`), page.click('#pl-submit')]);
+    await Promise.all([page.waitForURL(`${chromium.merchant.url}/return**`), page.click('#pl-submit')]);
     const status = await linkStatus(link.id);
     expect(status.body.link.status).toBe('PAID');
     expect(status.body.payments.map((p: any) => p.result)).toEqual([0]);
@@ -217,7 +201,7 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
   it('declines on the decline button: the link is DECLINEDBYCUSTOMER and the merchant gets no payment id', async () => {
     const link = await newLink();
     const page = await open(link.url);
-    await Promise.all([page.waitForURL(`${merchant.url}/return**`), page.click('#pl-decline')]);
+    await Promise.all([page.waitForURL(`${chromium.merchant.url}/return**`), page.click('#pl-decline')]);
     const query = new URL(page.url()).searchParams;
     expect(query.get('linkId')).toBe(link.id);
     expect(query.has('id')).toBe(false);
