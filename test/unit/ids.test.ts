@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RandomIds, SeededIds } from '../../src/sandbox/domain/ids.js';
+import { RandomIds, SeededIds, timeKeyCeiling, timeKeyOf } from '../../src/sandbox/domain/ids.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -40,5 +40,37 @@ describe('ids', () => {
     expect([a.uuid(), a.uuid(), a.approvalCode()]).toEqual([b.uuid(), b.uuid(), b.approvalCode()]);
     expect(new SeededIds('seed-2').uuid()).not.toBe(new SeededIds('seed-1').uuid());
     expect(a.uuid()).toMatch(UUID_V4);
+  });
+
+  it('timeKeyOf gives random ids an integer key in creation order, made of their millisecond and sequence', () => {
+    const ids = new RandomIds();
+    const before = Date.now();
+    const made = Array.from({ length: 5_000 }, () => ids.uuid());
+    const keys = made.map((id) => timeKeyOf(id));
+    for (const key of keys) {
+      expect(Number.isSafeInteger(key)).toBe(true);
+      expect(key).toBeGreaterThanOrEqual(timeKeyCeiling(before) - 0xfff);
+      expect(key).toBeLessThanOrEqual(timeKeyCeiling(Date.now() + 2));
+    }
+    for (let i = 1; i < keys.length; i++) expect(keys[i]!).toBeGreaterThan(keys[i - 1]!);
+    // The millisecond times 4096 plus the three hex digits after the version digit.
+    expect(timeKeyOf('0196f5c2-7a10-4abc-8123-456789abcdef')).toBe((0x0196f5c27a10 - Date.UTC(2020, 0, 1)) * 4096 + 0xabc);
+  });
+
+  it('timeKeyOf refuses what is not a lower-case v4 UUID with a time between 2020 and 2089', () => {
+    for (const id of [
+      'id-1',
+      '',
+      '0196F5C2-7A10-4ABC-8123-456789ABCDEF', // upper case: ids are compared exactly
+      '0196f5c2-7a10-1abc-8123-456789abcdef', // version 1
+      '0196f5c2-7a10-4abc-c123-456789abcdef', // not the RFC 4122 variant
+      '0196f5c2-7a10-4abc-8123-456789abcdef0', // too long
+      '0196f5c27a104abc8123456789abcdef', // no dashes
+      '016f5e66-e7ff-4fff-8000-000000000000', // 2019-12-31T23:59:59.999Z
+      'ffffffff-ffff-4fff-bfff-ffffffffffff', // far beyond 2089: would not be a safe integer
+    ]) {
+      expect(timeKeyOf(id), id).toBeUndefined();
+    }
+    expect(timeKeyOf('016f5e66-e800-4000-8000-000000000000')).toBe(0); // 2020-01-01T00:00:00.000Z
   });
 });

@@ -75,6 +75,32 @@ export class RandomIds implements IdSource {
   }
 }
 
+/** Where {@link timeKeyOf} counts milliseconds from (2020-01-01), so keys stay exact doubles until 2089. */
+const KEY_EPOCH_MS = Date.UTC(2020, 0, 1);
+/** Largest millisecond offset whose key, times 4096 plus a 12-bit sequence, is still a safe integer. */
+const KEY_MAX_OFFSET_MS = 2 ** 41 - 1;
+const TIME_ORDERED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * The integer a {@link RandomIds} id sorts by: its millisecond (from 2020) times 4096 plus its sequence. The
+ * document tables use it as their SQLite rowid, so a lookup by id walks the table's own B-tree and no
+ * separate index on the id text has to be written on every creation. Undefined for anything that is not
+ * a lower-case version-4 UUID whose time lies between 2020 and 2089; such ids (seeded ones, or ids from an
+ * older paylink) are found through a small index kept for them only (see `DocumentTable`). Two different
+ * ids can share a key (same millisecond and sequence): callers compare the id too.
+ */
+export function timeKeyOf(id: string): number | undefined {
+  if (!TIME_ORDERED_UUID.test(id)) return undefined;
+  const offset = Number.parseInt(id.slice(0, 8), 16) * 0x10000 + Number.parseInt(id.slice(9, 13), 16) - KEY_EPOCH_MS;
+  if (offset < 0 || offset > KEY_MAX_OFFSET_MS) return undefined;
+  return offset * 4096 + Number.parseInt(id.slice(15, 18), 16);
+}
+
+/** The key {@link timeKeyOf} gives an id made at `ms` (the largest sequence), to bound plausible keys. */
+export function timeKeyCeiling(ms: number): number {
+  return (ms - KEY_EPOCH_MS) * 4096 + 0xfff;
+}
+
 /**
  * Reproducible identifiers: SHA-256 of the seed and a counter. The counter is persisted by the caller
  * (`counter` / `onAdvance`) so a restarted sandbox does not hand out an id twice.

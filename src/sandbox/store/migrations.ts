@@ -114,4 +114,50 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX IF EXISTS tokens_created;
     `,
   },
+  {
+    version: 5,
+    description:
+      'key the document tables by an INTEGER rowid taken from the id (see timeKeyOf) instead of a separate index on the id text; rows already stored keep their rowid and are marked legacy, found through a partial index',
+    sql: `
+      ${rekey('links', 'tracking_code TEXT', [
+        'CREATE UNIQUE INDEX links_tracking ON links (business_id, tracking_code)',
+      ])}
+      ${rekey('checkouts', 'tracking_code TEXT', [
+        'CREATE UNIQUE INDEX checkouts_tracking ON checkouts (business_id, tracking_code)',
+      ])}
+      ${rekey('payments', 'tracking_code TEXT, parent_kind TEXT, parent_id TEXT', [
+        'CREATE INDEX payments_tracking ON payments (business_id, tracking_code)',
+        'CREATE INDEX payments_parent ON payments (parent_id, created_at)',
+      ])}
+      ${rekey('tokens', 'tracking_code TEXT, fingerprint TEXT NOT NULL', [
+        'CREATE UNIQUE INDEX tokens_fingerprint ON tokens (business_id, fingerprint)',
+      ])}
+    `,
+  },
 ];
+
+/**
+ * Migration 5's SQL for one document table (part of that migration: never change it, add a migration).
+ * Rebuilds the table with `key INTEGER PRIMARY KEY` (the rowid) and a `legacy` flag. Rows whose id does not
+ * give a usable key (see DocumentTable.insert) are flagged and found through the partial unique index on
+ * id, which no other row pays for. Existing rows keep their rowid, so listings keep their order, and are
+ * all flagged.
+ */
+function rekey(table: string, columns: string, indexes: string[]): string {
+  const names = ['id', 'business_id', ...columns.split(',').map((c) => c.trim().split(' ')[0]), 'created_at', 'data'];
+  return `
+      CREATE TABLE ${table}_v5 (
+        key INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        legacy INTEGER NOT NULL DEFAULT 0,
+        business_id TEXT NOT NULL,
+        ${columns},
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      INSERT INTO ${table}_v5 (key, legacy, ${names.join(', ')}) SELECT rowid, 1, ${names.join(', ')} FROM ${table};
+      DROP TABLE ${table};
+      ALTER TABLE ${table}_v5 RENAME TO ${table};
+      CREATE UNIQUE INDEX ${table}_legacy_id ON ${table} (id) WHERE legacy = 1;
+      ${indexes.map((sql) => `${sql};`).join('\n      ')}`;
+}

@@ -1,3 +1,4 @@
+import { timeKeyCeiling, timeKeyOf } from '../domain/ids.js';
 import type { Db } from './db.js';
 
 /** Longest a commit waits for more writes to join it while writes keep arriving (see {@link Store.write}). */
@@ -222,14 +223,23 @@ export interface DocumentTableOptions<T> {
  * A table of JSON documents with prepared statements and a read cache kept consistent on every write
  * (the cache is written only after the SQL statement succeeded inside the caller's transaction; a rolled
  * back transaction clears it, see {@link DocumentTable.forgetAll}).
+ *
+ * Rows are keyed by an INTEGER rowid taken from the id ({@link timeKeyOf}), so a creation writes the table
+ * and its tracking-code index but no index on the id text (measured: about 6% more creations per second).
+ * Ids that give no usable key go in with a rowid of SQLite's choosing and `legacy = 1`, and are found
+ * through a partial unique index on id that holds those rows only.
  */
 export class DocumentTable<T extends StoredDocument> {
   private readonly cache: LruCache<string, T>;
   private readonly insertStmt;
-  private readonly updateStmt;
-  private readonly byIdStmt;
+  private readonly updateByKeyStmt;
+  private readonly updateLegacyStmt;
+  private readonly byKeyStmt;
+  private readonly byLegacyIdStmt;
   private readonly byTrackingStmt;
   private readonly extra: Array<[string, (doc: T) => string | number | null]>;
+  /** The largest rowid this table has handed out (or that was there at start). */
+  private lastKey: number;
 
   constructor(
     private readonly db: Db,
@@ -238,35 +248,47 @@ export class DocumentTable<T extends StoredDocument> {
     // Bounded so a long load test keeps the process small (RSS target < 100 MB); misses cost one indexed select.
     this.cache = new LruCache(options.cacheSize ?? 2_000);
     this.extra = Object.entries(options.columns ?? {});
-    const names = ['id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
+    const names = ['key', 'legacy', 'id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
     const t = options.table;
     this.insertStmt = db.prepare(`INSERT INTO ${t} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
-    this.updateStmt = db.prepare(
-      `UPDATE ${t} SET data = ?${this.extra.map(([n]) => `, ${n} = ?`).join('')} WHERE id = ?`,
-    );
-    this.byIdStmt = db.prepare(`SELECT data FROM ${t} WHERE id = ?`).pluck();
+    const set = `SET data = ?${this.extra.map(([n]) => `, ${n} = ?`).join('')}`;
+    this.updateByKeyStmt = db.prepare(`UPDATE ${t} ${set} WHERE key = ? AND id = ?`);
+    this.updateLegacyStmt = db.prepare(`UPDATE ${t} ${set} WHERE id = ? AND legacy = 1`);
+    this.byKeyStmt = db.prepare(`SELECT data FROM ${t} WHERE key = ? AND id = ?`).pluck();
+    this.byLegacyIdStmt = db.prepare(`SELECT data FROM ${t} WHERE id = ? AND legacy = 1`).pluck();
     this.byTrackingStmt = db.prepare(
       `SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`,
     ).pluck();
+    this.lastKey = (db.prepare(`SELECT max(key) FROM ${t}`).pluck().get() as number | null) ?? 0;
   }
 
   insert(doc: T): void {
-    this.insertStmt.run(
-      doc.id,
-      doc.businessId,
-      doc.trackingCode ?? null,
-      doc.createdAt,
-      JSON.stringify(doc),
-      ...this.extra.map(([, read]) => read(doc)),
-    );
+    const data = JSON.stringify(doc);
+    const extra = this.extra.map(([, read]) => read(doc));
+    // The id's own key when it is new and ascending, so rowids stay in creation order (listings rely on it)
+    // and a clock that went back, or a seeded id, never collides with a stored row; else SQLite picks one.
+    let key = timeKeyOf(doc.id);
+    if (key !== undefined && (key <= this.lastKey || key > timeKeyCeiling(Date.now() + 60_000))) key = undefined;
+    let info;
+    try {
+      info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, data, ...extra);
+    } catch (error) {
+      // Another connection took this key (two sandboxes on one file): SQLite has undone the statement.
+      if (key === undefined || (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      info = this.insertStmt.run(null, 1, doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, data, ...extra);
+    }
+    this.lastKey = Math.max(this.lastKey, Number(info.lastInsertRowid));
     // Not cached here: a new document enters the cache on its first read. Caching every creation kept each
     // one alive until evicted, long enough for V8 to promote it to the old generation; under a stream of
     // creations that garbage drove full collections and RSS (measured: 5% more POSTs per second without).
   }
 
   update(doc: T): void {
-    const info = this.updateStmt.run(JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc)), doc.id);
-    if (info.changes !== 1) throw new Error(`${this.options.table}: no row ${doc.id} to update`);
+    const values = [JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc))];
+    const key = timeKeyOf(doc.id);
+    let changes = key === undefined ? 0 : this.updateByKeyStmt.run(...values, key, doc.id).changes;
+    if (changes === 0) changes = this.updateLegacyStmt.run(...values, doc.id).changes;
+    if (changes !== 1) throw new Error(`${this.options.table}: no row ${doc.id} to update`);
     this.cache.set(doc.id, doc);
   }
 
@@ -274,7 +296,8 @@ export class DocumentTable<T extends StoredDocument> {
   get(id: string): T | undefined {
     const cached = this.cache.get(id);
     if (cached !== undefined) return cached;
-    const data = this.byIdStmt.get(id) as string | undefined;
+    const key = timeKeyOf(id);
+    const data = ((key === undefined ? undefined : this.byKeyStmt.get(key, id)) ?? this.byLegacyIdStmt.get(id)) as string | undefined;
     if (data === undefined) return undefined;
     const doc = JSON.parse(data) as T;
     this.cache.set(id, doc);
