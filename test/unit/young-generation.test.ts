@@ -1,0 +1,36 @@
+import { getHeapSpaceStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { keepYoungGenerationSize, v8YoungGeneration } from '../../src/cli/young-generation.js';
+
+const MB = 1024 * 1024;
+
+describe('keepYoungGenerationSize', () => {
+  it('lets the young generation grow while it is below the size, and stops it there', async () => {
+    let size = 8 * MB;
+    const factors: number[] = [];
+    const stop = keepYoungGenerationSize(8 * MB, { size: () => size, setGrowthFactor: (f) => factors.push(f) }, 5);
+    try {
+      expect(factors).toEqual([1]); // at the size from the start: no growth
+      size = 2 * MB; // an idle full collection shrank it
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(factors).toEqual([1, 2]); // switched once, not on every check
+      size = 4 * MB;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(factors).toEqual([1, 2]);
+      size = 8 * MB;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(factors).toEqual([1, 2, 1]);
+    } finally {
+      stop();
+    }
+    size = 1 * MB;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(factors).toEqual([1, 2, 1]); // stopped: no more checks
+  });
+
+  it('reads a real size from V8 (under a renamed space it would never let the young generation grow back)', () => {
+    const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    expect(newSpace?.space_size).toBeGreaterThan(0);
+    expect(v8YoungGeneration.size()).toBe(newSpace!.space_size);
+  });
+});
