@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sandbox } from '../../src/sandbox/context.js';
 import { RandomIds, SeededIds, timeKeyOf } from '../../src/sandbox/domain/ids.js';
 import type { LinkRecord } from '../../src/sandbox/domain/records.js';
+import { linkRecord } from '../helpers/records.js';
 import { migrate } from '../../src/sandbox/store/db.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 
@@ -30,24 +31,7 @@ function open(): Sandbox {
 }
 
 function link(id: string, trackingCode: string, businessId = 'keys-biz'): LinkRecord {
-  return {
-    kind: 'link',
-    id,
-    businessId,
-    trackingCode,
-    createdAt: 0,
-    updatedAt: 0,
-    transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'PAYMENT', trackingCode },
-    brandIds: [1010],
-    returnUrl: 'https://merchant.example/return',
-    duration: 'P1D',
-    expiresAt: 86_400_000,
-    status: 'READY',
-    tokenize: 'FALSE',
-    threeDSecure: false,
-    attempts: 0,
-    paymentIds: [],
-  };
+  return linkRecord(id, trackingCode, businessId);
 }
 
 /** A RandomIds-shaped id made at `ms` with sequence `seq` and the given 12 random hex digits at the end. */

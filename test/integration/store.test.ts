@@ -5,29 +5,13 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sandbox } from '../../src/sandbox/context.js';
 import type { LinkRecord } from '../../src/sandbox/domain/records.js';
+import { linkRecord } from '../helpers/records.js';
 
 let dir: string;
 let sandbox: Sandbox;
 
 function link(id: string, trackingCode: string): LinkRecord {
-  return {
-    kind: 'link',
-    id,
-    businessId: 'store-biz',
-    trackingCode,
-    createdAt: 0,
-    updatedAt: 0,
-    transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'PAYMENT', trackingCode },
-    brandIds: [1010],
-    returnUrl: 'https://merchant.example/return',
-    duration: 'P1D',
-    expiresAt: 86_400_000,
-    status: 'READY',
-    tokenize: 'FALSE',
-    threeDSecure: false,
-    attempts: 0,
-    paymentIds: [],
-  };
+  return linkRecord(id, trackingCode, 'store-biz');
 }
 
 /** What another connection sees: only committed rows. */
