@@ -4,13 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 import type { Command } from 'commander';
 import { DEFAULT_DB, DEFAULT_PORT, startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import type { Credential } from '../../sandbox/context.js';
 import { libraryScriptTag, servedLibrary } from '../../sandbox/web/library.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
+import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 
 export interface SandboxCommandOptions {
   port: string;

@@ -264,19 +264,18 @@ export class DocumentTable<T extends StoredDocument> {
   }
 
   insert(doc: T): void {
-    const data = JSON.stringify(doc);
-    const extra = this.extra.map(([, read]) => read(doc));
+    const row = [doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc))];
     // The id's own key when it is new and ascending, so rowids stay in creation order (listings rely on it)
     // and a clock that went back, or a seeded id, never collides with a stored row; else SQLite picks one.
     let key = timeKeyOf(doc.id);
     if (key !== undefined && (key <= this.lastKey || key > timeKeyCeiling(Date.now() + 60_000))) key = undefined;
     let info;
     try {
-      info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, data, ...extra);
+      info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, ...row);
     } catch (error) {
       // Another connection took this key (two sandboxes on one file): SQLite has undone the statement.
       if (key === undefined || (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
-      info = this.insertStmt.run(null, 1, doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, data, ...extra);
+      info = this.insertStmt.run(null, 1, ...row);
     }
     this.lastKey = Math.max(this.lastKey, Number(info.lastInsertRowid));
     // Not cached here: a new document enters the cache on its first read. Caching every creation kept each
