@@ -1,0 +1,102 @@
+/**
+ * The layer rules of docs/architecture.md, checked by `npm test` (scripts/check-layers.mjs runs
+ * dependency-cruiser with this file and fails on any violation).
+ */
+const SANDBOX = '^src/sandbox/';
+/** Node modules that do I/O or talk to the network: the pure domain may use none of them. */
+const IO_MODULES = '^(node:)?(fs|fs/promises|http|https|http2|net|tls|dgram|child_process|cluster|worker_threads|readline|dns)$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles: each folder has one job and depends on the ones below it.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment:
+        'domain/ holds the rules: it imports nothing of the transport, storage, pages or CLI. The error catalogue ' +
+        '(errors.ts, data and one error type) is the one file outside it that it may use.',
+      from: { path: `${SANDBOX}domain/` },
+      to: {
+        path: [`${SANDBOX}(store|http|api|web|admin|services)/`, `${SANDBOX}[^/]+\\.ts$`, '^src/(cli|pages)/'],
+        pathNot: `${SANDBOX}errors\\.ts$`,
+      },
+    },
+    {
+      name: 'catalogue-is-pure',
+      severity: 'error',
+      comment: 'The error catalogue is data: it may use domain/ and nothing else of the project.',
+      from: { path: `${SANDBOX}errors\\.ts$` },
+      to: { path: '^src/', pathNot: `${SANDBOX}domain/` },
+    },
+    {
+      name: 'domain-does-no-io',
+      severity: 'error',
+      comment: 'domain/ does no I/O: no file system, network, database or HTTP framework.',
+      from: { path: `${SANDBOX}domain/` },
+      to: { path: [IO_MODULES, '^node_modules/(better-sqlite3|h3|listhen)/'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-store-holds-sql',
+      severity: 'error',
+      comment: 'Only store/ talks to SQLite.',
+      from: { pathNot: `${SANDBOX}store/` },
+      to: { path: '^node_modules/better-sqlite3/' },
+    },
+    {
+      name: 'handlers-reach-store-through-services',
+      severity: 'error',
+      comment: 'api/, web/ and http/ call services (or the sandbox context) for data; they do not use store/ themselves.',
+      from: { path: `${SANDBOX}(api|web|http)/` },
+      to: { path: `${SANDBOX}store/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'services-do-not-know-transport',
+      severity: 'error',
+      comment: 'services/ take records and repositories in and give records out: no HTTP, no pages.',
+      from: { path: `${SANDBOX}services/` },
+      to: { path: [`${SANDBOX}(http|api|web|admin)/`, '^src/(cli|pages)/', '^node_modules/(h3|listhen)/'] },
+    },
+    {
+      name: 'pages-never-read-the-store',
+      severity: 'error',
+      comment: 'src/pages renders HTML from values it is given.',
+      from: { path: '^src/pages/' },
+      to: { path: [`${SANDBOX}(store|services|api|web|admin|http)/`, `${SANDBOX}context\\.ts$`, '^src/cli/'] },
+    },
+    {
+      name: 'cli-reaches-sandbox-over-http',
+      severity: 'error',
+      comment:
+        'The CLI talks HTTP to a sandbox (src/cli/client.ts). It may use the pure domain (test cards, brands) and, ' +
+        'for `paylink sandbox` only, the programmatic entry src/sandbox/index.ts.',
+      from: { path: '^src/cli/', pathNot: '^src/cli/commands/sandbox\\.ts$' },
+      to: { path: SANDBOX, pathNot: `${SANDBOX}domain/` },
+    },
+    {
+      name: 'sandbox-command-uses-the-entry-point',
+      severity: 'error',
+      comment: '`paylink sandbox` starts a sandbox through startSandbox, not through its internals.',
+      from: { path: '^src/cli/commands/sandbox\\.ts$' },
+      to: { path: SANDBOX, pathNot: [`${SANDBOX}index\\.ts$`, `${SANDBOX}domain/`] },
+    },
+    {
+      name: 'sandbox-does-not-import-cli',
+      severity: 'error',
+      from: { path: SANDBOX },
+      to: { path: '^src/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    exclude: { path: '^src/pages/library/' },
+  },
+};
