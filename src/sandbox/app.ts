@@ -5,38 +5,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
-import { errorEnvelope } from './envelope.js';
+import { errorEnvelope } from './http/envelope.js';
 import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed } from './errors.js';
-import { authenticate, authorize, businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './request.js';
-import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './router.js';
+import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
+import { authenticate, authorize, checkAdminAccess } from './http/guards.js';
+import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
+import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './domain/fields.js';
 import { apiRoutes } from './api/index.js';
-import { adminRoutes, checkAdminAccess } from './api/admin.js';
+import { adminRoutes } from './admin/routes.js';
+import { dashboardRoutes } from './admin/dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
-
-/** Observes every answered request (the request log, verbose console output). */
-export interface RequestObserver {
-  (entry: ObservedRequest): void;
-}
-
-export interface ObservedRequest {
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  kind: RouteKind | 'unmatched';
-  startedAt: number;
-  durationMs: number;
-  /** The parsed JSON body or form, when the handler read one. */
-  requestBody?: unknown;
-  /** The JSON body's text as received, when the handler read one. */
-  requestJson?: string;
-  /** The JSON answer, when there was one. */
-  responseBody?: unknown;
-  /** The JSON answer exactly as sent, so observers need not serialize it again. */
-  responseJson?: string;
-  businessId?: string | undefined;
-}
 
 export interface BuiltApp {
   /** The h3 app (for embedding in another h3 or nitro app). */
@@ -57,7 +36,7 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...dashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {

@@ -5,8 +5,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
-import { createSandboxApp, type RequestObserver } from './app.js';
-import { errorEnvelope } from './envelope.js';
+import { createSandboxApp } from './app.js';
+import type { RequestObserver } from './http/observe.js';
+import { errorEnvelope } from './http/envelope.js';
 import { unreadableRequest } from './errors.js';
 import { Sandbox, type Credential } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
@@ -186,5 +187,6 @@ function randomToken(): string {
 
 export { Sandbox } from './context.js';
 export type { Credential, SandboxConfig } from './context.js';
-export type { RequestObserver, ObservedRequest } from './app.js';
+export type { RequestObserver, ObservedRequest } from './http/observe.js';
 export { ApiError, ERROR_CODES, EXIT_CODES, RESULTS } from './errors.js';
+export { libraryScriptTag, servedLibrary } from './web/library.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
-import { maskedJson, maskQuery } from '../../src/sandbox/admin/mask.js';
+import { maskedJson, maskQuery } from '../../src/sandbox/domain/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
 import { RequestLog, requestLogOf } from '../../src/sandbox/admin/request-log.js';
 import { ApiClient } from '../../src/cli/client.js';

@@ -11,10 +11,10 @@
  * answered request's data.
  */
 import type { Statement } from 'better-sqlite3';
-import type { ObservedRequest, RequestObserver } from '../app.js';
+import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtc } from '../domain/clock.js';
-import { maskedJson, maskedJsonText, maskQuery } from './mask.js';
+import { maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
 
 /** Quiet time after which the window is written. */
 const IDLE_MS = 200;

@@ -5,9 +5,9 @@
 import { brandIds, requireObject, returnUrl, tokenize } from '../domain/fields.js';
 import { CHECKOUT_VALIDITY_MS, checkoutState } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
-import { envelope } from '../envelope.js';
+import { envelope } from '../http/envelope.js';
 import { ERROR_CODES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { insertUnique, parseTransaction, paymentEntries } from './common.js';
 import { checkoutView, transactionView } from './views.js';

@@ -1,4 +1,4 @@
-import type { Route } from '../router.js';
+import type { Route } from '../http/router.js';
 import { checkoutRoutes } from './checkouts.js';
 import { linkRoutes } from './links.js';
 import { paymentRoutes } from './payments.js';

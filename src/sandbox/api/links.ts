@@ -5,9 +5,9 @@ import { brandIds, duration, optionalBoolean, requireObject, returnUrl, tokenize
 import { linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
-import { envelope } from '../envelope.js';
+import { envelope } from '../http/envelope.js';
 import { businessRule, ERROR_CODES, missingProperty, notFound, RESULTS } from '../errors.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { insertUnique, parseTransaction, paymentEntries } from './common.js';
 import { linkCreatedView, linkView, transactionView } from './views.js';

@@ -16,9 +16,9 @@ import {
 import { minorUnits, roundToMinor } from '../domain/money.js';
 import { isoUtc } from '../domain/clock.js';
 import type { PaymentAction, PaymentRecord } from '../domain/records.js';
-import { envelope } from '../envelope.js';
+import { envelope } from '../http/envelope.js';
 import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { bankPageUrl, settleOnRead } from '../services/bank.js';
 import { chargeCard, type CardInput } from '../services/charge.js';

@@ -4,9 +4,9 @@
  */
 import { brandById } from '../domain/brands.js';
 import { optionalObject, requireInteger, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
-import { envelope } from '../envelope.js';
+import { envelope } from '../http/envelope.js';
 import { ApiError, invalidValue, notFound, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../router.js';
+import type { Route, RouteRequest } from '../http/router.js';
 import { inspectCard } from '../services/charge.js';
 import { cardFingerprint, saveToken, tokenView } from '../services/tokens.js';
 import { parseCardInput } from './payments.js';

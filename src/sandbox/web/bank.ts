@@ -4,9 +4,9 @@
  */
 import { formatAmount } from '../domain/money.js';
 import { notFound } from '../errors.js';
-import { readForm } from '../request.js';
-import { refuseCrossSite } from '../api/admin.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { readForm } from '../http/request.js';
+import { refuseCrossSite } from '../http/guards.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
 import { bankPageUrl, bankPending, settleBankPayment } from '../services/bank.js';
 import type { PaymentRecord } from '../domain/records.js';

@@ -9,8 +9,8 @@ import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
-import { readForm } from '../request.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { readForm } from '../http/request.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import {
   HOSTED_CSS,
   HOSTED_SCRIPT,
@@ -36,7 +36,7 @@ import {
   type KeptValues,
   type Parent,
   type ParentState,
-} from '../services/attempts.js';
+} from '../services/submission.js';
 
 /**
  * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and

@@ -1,16 +1,15 @@
 /**
- * Routes of the customer-facing side: hosted pages, the browser library, the dashboard. Rendering lives in
+ * Routes of the customer-facing side: hosted pages, the bank simulator, the browser library. Rendering lives in
  * `src/pages` (which never reads the store); these handlers load records and hand view models to it.
  */
 import type { Sandbox } from '../context.js';
 import type { ApiError } from '../errors.js';
-import { Reply, type Route } from '../router.js';
+import { Reply, type Route } from '../http/router.js';
 import { libraryRoutes } from './library.js';
 import { bankRoutes } from './bank.js';
 import { hostedErrorPage, hostedRoutes } from './hosted.js';
-import { dashboardRoutes } from './dashboard.js';
 
-export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes, ...dashboardRoutes];
+export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes];
 
 /**
  * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Sandbox } from '../context.js';
 import { notFound } from '../errors.js';
-import { checkAdminAccess } from '../api/admin.js';
-import { Reply, type Route, type RouteRequest } from '../router.js';
+import { checkAdminAccess } from '../http/guards.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderLibraryDemo } from '../../pages/library-demo.js';
 
 export type LibraryKind = 'paymentlink' | 'checkout';

@@ -2,9 +2,9 @@
  * The provider's response envelope `{result, description, header, body}` and the one function that turns
  * an {@link ApiError} into it.
  */
-import { isoUtc, type Clock } from './domain/clock.js';
-import type { IdSource } from './domain/ids.js';
-import { ApiError } from './errors.js';
+import { isoUtc, type Clock } from '../domain/clock.js';
+import type { IdSource } from '../domain/ids.js';
+import { ApiError } from '../errors.js';
 
 export interface EnvelopeHeader {
   requestTimestamp: string;

@@ -3,7 +3,7 @@
  * digits, CVVs `***`, by key (JSON bodies, forms, query strings) and, as a safety net, any Luhn-valid run
  * of 13-19 digits left in the text. The sandbox never stores a full card number or a CVV (SANDBOX.md).
  */
-import { luhnValid } from '../domain/test-cards.js';
+import { luhnValid } from './test-cards.js';
 
 const NUMBER_KEYS = new Set(['number', 'cardnumber', 'card_number', 'pan']);
 const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'securitycode']);

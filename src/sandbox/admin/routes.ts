@@ -2,84 +2,16 @@
  * Sandbox-only endpoints under `/__sandbox/` (reset, clock, request log, dashboard data). Open on loopback;
  * behind the admin token when the sandbox listens beyond loopback or has a public URL.
  */
-import type { H3Event } from 'h3';
-import { timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from '../context.js';
-import { envelope } from '../envelope.js';
-import { forbidden, invalidValue, RESULTS, unauthorized } from '../errors.js';
-import type { Route, RouteRequest } from '../router.js';
-import { changeClock, clockView } from '../admin/clock.js';
-import { requestLogOf, type RequestFilter } from '../admin/request-log.js';
-import { resetSandbox } from '../admin/reset.js';
-import { listRecords, RESOURCE_TABLES, type ResourceTable } from '../admin/browse.js';
+import { envelope } from '../http/envelope.js';
+import { invalidValue, RESULTS } from '../errors.js';
+import type { Route, RouteRequest } from '../http/router.js';
+import { changeClock, clockView } from './clock.js';
+import { requestLogOf, type RequestFilter } from './request-log.js';
+import { resetSandbox } from './reset.js';
+import { listRecords, RESOURCE_TABLES, type ResourceTable } from './browse.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, TokenRecord } from '../domain/records.js';
-
-function tokenMatches(expected: string, given: string | null | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * Throws 401 unless the request carries the admin token (when one is configured): as a bearer token, an
- * `x-paylink-admin-token` header, or a `token` query parameter (for the dashboard opened in a browser).
- */
-export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSearchParams): void {
-  if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
-  const expected = sandbox.config.adminToken;
-  if (expected === undefined) {
-    // Open without a token only under a loopback name: a site whose name was rebound to 127.0.0.1 (DNS
-    // rebinding) reaches the sandbox with its own Host, and could otherwise read the log or reset it.
-    if (!loopbackHost(event.node.req.headers.host)) throw forbidden();
-    return;
-  }
-  const headers = event.node.req.headers;
-  const bearer = /^bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
-  const header = headers['x-paylink-admin-token'];
-  const given = bearer ?? (typeof header === 'string' ? header : undefined) ?? query.get('token') ?? cookieToken(headers.cookie);
-  if (!tokenMatches(expected, given)) throw unauthorized();
-}
-
-/**
- * 403 for a state-changing request a browser sends from another site or origin (CSRF): on loopback the
- * admin endpoints need no token, so any page the developer visits could otherwise post a text/plain form
- * to `/__sandbox/reset`. Scripts and the CLI send neither header and pass; the sandbox's own pages (and its
- * public URL behind a proxy or tunnel) pass.
- */
-export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
-  const headers = event.node.req.headers;
-  const site = headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') throw forbidden();
-  const origin = headers.origin;
-  if (origin === undefined || origin === 'null') return;
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    throw forbidden();
-  }
-  if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
-}
-
-/** Whether a Host header names this machine's loopback (`localhost`, `127.x.x.x`, `[::1]`); absent counts. */
-function loopbackHost(host: string | undefined): boolean {
-  if (host === undefined || host === '') return true;
-  const name = host.toLowerCase().replace(/:\d*$/, '');
-  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
-}
-
-function cookieToken(cookie: string | undefined): string | undefined {
-  const match = /(?:^|;\s*)paylink_admin=([^;]+)/.exec(cookie ?? '');
-  if (match === null) return undefined;
-  // The dashboard writes the token URI-encoded, so any configured token makes a valid cookie.
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Longest a follower's request waits for new rows (`wait` is capped to it). */
 const MAX_WAIT_SECONDS = 30;

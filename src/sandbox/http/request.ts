@@ -3,10 +3,9 @@
  * merchant's `businessId`, and HTTP Basic credentials when the sandbox is started with them.
  */
 import type { IncomingMessage } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
-import type { Sandbox } from './context.js';
-import { CONTROL_CHARACTERS, isObject, type JsonObject } from './domain/fields.js';
-import { bodyTooLarge, forbidden, malformedJson, missingProperty, invalidValue, unauthorized, ApiError } from './errors.js';
+import type { Sandbox } from '../context.js';
+import { CONTROL_CHARACTERS, isObject, type JsonObject } from '../domain/fields.js';
+import { bodyTooLarge, malformedJson, missingProperty, invalidValue, ApiError } from '../errors.js';
 
 /** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -147,35 +146,6 @@ function checkBusinessId(value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length > 100) throw invalidValue(path, 'Expected a string of at most 100 characters.');
   if (CONTROL_CHARACTERS.test(value)) throw invalidValue(path, 'Control characters are not allowed.');
   return value;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/**
- * Checks HTTP Basic credentials when the sandbox has any configured; returns the business ids they own,
- * or undefined when credentials are off (any business is allowed).
- */
-export function authenticate(sandbox: Sandbox, authorization: string | undefined): Set<string> | undefined {
-  const credentials = sandbox.config.credentials;
-  if (!credentials || credentials.length === 0) return undefined;
-  if (!authorization || !/^basic /i.test(authorization)) throw unauthorized();
-  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) throw unauthorized();
-  const username = decoded.slice(0, colon);
-  const password = decoded.slice(colon + 1);
-  const match = credentials.find((c) => safeEqual(c.username, username) && safeEqual(c.password, password));
-  if (!match) throw unauthorized();
-  return new Set(match.businessIds);
-}
-
-/** 403 when the credentials do not own `businessId`. */
-export function authorize(owned: Set<string> | undefined, businessId: string): void {
-  if (owned !== undefined && !owned.has(businessId) && !owned.has('*')) throw forbidden();
 }
 
 export { ApiError };

@@ -3,8 +3,8 @@
  * taken verbatim, a trailing slash is tolerated (SANDBOX.md, "Paths"). Routes are compiled once.
  */
 import type { H3Event } from 'h3';
-import type { Sandbox } from './context.js';
-import type { JsonObject } from './domain/fields.js';
+import type { Sandbox } from '../context.js';
+import type { JsonObject } from '../domain/fields.js';
 
 export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
 

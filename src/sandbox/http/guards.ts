@@ -1,0 +1,98 @@
+/**
+ * Who may use which route: HTTP Basic credentials of the API (SANDBOX.md, "Authentication"), the admin
+ * token of `/__sandbox/` and the dashboard, and the cross-site checks of state-changing browser requests.
+ * The app applies them by route kind; the pages that post forms call `refuseCrossSite` themselves.
+ */
+import type { H3Event } from 'h3';
+import { timingSafeEqual } from 'node:crypto';
+import type { Sandbox } from '../context.js';
+import { forbidden, unauthorized } from '../errors.js';
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Checks HTTP Basic credentials when the sandbox has any configured; returns the business ids they own,
+ * or undefined when credentials are off (any business is allowed).
+ */
+export function authenticate(sandbox: Sandbox, authorization: string | undefined): Set<string> | undefined {
+  const credentials = sandbox.config.credentials;
+  if (!credentials || credentials.length === 0) return undefined;
+  if (!authorization || !/^basic /i.test(authorization)) throw unauthorized();
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw unauthorized();
+  const username = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  const match = credentials.find((c) => safeEqual(c.username, username) && safeEqual(c.password, password));
+  if (!match) throw unauthorized();
+  return new Set(match.businessIds);
+}
+
+/** 403 when the credentials do not own `businessId`. */
+export function authorize(owned: Set<string> | undefined, businessId: string): void {
+  if (owned !== undefined && !owned.has(businessId) && !owned.has('*')) throw forbidden();
+}
+
+
+/**
+ * Throws 401 unless the request carries the admin token (when one is configured): as a bearer token, an
+ * `x-paylink-admin-token` header, or a `token` query parameter (for the dashboard opened in a browser).
+ */
+export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSearchParams): void {
+  if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
+  const expected = sandbox.config.adminToken;
+  if (expected === undefined) {
+    // Open without a token only under a loopback name: a site whose name was rebound to 127.0.0.1 (DNS
+    // rebinding) reaches the sandbox with its own Host, and could otherwise read the log or reset it.
+    if (!loopbackHost(event.node.req.headers.host)) throw forbidden();
+    return;
+  }
+  const headers = event.node.req.headers;
+  const bearer = /^bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
+  const header = headers['x-paylink-admin-token'];
+  const given = bearer ?? (typeof header === 'string' ? header : undefined) ?? query.get('token') ?? cookieToken(headers.cookie);
+  if (!given || !safeEqual(expected, given)) throw unauthorized();
+}
+
+/**
+ * 403 for a state-changing request a browser sends from another site or origin (CSRF): on loopback the
+ * admin endpoints need no token, so any page the developer visits could otherwise post a text/plain form
+ * to `/__sandbox/reset`. Scripts and the CLI send neither header and pass; the sandbox's own pages (and its
+ * public URL behind a proxy or tunnel) pass.
+ */
+export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
+  const headers = event.node.req.headers;
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden();
+  const origin = headers.origin;
+  if (origin === undefined || origin === 'null') return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw forbidden();
+  }
+  if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
+}
+
+/** Whether a Host header names this machine's loopback (`localhost`, `127.x.x.x`, `[::1]`); absent counts. */
+function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined || host === '') return true;
+  const name = host.toLowerCase().replace(/:\d*$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+function cookieToken(cookie: string | undefined): string | undefined {
+  const match = /(?:^|;\s*)paylink_admin=([^;]+)/.exec(cookie ?? '');
+  if (match === null) return undefined;
+  // The dashboard writes the token URI-encoded, so any configured token makes a valid cookie.
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What the app tells observers (the request log, verbose console output) about each answered request.
+ */
+import type { RouteKind } from './router.js';
+
+/** Observes every answered request (the request log, verbose console output). */
+export interface RequestObserver {
+  (entry: ObservedRequest): void;
+}
+
+export interface ObservedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  kind: RouteKind | 'unmatched';
+  startedAt: number;
+  durationMs: number;
+  /** The parsed JSON body or form, when the handler read one. */
+  requestBody?: unknown;
+  /** The JSON body's text as received, when the handler read one. */
+  requestJson?: string;
+  /** The JSON answer, when there was one. */
+  responseBody?: unknown;
+  /** The JSON answer exactly as sent, so observers need not serialize it again. */
+  responseJson?: string;
+  businessId?: string | undefined;
+}
