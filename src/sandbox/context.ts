@@ -7,7 +7,8 @@ import { RandomIds, SeededIds, type IdSource } from './domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from './domain/records.js';
 import type { Statement } from 'better-sqlite3';
 import { openDatabase, type Db } from './store/db.js';
-import { DocumentTable, Store } from './store/store.js';
+import { DocumentTable } from './store/document-table.js';
+import { Store } from './store/group-commit.js';
 
 /** username -> password and the business ids those credentials own. */
 export interface Credential {

@@ -2,8 +2,15 @@
  * The stored shape of every resource. Records are what the store keeps; API responses are built from them
  * by the `api/` layer. No record ever holds a full card number or a CVV.
  */
-import type { StoredDocument } from '../store/store.js';
 import type { AuthorizationMode, Tokenize } from './fields.js';
+
+/** What every stored resource has: an id, its business and an optional tracking code. */
+export interface StoredDocument {
+  id: string;
+  businessId: string;
+  trackingCode?: string | undefined;
+  createdAt: number;
+}
 
 export interface TransactionFields {
   amount: number;

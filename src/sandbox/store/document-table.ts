@@ -1,0 +1,114 @@
+import { timeKeyCeiling, timeKeyOf } from '../domain/ids.js';
+import type { StoredDocument } from '../domain/records.js';
+import type { Db } from './db.js';
+import { LruCache } from './lru-cache.js';
+
+export interface DocumentTableOptions<T> {
+  table: 'links' | 'checkouts' | 'payments' | 'tokens';
+  /** Extra columns beyond id, business_id, tracking_code, created_at, data, and how to read them from a document. */
+  columns?: Record<string, (doc: T) => string | number | null>;
+  /** Documents kept in memory for reads. */
+  cacheSize?: number;
+}
+
+/**
+ * A table of JSON documents with prepared statements and a read cache kept consistent on every write
+ * (the cache is written only after the SQL statement succeeded inside the caller's transaction; a rolled
+ * back transaction clears it, see {@link DocumentTable.forgetAll}).
+ *
+ * Rows are keyed by an INTEGER rowid taken from the id ({@link timeKeyOf}), so a creation writes the table
+ * and its tracking-code index but no index on the id text (measured: about 3% less server CPU per creation
+ * and about 3% more creations per second, at 10 connections).
+ * Ids that give no usable key go in with a rowid of SQLite's choosing and `legacy = 1`, and are found
+ * through a partial unique index on id that holds those rows only.
+ */
+export class DocumentTable<T extends StoredDocument> {
+  private readonly cache: LruCache<string, T>;
+  private readonly insertStmt;
+  private readonly updateByKeyStmt;
+  private readonly updateLegacyStmt;
+  private readonly byKeyStmt;
+  private readonly byLegacyIdStmt;
+  private readonly byTrackingStmt;
+  private readonly extra: Array<[string, (doc: T) => string | number | null]>;
+  /** The largest rowid this table has handed out (or that was there at start). */
+  private lastKey: number;
+
+  constructor(
+    protected readonly db: Db,
+    private readonly options: DocumentTableOptions<T>,
+  ) {
+    // Bounded so a long load test keeps the process small (RSS target < 100 MB); misses cost one indexed select.
+    this.cache = new LruCache(options.cacheSize ?? 2_000);
+    this.extra = Object.entries(options.columns ?? {});
+    const names = ['key', 'legacy', 'id', 'business_id', 'tracking_code', 'created_at', 'data', ...this.extra.map(([n]) => n)];
+    const t = options.table;
+    this.insertStmt = db.prepare(`INSERT INTO ${t} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`);
+    const set = `SET data = ?${this.extra.map(([n]) => `, ${n} = ?`).join('')}`;
+    this.updateByKeyStmt = db.prepare(`UPDATE ${t} ${set} WHERE key = ? AND id = ?`);
+    this.updateLegacyStmt = db.prepare(`UPDATE ${t} ${set} WHERE id = ? AND legacy = 1`);
+    this.byKeyStmt = db.prepare(`SELECT data FROM ${t} WHERE key = ? AND id = ?`).pluck();
+    this.byLegacyIdStmt = db.prepare(`SELECT data FROM ${t} WHERE id = ? AND legacy = 1`).pluck();
+    this.byTrackingStmt = db.prepare(
+      `SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`,
+    ).pluck();
+    this.lastKey = (db.prepare(`SELECT max(key) FROM ${t}`).pluck().get() as number | null) ?? 0;
+  }
+
+  insert(doc: T): void {
+    const row = [doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc))];
+    // The id's own key when it is new and ascending, so rowids stay in creation order (listings rely on it)
+    // and a clock that went back, or a seeded id, never collides with a stored row; else SQLite picks one.
+    let key = timeKeyOf(doc.id);
+    if (key !== undefined && (key <= this.lastKey || key > timeKeyCeiling(Date.now() + 60_000))) key = undefined;
+    let info;
+    try {
+      info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, ...row);
+    } catch (error) {
+      // Another connection took this key (two sandboxes on one file): SQLite has undone the statement.
+      if (key === undefined || (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      info = this.insertStmt.run(null, 1, ...row);
+    }
+    this.lastKey = Math.max(this.lastKey, Number(info.lastInsertRowid));
+    // Not cached here: a new document enters the cache on its first read. Caching every creation kept each
+    // one alive until evicted, long enough for V8 to promote it to the old generation; under a stream of
+    // creations that garbage drove full collections and RSS (measured: 5% more POSTs per second without).
+  }
+
+  update(doc: T): void {
+    const values = [JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc))];
+    const key = timeKeyOf(doc.id);
+    let changes = key === undefined ? 0 : this.updateByKeyStmt.run(...values, key, doc.id).changes;
+    if (changes === 0) changes = this.updateLegacyStmt.run(...values, doc.id).changes;
+    if (changes !== 1) throw new Error(`${this.options.table}: no row ${doc.id} to update`);
+    this.cache.set(doc.id, doc);
+  }
+
+  /** The document with this id, whatever its business (callers check ownership). */
+  get(id: string): T | undefined {
+    const cached = this.cache.get(id);
+    if (cached !== undefined) return cached;
+    const key = timeKeyOf(id);
+    const data = ((key === undefined ? undefined : this.byKeyStmt.get(key, id)) ?? this.byLegacyIdStmt.get(id)) as string | undefined;
+    if (data === undefined) return undefined;
+    const doc = JSON.parse(data) as T;
+    this.cache.set(id, doc);
+    return doc;
+  }
+
+  /** The document with this id if it belongs to `businessId`. */
+  getOwned(id: string, businessId: string): T | undefined {
+    const doc = this.get(id);
+    return doc !== undefined && doc.businessId === businessId ? doc : undefined;
+  }
+
+  /** Documents of a business with a tracking code, oldest first. */
+  byTrackingCode(businessId: string, trackingCode: string): T[] {
+    return (this.byTrackingStmt.all(businessId, trackingCode) as string[]).map((data) => JSON.parse(data) as T);
+  }
+
+  /** Empties the read cache (after a rollback or a reset). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,182 @@
+import type { Db } from './db.js';
+
+/** Longest a commit waits for more writes to join it while writes keep arriving (see {@link Store.write}). */
+const MAX_COMMIT_DELAY_MS = 2;
+/** Most writes one commit waits for. */
+const MAX_BATCH = 256;
+/** Longest a deferred write waits for a commit to ride along with. */
+const DEFERRED_MS = 50;
+
+/**
+ * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
+ * failing write undoes only itself), and every write's promise resolves after the commit that holds it. A
+ * handler awaits its write before answering, so an answered request is always committed (and survives
+ * `kill -9`), while concurrent requests share one commit.
+ *
+ * When to commit: at the end of the event-loop turn of the first write, unless more writes arrived during
+ * that turn; then the commit waits turn by turn while writes keep arriving (other requests are in the middle
+ * of being handled and will write too), for at most {@link MAX_COMMIT_DELAY_MS} ms or {@link MAX_BATCH}
+ * writes. A lone client therefore never waits, and a busy sandbox pays one commit for many requests.
+ *
+ * Reads on the same connection see the open transaction's writes, so uniqueness checks and lookups stay
+ * consistent with writes that are about to be committed.
+ */
+export class Store {
+  private pending: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private scheduled = false;
+  private batchStartedAt = 0;
+  private seenAtLastTurn = 0;
+  private readonly rollbackListeners: Array<() => void> = [];
+  private deferredTimer: NodeJS.Timeout | undefined;
+  private readonly beginStmt;
+  private readonly commitStmt;
+  private readonly savepointStmt;
+  private readonly releaseStmt;
+  private readonly rollbackToStmt;
+
+  constructor(readonly db: Db) {
+    // Prepared once: BEGIN/COMMIT and the per-write savepoint run for every write on the hot path.
+    this.beginStmt = db.prepare('BEGIN IMMEDIATE');
+    this.commitStmt = db.prepare('COMMIT');
+    this.savepointStmt = db.prepare('SAVEPOINT paylink_write');
+    this.releaseStmt = db.prepare('RELEASE paylink_write');
+    this.rollbackToStmt = db.prepare('ROLLBACK TO paylink_write');
+  }
+
+  /** Called when a write is rolled back, so read caches drop what they may hold of it. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /**
+   * Runs `fn` as one atomic write and resolves, with its return value, once it is committed. If `fn`
+   * throws, its changes are rolled back and the promise rejects with the same error (synchronously
+   * thrown errors are rethrown synchronously, so validation errors surface at once).
+   */
+  write<T>(fn: () => T): Promise<T> {
+    if (!this.db.inTransaction) this.beginStmt.run();
+    this.savepointStmt.run();
+    let value: T;
+    try {
+      value = fn();
+    } catch (error) {
+      // A failed statement may already have ended the whole transaction (SQLITE_FULL and the like).
+      if (this.db.inTransaction) {
+        this.rollbackToStmt.run();
+        this.releaseStmt.run();
+      }
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    this.releaseStmt.run();
+    return this.afterCommit(value);
+  }
+
+  /**
+   * Runs `fn` inside a nested savepoint of the current write and returns its value: if `fn` throws, its
+   * changes are undone and the error is rethrown, while the rest of the write stays. Call inside {@link write}.
+   */
+  savepoint<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /**
+   * {@link write} for a `fn` that changes the database with one SQL statement at most (an insert or an
+   * update of one document). It needs no savepoint: SQLite undoes a failed statement by itself and keeps
+   * the transaction, so the writes batched with it are unaffected. Saves two statements per creation.
+   */
+  writeStatement<T>(fn: () => T): Promise<T> {
+    if (!this.db.inTransaction) this.beginStmt.run();
+    let value: T;
+    try {
+      value = fn();
+    } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    return this.afterCommit(value);
+  }
+
+  /** Resolves with `value` once the commit that holds the write just made has happened. */
+  private afterCommit<T>(value: T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ resolve: () => resolve(value), reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * A write that no answer depends on (the request log): it runs at once in the open transaction (opening
+   * one), without a savepoint or a promise, and is committed with the next commit, or within
+   * {@link DEFERRED_MS} ms when nothing else commits. A read-only request then costs no commit of its own,
+   * and readers on this connection see the row at once. A `kill -9` may lose the last deferred writes,
+   * never an answered one. A failing deferred write is logged and does not affect the others.
+   */
+  writeDeferred(fn: () => void): void {
+    if (!this.db.inTransaction) this.beginStmt.run();
+    try {
+      fn();
+    } catch (error) {
+      console.error('paylink: a deferred write failed:', error);
+    }
+    if (!this.scheduled && this.deferredTimer === undefined) {
+      this.deferredTimer = setTimeout(() => {
+        this.deferredTimer = undefined;
+        if (!this.scheduled) this.commit();
+      }, DEFERRED_MS);
+      this.deferredTimer.unref();
+    }
+  }
+
+  /** Commits now; used before closing and by tests that read the file from another connection. */
+  flush(): void {
+    this.commit();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.batchStartedAt = performance.now();
+    this.seenAtLastTurn = this.pending.length;
+    setImmediate(this.turn);
+  }
+
+  private readonly turn = (): void => {
+    if (!this.scheduled) return;
+    const arriving = this.pending.length > this.seenAtLastTurn;
+    if (arriving && this.pending.length < MAX_BATCH && performance.now() - this.batchStartedAt < MAX_COMMIT_DELAY_MS) {
+      this.seenAtLastTurn = this.pending.length;
+      setImmediate(this.turn);
+      return;
+    }
+    this.commit();
+  };
+
+  private commit(): void {
+    this.scheduled = false;
+    if (this.deferredTimer !== undefined) {
+      clearTimeout(this.deferredTimer);
+      this.deferredTimer = undefined;
+    }
+    const waiting = this.pending;
+    this.pending = [];
+    if (!this.db.inTransaction) {
+      for (const w of waiting) w.resolve();
+      return;
+    }
+    try {
+      this.commitStmt.run();
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      for (const listener of this.rollbackListeners) listener();
+      for (const w of waiting) w.reject(error);
+      return;
+    }
+    for (const w of waiting) w.resolve();
+  }
+
+  close(): void {
+    this.flush();
+    this.db.close();
+  }
+}
