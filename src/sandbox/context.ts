@@ -1,14 +1,21 @@
 /**
- * The running sandbox's state: database, tables, clock, id source and configuration. One instance per
- * `startSandbox`; handlers receive it through the route request, nothing is global.
+ * The running sandbox: its repositories, clock, id source and configuration. One instance per
+ * `startSandbox`; handlers receive it through the route request, nothing is global. The database itself
+ * stays inside store/ (see `openStore`).
  */
 import { SandboxClock, type ClockState } from './domain/clock.js';
 import { RandomIds, SeededIds, type IdSource } from './domain/ids.js';
-import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from './domain/records.js';
-import type { Statement } from 'better-sqlite3';
-import { openDatabase, type Db } from './store/db.js';
-import { DocumentTable } from './store/document-table.js';
-import { Store } from './store/group-commit.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord } from './domain/records.js';
+import type { AttemptRepository } from './store/attempts.js';
+import type { BrowseRepository } from './store/browse.js';
+import type { DocumentTable } from './store/document-table.js';
+import type { FormTokenRepository } from './store/form-tokens.js';
+import type { Store } from './store/group-commit.js';
+import type { MetaRepository } from './store/meta.js';
+import { openStore } from './store/open.js';
+import type { RequestLogRepository } from './store/request-log.js';
+import type { ResetRepository } from './store/reset.js';
+import type { TokenTable } from './store/tokens.js';
 
 /** username -> password and the business ids those credentials own. */
 export interface Credential {
@@ -41,27 +48,39 @@ function usableClockState(state: ClockState | undefined): ClockState {
 }
 
 export class Sandbox {
-  readonly db: Db;
+  /** The group-commit queue every write goes through. */
   readonly store: Store;
   readonly clock: SandboxClock;
   readonly ids: IdSource;
   readonly links: DocumentTable<LinkRecord>;
   readonly checkouts: DocumentTable<CheckoutRecord>;
   readonly payments: DocumentTable<PaymentRecord>;
-  readonly tokens: DocumentTable<TokenRecord>;
+  readonly tokens: TokenTable;
+  readonly formTokens: FormTokenRepository;
+  readonly attempts: AttemptRepository;
+  readonly meta: MetaRepository;
+  /** The stored rows of the request log (admin/request-log.ts buffers in front of it). */
+  readonly requestLog: RequestLogRepository;
+  readonly browse: BrowseRepository;
+  readonly reset: ResetRepository;
   /** Errors no handler expected (each became a 500); tests assert there are none. */
   readonly unexpectedErrors: unknown[] = [];
   /** The URL the sandbox listens at; set by `startSandbox` once listening. */
   listenUrl = 'http://localhost';
-  private readonly statements = new Map<string, Statement>();
-  private readonly metaGet;
-  private readonly metaSet;
 
   constructor(readonly config: SandboxConfig) {
-    this.db = openDatabase(config.db);
-    this.store = new Store(this.db);
-    this.metaGet = this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-    this.metaSet = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    const opened = openStore(config.db);
+    this.store = opened.store;
+    this.links = opened.links;
+    this.checkouts = opened.checkouts;
+    this.payments = opened.payments;
+    this.tokens = opened.tokens;
+    this.formTokens = opened.formTokens;
+    this.attempts = opened.attempts;
+    this.meta = opened.meta;
+    this.requestLog = opened.requestLog;
+    this.browse = opened.browse;
+    this.reset = opened.reset;
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
@@ -70,17 +89,6 @@ export class Sandbox {
     } else {
       this.ids = new RandomIds();
     }
-
-    this.links = new DocumentTable<LinkRecord>(this.db, { table: 'links' });
-    this.checkouts = new DocumentTable<CheckoutRecord>(this.db, { table: 'checkouts' });
-    this.payments = new DocumentTable<PaymentRecord>(this.db, {
-      table: 'payments',
-      columns: { parent_kind: (p) => p.parentKind ?? null, parent_id: (p) => p.parentId ?? null },
-    });
-    this.tokens = new DocumentTable<TokenRecord>(this.db, {
-      table: 'tokens',
-      columns: { fingerprint: (t) => t.fingerprint },
-    });
     this.store.onRollback(() => this.forgetCaches());
   }
 
@@ -89,27 +97,13 @@ export class Sandbox {
     return (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
   }
 
-  /**
-   * The prepared statement for `sql`, prepared once per sandbox: code on a request's path calls this
-   * instead of `db.prepare`, which would compile the SQL on every request.
-   */
-  statement(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (statement === undefined) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
   readMeta<T>(key: string): T | undefined {
-    const value = this.metaGet.get(key) as string | undefined;
-    return value === undefined ? undefined : (JSON.parse(value) as T);
+    return this.meta.get<T>(key);
   }
 
   /** Writes a meta value within the current write (call inside `store.write`) or on its own. */
   writeMetaSync(key: string, value: unknown): void {
-    this.metaSet.run(key, JSON.stringify(value));
+    this.meta.set(key, value);
   }
 
   /** Persists the clock's state, so a moved clock survives a restart. */

@@ -39,7 +39,7 @@ describe('request log', () => {
     await sb.get(`/gateway/v3/paymentlinks/nothing?businessId=card-biz&cardNumber=${FULL_NUMBER}&cvv=999`);
     // What reaches the file: write the in-memory window first.
     requestLogOf(sb.running.sandbox).flush();
-    const stored = sb.running.sandbox.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
+    const stored = sb.running.sandbox.store.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
     const everything = JSON.stringify(stored);
     expect(everything).not.toContain(FULL_NUMBER);
     expect(everything).not.toContain('"cvv":"123"');
@@ -69,7 +69,7 @@ describe('request log', () => {
       },
     });
     requestLogOf(sb.running.sandbox).flush();
-    const everything = JSON.stringify(sb.running.sandbox.db.prepare('SELECT * FROM request_log').all());
+    const everything = JSON.stringify(sb.running.sandbox.store.db.prepare('SELECT * FROM request_log').all());
     for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737']) expect(everything).not.toContain(secret);
     expect(everything).toContain('424242******4242');
   });
@@ -117,7 +117,7 @@ describe('request log', () => {
   it('keeps only the newest rows once the log is full, across batches, and writes a batch before any read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
     const sandbox = new Sandbox({ db: join(dir, 'log.db') });
-    const count = () => sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
+    const count = () => sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
     try {
       const log = new RequestLog(sandbox, { capacity: 20 });
       const observe = (i: number) =>
@@ -145,7 +145,7 @@ describe('request log', () => {
   it('writes a full window at once, so a burst is logged whole, and keeps a sample of a faster stream', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
     const sandbox = new Sandbox({ db: join(dir, 'log.db') });
-    const paths = () => sandbox.db.prepare('SELECT path FROM request_log ORDER BY seq').pluck().all() as string[];
+    const paths = () => sandbox.store.db.prepare('SELECT path FROM request_log ORDER BY seq').pluck().all() as string[];
     try {
       const log = new RequestLog(sandbox);
       // About 1.3 KB each, as a POST with its answer: 128 KiB of window is about a hundred of them.
@@ -173,10 +173,10 @@ describe('request log', () => {
   });
 
   it('writes the window to SQLite by itself once the sandbox is quiet', async () => {
-    const before = (sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number);
+    const before = (sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number);
     await sb.get('/gateway/v3/paymentlinks/nothing-here?businessId=quiet-biz');
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const after = sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
+    const after = sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
     expect(after).toBeGreaterThan(before);
   });
 });

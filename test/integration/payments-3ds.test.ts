@@ -74,7 +74,7 @@ describe('chargeCard and resolveChallenge (contract 2)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).result).toBe(-1);
     expect((error as ApiError).message).toContain('body.card.number.');
-    const count = sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM payments WHERE parent_id = ?').pluck().get(parent.id);
+    const count = sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM payments WHERE parent_id = ?').pluck().get(parent.id);
     expect(count).toBe(0);
   });
 

@@ -43,12 +43,12 @@ describe('concurrent payments', () => {
     expect(answers.every((a) => a.status === 200 && a.body.result === 0)).toBe(true);
     const ids = new Set(answers.map((a) => a.body.body.id as string));
     expect(ids.size).toBe(200);
-    const rows = sb.running.sandbox.db.prepare('SELECT id FROM payments WHERE business_id = ?').pluck().all(businessId) as string[];
+    const rows = sb.running.sandbox.store.db.prepare('SELECT id FROM payments WHERE business_id = ?').pluck().all(businessId) as string[];
     expect(rows.length).toBe(200);
     expect(new Set(rows)).toEqual(ids);
     // Every answered payment survives a restart: nothing answered was lost in the group commit.
     await sb.restart();
-    const after = sb.running.sandbox.db.prepare('SELECT COUNT(*) FROM payments WHERE business_id = ?').pluck().get(businessId);
+    const after = sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM payments WHERE business_id = ?').pluck().get(businessId);
     expect(after).toBe(200);
   });
 

@@ -81,7 +81,7 @@ describe('document tables keyed by the id\'s time', () => {
     await s.store.writeStatement(() => s.links.update({ ...s.links.get(odd[0]!)!, status: 'CANCELLED' }));
     expect(reread(s, odd[0]!)?.status).toBe('CANCELLED');
     // The legacy lookup uses the partial index, not a scan of the table.
-    const plan = s.db.prepare("EXPLAIN QUERY PLAN SELECT data FROM links WHERE id = ? AND legacy = 1").all('x') as Array<{ detail: string }>;
+    const plan = s.store.db.prepare("EXPLAIN QUERY PLAN SELECT data FROM links WHERE id = ? AND legacy = 1").all('x') as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX links_legacy_id/);
     // A duplicate id among legacy rows is refused, as the old primary key refused it.
     expect(() => s.store.writeStatement(() => s.links.insert(link(odd[1]!, 'odd-again')))).toThrow(/UNIQUE.*links\.id/);
@@ -148,7 +148,7 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
   it('keeps every row, its rowid order and the unique indexes; old rows are legacy and new ones keyed after them', async () => {
     version4Database();
     const s = open();
-    expect(s.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+    expect(s.store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(storedRows().map((r) => [r.key, r.legacy, r.id])).toEqual([
       [1, 1, 'c0000000-0000-4000-8000-000000000003'],
       [2, 1, 'a0000000-0000-4000-8000-000000000001'],
@@ -162,7 +162,7 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
 
     // The unique indexes came through the rebuild.
     expect(() => s.store.writeStatement(() => s.links.insert(link(new RandomIds().uuid(), 'old-1', 'old-biz')))).toThrow(/UNIQUE.*tracking_code/);
-    const indexes = s.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
+    const indexes = s.store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
     expect(indexes).toEqual([
       'checkouts_legacy_id', 'checkouts_tracking', 'links_legacy_id', 'links_tracking',
       'payments_legacy_id', 'payments_parent', 'payments_tracking', 'tokens_fingerprint', 'tokens_legacy_id',

@@ -10,11 +10,13 @@
  * third of the GET throughput). The price: a `kill -9` can lose the last second of log rows, never an
  * answered request's data.
  */
-import type { Statement } from 'better-sqlite3';
 import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtc } from '../domain/clock.js';
 import { maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
+import type { RequestFilter, RequestLogRepository, RequestLogRow } from '../store/request-log.js';
+
+export type { RequestFilter } from '../store/request-log.js';
 
 /** Quiet time after which the window is written. */
 const IDLE_MS = 200;
@@ -62,36 +64,6 @@ export interface LoggedRequest {
   response?: unknown;
 }
 
-export interface RequestFilter {
-  /** Substring of the path, any letter case. */
-  path?: string | undefined;
-  /** Exact status (`402`) or a class (`4xx`). */
-  status?: string | undefined;
-  businessId?: string | undefined;
-  method?: string | undefined;
-  /** Only rows after this sequence number, oldest first; without it, the newest rows. */
-  since?: number | undefined;
-  /** Only rows before this sequence number (paging back); ignored with `since`. */
-  before?: number | undefined;
-  /**
-   * At most this many rows.
-   * @default 100
-   */
-  limit?: number | undefined;
-}
-
-interface Row {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  status: number;
-  business_id: string | null;
-  duration_ms: number;
-  request: string | null;
-  response: string | null;
-}
-
 /** Requests that are the log's own readers or the dashboard: logging them would drown everything else. */
 function isQuiet(entry: ObservedRequest): boolean {
   if (entry.kind === 'asset') return true;
@@ -100,11 +72,7 @@ function isQuiet(entry: ObservedRequest): boolean {
 }
 
 export class RequestLog {
-  private readonly insertStmt;
-  private readonly pruneStmt;
-  private readonly clearStmt;
-  private readonly lastSeqStmt;
-  private readonly queries = new Map<string, Statement<unknown[]>>();
+  private readonly rows: RequestLogRepository;
   private readonly capacity: number;
   private window: WindowEntry[] = [];
   /** Index of the oldest entry of `window` still to write (dropped entries are before it). */
@@ -123,14 +91,8 @@ export class RequestLog {
     options: RequestLogOptions = {},
   ) {
     this.capacity = options.capacity ?? 10_000;
-    const db = sandbox.db;
-    this.insertStmt = db.prepare(
-      'INSERT INTO request_log (seq, at, method, path, status, business_id, duration_ms, request, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.pruneStmt = db.prepare('DELETE FROM request_log WHERE seq <= ?');
-    this.clearStmt = db.prepare('DELETE FROM request_log');
-    this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'request_log'").pluck();
-    this.nextSeq = (this.lastSeqStmt.get() as number | undefined) ?? 0;
+    this.rows = sandbox.requestLog;
+    this.nextSeq = this.rows.lastSeq();
   }
 
   /** The observer to register with `observe()`: appends to the window; cheap, never throws, never awaited. */
@@ -203,7 +165,7 @@ export class RequestLog {
     const lastSeq = this.nextSeq;
     this.sandbox.store.writeDeferred(() => {
       for (let i = from; i < entries.length; i++) this.insert(entries[i]!);
-      this.pruneStmt.run(lastSeq - this.capacity);
+      this.rows.deleteUpTo(lastSeq - this.capacity);
     });
   }
 
@@ -215,7 +177,17 @@ export class RequestLog {
       if (body !== undefined) request += `,"body":${body}`;
       request += '}';
       const response = (entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
-      this.insertStmt.run(seq, entry.startedAt, entry.method, entry.path, entry.status, entry.businessId ?? null, Math.round(entry.durationMs * 100) / 100, request, response);
+      this.rows.insert({
+        seq,
+        at: entry.startedAt,
+        method: entry.method,
+        path: entry.path,
+        status: entry.status,
+        business_id: entry.businessId ?? null,
+        duration_ms: Math.round(entry.durationMs * 100) / 100,
+        request,
+        response,
+      });
     } catch (error) {
       // One row that cannot be masked or written (say, JSON nested too deeply) must not cost the others.
       console.error(`paylink: request log row ${seq} (${entry.method} ${entry.path}) was not written:`, (error as Error).message);
@@ -225,55 +197,7 @@ export class RequestLog {
   /** Rows matching `filter`: after `since` oldest first, else the newest `limit` (still oldest first). */
   list(filter: RequestFilter = {}): LoggedRequest[] {
     this.flush();
-    const where: string[] = [];
-    const args: Array<string | number> = [];
-    let key = '';
-    if (filter.path) {
-      where.push("path LIKE ? ESCAPE '\\'");
-      args.push(`%${filter.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      key += 'p';
-    }
-    if (filter.status) {
-      const cls = /^([1-5])xx$/i.exec(filter.status);
-      if (cls) {
-        where.push('status BETWEEN ? AND ?');
-        args.push(Number(cls[1]) * 100, Number(cls[1]) * 100 + 99);
-        key += 'c';
-      } else {
-        where.push('status = ?');
-        args.push(Number(filter.status));
-        key += 's';
-      }
-    }
-    if (filter.businessId) {
-      where.push('business_id = ?');
-      args.push(filter.businessId);
-      key += 'b';
-    }
-    if (filter.method) {
-      where.push('method = ?');
-      args.push(filter.method.toUpperCase());
-      key += 'm';
-    }
-    const after = filter.since !== undefined;
-    if (after) {
-      where.push('seq > ?');
-      args.push(filter.since!);
-      key += 'a';
-    } else if (filter.before !== undefined) {
-      where.push('seq < ?');
-      args.push(filter.before);
-      key += 'z';
-    }
-    let stmt = this.queries.get(key);
-    if (!stmt) {
-      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      stmt = this.sandbox.db.prepare(`SELECT * FROM request_log ${clause} ORDER BY seq ${after ? 'ASC' : 'DESC'} LIMIT ?`);
-      this.queries.set(key, stmt);
-    }
-    const rows = stmt.all(...args, Math.min(Math.max(filter.limit ?? 100, 1), 1000)) as Row[];
-    if (!after) rows.reverse();
-    return rows.map(toLogged);
+    return this.rows.list(filter).map(toLogged);
   }
 
   /**
@@ -309,7 +233,7 @@ export class RequestLog {
     this.window = [];
     this.head = 0;
     this.windowBytes = 0;
-    return this.clearStmt.run().changes + unwritten;
+    return this.rows.clear() + unwritten;
   }
 
   /** Writes what is left and ends waiting followers (the sandbox is closing). */
@@ -338,7 +262,7 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-function toLogged(row: Row): LoggedRequest {
+function toLogged(row: RequestLogRow): LoggedRequest {
   const request = parseJson(row.request) as { kind?: string; query?: string; body?: unknown } | undefined;
   const entry: LoggedRequest = {
     seq: row.seq,

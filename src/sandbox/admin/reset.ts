@@ -18,20 +18,11 @@ export interface ResetSummary {
 }
 
 export async function resetSandbox(sandbox: Sandbox): Promise<ResetSummary> {
-  const deleted: Record<string, number> = {};
-  await sandbox.store.write(() => {
-    const tables = sandbox.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .pluck()
-      .all() as string[];
-    // Later migrations may add foreign keys; checked at commit, when every table is empty.
-    sandbox.db.pragma('defer_foreign_keys = ON');
-    for (const table of tables) {
-      if (KEPT.has(table)) continue;
-      if (table === 'request_log') deleted[table] = requestLogOf(sandbox).clearSync();
-      else deleted[table] = sandbox.db.prepare(`DELETE FROM "${table}"`).run().changes;
-    }
+  const log = requestLogOf(sandbox);
+  const deleted = await sandbox.store.write(() => {
+    const counts = sandbox.reset.emptyTables(KEPT, { request_log: () => log.clearSync() });
     sandbox.forgetCaches();
+    return counts;
   });
   // Again after the commit: a read between the delete and the commit may have cached a row.
   sandbox.forgetCaches();

@@ -66,10 +66,7 @@ interface Source {
 
 /** Counts one more retry-card attempt for `key` and returns the count (1 = first). */
 function countAttempt(sandbox: Sandbox, key: string): number {
-  return sandbox
-    .statement('INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts')
-    .pluck()
-    .get(key) as number;
+  return sandbox.attempts.count(key);
 }
 
 function cardSource(card: CardInput): Source {

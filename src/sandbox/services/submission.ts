@@ -111,12 +111,6 @@ export type StoredOutcome = { kind: 'redirect'; url: string; ending: Ending } | 
 
 export type TokenCheck = { status: 'fresh' } | { status: 'used'; outcome: StoredOutcome | undefined } | { status: 'unknown' };
 
-interface FormTokenRow {
-  target_id: string;
-  used_at: number | null;
-  outcome: string | null;
-}
-
 /** Form tokens kept: a day is far longer than any page stays open, and keeps the table small. */
 const FORM_TOKEN_TTL_MS = 24 * 3_600_000;
 let issuedSincePrune = 0;
@@ -126,10 +120,10 @@ export function issueFormToken(sandbox: Sandbox, target: string): string {
   // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
   const token = randomBytes(24).toString('base64url');
   const now = sandbox.clock.now();
-  sandbox.statement('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)').run(token, target, now);
+  sandbox.formTokens.insert(token, target, now);
   if (++issuedSincePrune >= 500) {
     issuedSincePrune = 0;
-    sandbox.statement('DELETE FROM form_tokens WHERE created_at < ?').run(now - FORM_TOKEN_TTL_MS);
+    sandbox.formTokens.deleteCreatedBefore(now - FORM_TOKEN_TTL_MS);
   }
   return token;
 }
@@ -137,16 +131,16 @@ export function issueFormToken(sandbox: Sandbox, target: string): string {
 /** Checks a posted token for `target` and, when it is fresh, marks it used. */
 export function takeFormToken(sandbox: Sandbox, token: string, target: string): TokenCheck {
   if (token === '') return { status: 'unknown' };
-  const row = sandbox.statement('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?').get(token) as FormTokenRow | undefined;
-  if (!row || row.target_id !== target) return { status: 'unknown' };
-  if (row.used_at !== null) return { status: 'used', outcome: row.outcome ? (JSON.parse(row.outcome) as StoredOutcome) : undefined };
-  sandbox.statement('UPDATE form_tokens SET used_at = ? WHERE token = ?').run(sandbox.clock.now(), token);
+  const row = sandbox.formTokens.find(token);
+  if (!row || row.targetId !== target) return { status: 'unknown' };
+  if (row.usedAt !== null) return { status: 'used', outcome: row.outcome as StoredOutcome | undefined };
+  sandbox.formTokens.markUsed(token, sandbox.clock.now());
   return { status: 'fresh' };
 }
 
 /** Records where a used token led. */
 export function recordTokenOutcome(sandbox: Sandbox, token: string, outcome: StoredOutcome): void {
-  sandbox.statement('UPDATE form_tokens SET outcome = ? WHERE token = ?').run(JSON.stringify(outcome), token);
+  sandbox.formTokens.recordOutcome(token, outcome);
 }
 
 // ---- Submissions ----
@@ -304,7 +298,7 @@ function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): Subm
   let payment: PaymentRecord;
   try {
     // A nested savepoint: an input error leaves nothing of the charge behind, while the token stays used.
-    payment = sandbox.db.transaction(() =>
+    payment = sandbox.store.savepoint(() =>
       chargeCard(sandbox, {
         businessId: record.businessId,
         action: record.transaction.authorizationMode,
@@ -326,7 +320,7 @@ function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): Subm
         attemptKey: `${parent.kind}:${record.id}`,
         forceThreeDSecure: parent.kind === 'link' && parent.record.threeDSecure,
       }),
-    )();
+    );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // Input errors (-1) make no payment and use no attempt; the customer corrects the card.

@@ -25,17 +25,12 @@ export function cardFingerprint(sandbox: Sandbox, businessId: string, number: st
   return createHmac('sha256', secret(sandbox)).update(`${businessId}\n${number}\n${expiryMonth}\n${expiryYear}`).digest('hex');
 }
 
-function findByFingerprint(sandbox: Sandbox, businessId: string, fingerprint: string): TokenRecord | undefined {
-  const id = sandbox.statement('SELECT id FROM tokens WHERE business_id = ? AND fingerprint = ?').pluck().get(businessId, fingerprint) as string | undefined;
-  return id === undefined ? undefined : sandbox.tokens.get(id);
-}
-
 /** What a new token is made of: the record less what `saveToken` assigns itself. */
 export type SaveTokenInput = Omit<TokenRecord, 'kind' | 'id' | 'token' | 'createdAt'>;
 
 /** The token of this card for this business: the existing one, or a new one. */
 export function saveToken(sandbox: Sandbox, input: SaveTokenInput): TokenRecord {
-  const existing = findByFingerprint(sandbox, input.businessId, input.fingerprint);
+  const existing = sandbox.tokens.byFingerprint(input.businessId, input.fingerprint);
   if (existing) return existing;
   const id = sandbox.ids.uuid();
   const token: TokenRecord = {

@@ -1,0 +1,51 @@
+import type { Db } from './db.js';
+
+/** A one-time form token as stored (table `form_tokens`). */
+export interface FormTokenRow {
+  /** What the token is for: `link:<id>`, `checkout:<id>`, `3ds:<paymentId>`. */
+  targetId: string;
+  /** When it was used; `null` while fresh. */
+  usedAt: number | null;
+  /** Where its use led (stored as JSON), replayed for a second post of the same form. */
+  outcome: unknown;
+}
+
+/** The one-time tokens of hosted forms (table `form_tokens` of migration 1). Call inside `store.write`. */
+export class FormTokenRepository {
+  private readonly insertStmt;
+  private readonly pruneStmt;
+  private readonly findStmt;
+  private readonly markUsedStmt;
+  private readonly outcomeStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)');
+    this.pruneStmt = db.prepare('DELETE FROM form_tokens WHERE created_at < ?');
+    this.findStmt = db.prepare('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?');
+    this.markUsedStmt = db.prepare('UPDATE form_tokens SET used_at = ? WHERE token = ?');
+    this.outcomeStmt = db.prepare('UPDATE form_tokens SET outcome = ? WHERE token = ?');
+  }
+
+  insert(token: string, targetId: string, createdAt: number): void {
+    this.insertStmt.run(token, targetId, createdAt);
+  }
+
+  /** Deletes the tokens created before `time`. */
+  deleteCreatedBefore(time: number): void {
+    this.pruneStmt.run(time);
+  }
+
+  find(token: string): FormTokenRow | undefined {
+    const row = this.findStmt.get(token) as { target_id: string; used_at: number | null; outcome: string | null } | undefined;
+    if (row === undefined) return undefined;
+    return { targetId: row.target_id, usedAt: row.used_at, outcome: row.outcome ? (JSON.parse(row.outcome) as unknown) : undefined };
+  }
+
+  markUsed(token: string, usedAt: number): void {
+    this.markUsedStmt.run(usedAt, token);
+  }
+
+  recordOutcome(token: string, outcome: unknown): void {
+    this.outcomeStmt.run(JSON.stringify(outcome), token);
+  }
+}
