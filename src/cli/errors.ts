@@ -2,7 +2,7 @@
  * The CLI's typed errors. Commands throw them; the one catch in `index.ts` turns each into a message on
  * stderr and its exit code (docs/cli.md, "Exit codes").
  */
-import { EXIT_CODES } from '../sandbox/errors.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /** A mistake in how a command was called (a missing flag, a bad value): exit code 2. */
 export class UsageError extends Error {
@@ -54,4 +54,20 @@ export class ApiResponseError extends Error {
     const text = `${context ? `${context}: ` : ''}${head}${error?.message ? `: ${error.message}` : ''}`;
     return new ApiResponseError(text, status, envelope);
   }
+}
+
+/**
+ * An error the sandbox itself threw inside this process (`paylink sandbox` runs one): it carries the
+ * envelope's result, description and error code. Recognised by shape, since the CLI does not import the
+ * sandbox's error catalogue.
+ */
+export interface SandboxFailure extends Error {
+  result: number;
+  description: string;
+  code: number;
+}
+
+export function isSandboxFailure(error: unknown): error is SandboxFailure {
+  const e = error as Partial<SandboxFailure> | null;
+  return error instanceof Error && typeof e?.result === 'number' && typeof e.description === 'string' && typeof e.code === 'number';
 }
