@@ -1,7 +1,11 @@
 /**
- * The CLI's HTTP client for the API v3 (contract 5). Every command but `paylink sandbox` reaches the
- * sandbox only through it, so the same commands work against any deployment of the API.
+ * The CLI's one HTTP client: the API v3 (contract 5) through {@link ApiClient}, and the sandbox-only
+ * endpoints under `/__sandbox/` (clock, request log, reset) through {@link adminRequest}. Both send through
+ * {@link send} and read envelopes through {@link readEnvelope}, so a sandbox that is down or a base URL that
+ * is not an API gives the same errors everywhere. Every command but `paylink sandbox` reaches the sandbox
+ * only through this module, so the same commands work against any deployment of the API.
  */
+import { resolveConnection, type GlobalFlags } from './config.js';
 import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
 
 export interface ApiClientOptions {
@@ -114,25 +118,35 @@ export class ApiClient {
     this.cookies.set(origin, jar);
   }
 
-  private async send(url: string, init: RequestInit): Promise<Response> {
-    try {
-      return await this.fetchImpl(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
-    } catch (error) {
-      throw unreachable(url, error);
-    }
+  private send(url: string, init: RequestInit): Promise<Response> {
+    return send(this.fetchImpl, url, init, this.timeoutMs);
   }
 
-  private async json<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> {
-    const response = await this.send(url, init);
-    const text = await response.text();
-    try {
-      return { status: response.status, body: JSON.parse(text) as T };
-    } catch {
-      // Something answered, but not the API: a wrong --base-url or another service on the port.
-      throw new UnreachableError(
-        `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`,
-      );
-    }
+  private json<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> {
+    // Something that answers without JSON is not the API: a wrong --base-url or another service on the port.
+    return this.send(url, init).then((response) =>
+      readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`),
+    );
+  }
+}
+
+/** Sends a request; no HTTP answer (refused, DNS, timeout) is an {@link UnreachableError}. */
+async function send(fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
+  try {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return await fetchImpl(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+  } catch (error) {
+    throw unreachable(url, error);
+  }
+}
+
+/** Parses an answer's JSON envelope; an answer that is not JSON is an {@link UnreachableError} saying `notJson`. */
+async function readEnvelope<T>(response: Response, notJson: string): Promise<ApiResponse<T>> {
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) as T };
+  } catch {
+    throw new UnreachableError(notJson);
   }
 }
 
@@ -163,4 +177,59 @@ export function expectOk<T>(response: ApiResponse<T>, context?: string): ApiResp
   if (response.status >= 200 && response.status < 300) return response;
   if (response.status === 400 && isCheckoutStatus(response.body)) return response;
   throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, context);
+}
+
+/** Where the admin calls go: a sandbox and, when it is not on loopback, its admin token. */
+export interface AdminConnection {
+  /** Sandbox base URL. */
+  baseUrl: string;
+  /** `--admin-token` / `PAYLINK_ADMIN_TOKEN`: needed when the sandbox is not on loopback. */
+  adminToken?: string | undefined;
+  /** `fetch` to use (tests). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** @default 30000 */
+  timeoutMs?: number;
+}
+
+export interface AdminRequestOptions {
+  /** Milliseconds before this request is abandoned. @default the connection's timeoutMs */
+  timeoutMs?: number | undefined;
+  /** Aborts the request (a follower stopped with Ctrl-C). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Sends a request to an admin endpoint and parses its envelope; throws for no answer or a non-JSON one. */
+export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET' | 'POST', path: string, body?: unknown, options: AdminRequestOptions = {}): Promise<ApiResponse<T>> {
+  const url = `${conn.baseUrl.replace(/\/+$/, '')}${path}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const response = await send(conn.fetch ?? globalThis.fetch, url, init, options.timeoutMs ?? conn.timeoutMs ?? 30_000, options.signal);
+  return readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is it a paylink sandbox?`);
+}
+
+/** Like {@link adminRequest}, but a non-2xx answer throws (exit code 3), with a hint for a 401. */
+export async function adminOk<T = any>(conn: AdminConnection, method: 'GET' | 'POST', path: string, body?: unknown, options: AdminRequestOptions = {}): Promise<T> {
+  const response = await adminRequest<T>(conn, method, path, body, options);
+  if (response.status >= 200 && response.status < 300) return response.body;
+  const error = ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `${method} ${path}`);
+  if (response.status === 401) {
+    throw new ApiResponseError(`${error.message} The sandbox requires its admin token here: pass --admin-token or set PAYLINK_ADMIN_TOKEN (paylink sandbox prints it).`, 401, error.envelope);
+  }
+  throw error;
+}
+
+/** Flags of the admin commands (global ones included, as commander's `optsWithGlobals` gives them). */
+export interface AdminFlags {
+  baseUrl?: string;
+  adminToken?: string;
+  json?: boolean;
+}
+
+/** Base URL as the API commands resolve it (flag > env > config file > default), and the admin token. */
+export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AdminConnection {
+  const connection = resolveConnection(flags, env, cwd);
+  const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
+  return { baseUrl: connection.baseUrl, adminToken: token };
 }

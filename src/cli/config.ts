@@ -7,8 +7,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
 
-/** Port of the local sandbox (`DEFAULT_PORT` in src/sandbox/index.ts; not imported to keep start-up light). */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8417';
+/**
+ * `paylink sandbox`'s defaults, shown in its help: the same values as `DEFAULT_PORT` and `DEFAULT_DB` of
+ * src/sandbox/index.ts, which the CLI does not import before the sandbox command runs (it loads the whole
+ * sandbox). test/cli/lazy-loading.test.ts checks that they agree.
+ */
+export const SANDBOX_DEFAULTS = { port: 8417, db: '.paylink/sandbox.db' } as const;
+/** Seed of `paylink sandbox --deterministic` without a value. */
+export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
+/** The local sandbox at its default port. */
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${SANDBOX_DEFAULTS.port}`;
 /** The business id used when none is given: any id works against the sandbox. */
 export const DEFAULT_BUSINESS_ID = 'sandbox-business';
 /** Name of the optional config file, read from the working directory. */

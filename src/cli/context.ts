@@ -1,17 +1,25 @@
 /**
- * What every API command receives: the UI (injected IO), the connection, a client and the journal. Tests
- * build one with {@link makeContext} and call the command functions directly.
+ * What every command function receives: the UI (injected IO), the connection, a client for the API, the
+ * admin connection for `/__sandbox/`, and the journal. Tests build one with {@link makeContext} and call the
+ * command functions directly; the CLI builds one per run in `registry.ts`.
  */
-import { ApiClient } from './client.js';
+import { adminConnectionOf, ApiClient, type AdminConnection, type AdminFlags } from './client.js';
 import { resolveConnection, type Connection, type GlobalFlags } from './config.js';
 import { Journal } from './journal.js';
 import type { Ui } from './ui.js';
 
 export interface CommandContext {
   ui: Ui;
+  /** Base URL, business and credentials: flags > env > config file > defaults. */
   connection: Connection;
   client: ApiClient;
+  /** The sandbox's `/__sandbox/` endpoints: the same base URL, and `--admin-token` / `PAYLINK_ADMIN_TOKEN`. */
+  admin: AdminConnection;
   journal: Journal;
+  /** The environment read for configuration and `${env:...}` references in fixtures. */
+  env: NodeJS.ProcessEnv;
+  /** `fetch` for every request, when not the global one (tests). */
+  fetch?: typeof fetch | undefined;
 }
 
 export interface MakeContextOptions {
@@ -20,9 +28,32 @@ export interface MakeContextOptions {
   fetch?: typeof fetch;
 }
 
-/** Resolves flags > env > config file > defaults and builds the client. */
-export function makeContext(ui: Ui, flags: GlobalFlags, options: MakeContextOptions = {}): CommandContext {
-  const connection = resolveConnection(flags, options.env ?? process.env, options.cwd ?? process.cwd());
-  const client = new ApiClient({ ...connection, fetch: options.fetch });
-  return { ui, connection, client, journal: new Journal(options.cwd ?? process.cwd()) };
+/**
+ * Builds the context. The connection is resolved (flags > env > config file > defaults) when a command
+ * first uses it, so commands that need none (`sandbox`, `completion`) never read the config file.
+ */
+export function makeContext(ui: Ui, flags: GlobalFlags & AdminFlags, options: MakeContextOptions = {}): CommandContext {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  let connection: Connection | undefined;
+  let client: ApiClient | undefined;
+  let admin: AdminConnection | undefined;
+  let journal: Journal | undefined;
+  return {
+    ui,
+    env,
+    fetch: options.fetch,
+    get connection() {
+      return (connection ??= resolveConnection(flags, env, cwd));
+    },
+    get client() {
+      return (client ??= new ApiClient({ ...this.connection, fetch: options.fetch }));
+    },
+    get admin() {
+      return (admin ??= { ...adminConnectionOf(flags, env, cwd), fetch: options.fetch });
+    },
+    get journal() {
+      return (journal ??= new Journal(cwd));
+    },
+  };
 }

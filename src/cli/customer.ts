@@ -2,7 +2,7 @@
  * Plays the customer on the hosted pages over plain HTTP, exactly as a browser submits them (contract 3):
  * GET the page, read its one-time `formToken`, POST the card, answer a 3-D Secure challenge, follow the
  * 303 to the merchant's returnUrl, then read the resulting status from the API. Used by `paylink pay` and
- * by the fixtures (`src/cli/fixtures`).
+ * by the fixture runner (`src/cli/seed`).
  */
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
 import { expectOk, networkReason, type ApiClient, type ApiResponse } from './client.js';

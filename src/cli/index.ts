@@ -1,37 +1,31 @@
 /**
- * Builds the commander program. The only place that exits the process: one catch maps typed errors to
- * exit codes (docs/cli.md, "Exit codes"). Command modules stay light at import time; ora, prompts and
- * `open` load inside the commands that use them.
+ * Builds the commander program and runs it. The one place that decides how the process ends: one catch
+ * maps typed errors to exit codes (`exit-codes.ts`, docs/cli.md "Exit codes").
+ *
+ * Start-up is kept to commander and the command registry (`registry.ts`): a command's module, and what it
+ * needs (ora, prompts, chalk, `open`, the sandbox), is imported only when that command runs, so
+ * `paylink --version` and `--help` cost little more than starting node.
  */
-import { Command, CommanderError } from 'commander';
+import type * as Commander from 'commander';
 import { readFileSync } from 'node:fs';
-import { ApiError, EXIT_CODES } from '../sandbox/errors.js';
-import { registerCheckout } from './commands/checkout.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerFollow } from './commands/follow.js';
-import { registerLink } from './commands/link.js';
-import { registerOpen } from './commands/open.js';
-import { registerPay } from './commands/pay.js';
-import { registerPayment } from './commands/payment.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerStatus } from './commands/status.js';
-import { registerToken } from './commands/token.js';
-import { registerClock } from './commands/clock.js';
-import { registerLogs } from './commands/logs.js';
-import { registerReset } from './commands/reset.js';
-import { registerFixtures } from './commands/fixtures.js';
-import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID, type GlobalFlags } from './config.js';
-import { makeContext, type CommandContext } from './context.js';
-import { ApiResponseError, UnreachableError, UsageError } from './errors.js';
-import { canPrompt, Ui } from './ui.js';
+import { createRequire } from 'node:module';
+import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './config.js';
+import { ApiResponseError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { registerCommands, type Runner } from './registry.js';
+import type { Ui, UiStreams } from './ui.js';
+
+// commander is CommonJS: required directly, it skips the ESM wrapper's scan of its source for named
+// exports, about 10 ms of every start on the development machine.
+const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof Commander;
+type Command = Commander.Command;
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** Repeatable option values (`--brand visa --brand mc`). */
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
+/**
+ * The program with every command registered. `ui` gives the UI of the current run (built once the flags
+ * are known); commands build their context from it and the parsed flags.
+ */
 export function buildProgram(ui: () => Ui): Command {
   const program = new Command();
   program
@@ -59,48 +53,48 @@ Examples:
   $ paylink pay <linkId> --outcome approved
   $ paylink status <linkId> --json`,
     );
-  const run = async (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>): Promise<void> => {
-    await action(makeContext(ui(), cmd.optsWithGlobals<GlobalFlags>()));
+  const run: Runner = async (cmd, load, call, options = {}) => {
+    const [module, { makeContext }] = await Promise.all([load(), import('./context.js')]);
+    const ctx = makeContext(ui(), cmd.optsWithGlobals());
+    if (options.connection !== false) void ctx.connection;
+    await call(module, ctx);
   };
-  registerSandbox(program, ui);
-  registerLink(program, run, collect);
-  registerCheckout(program, run, collect);
-  registerOpen(program, run);
-  registerPay(program, run);
-  registerFollow(program, run);
-  registerStatus(program, run);
-  registerPayment(program, run);
-  registerToken(program, run);
-  registerCompletion(program, ui);
-  registerClock(program, ui);
-  registerLogs(program, ui);
-  registerReset(program, ui);
-  registerFixtures(program, ui);
+  registerCommands(program, run);
   return program;
 }
 
 /** Runs the CLI with `argv` (as `process.argv`) and sets the documented exit code. */
 export async function main(argv: string[]): Promise<void> {
-  const streams = { stdout: process.stdout, stderr: process.stderr };
-  let ui = new Ui(streams);
-  const program = buildProgram(() => ui);
-  program.hook('preAction', (_this, action) => {
+  const streams: UiStreams = { stdout: process.stdout, stderr: process.stderr };
+  let ui: Ui | undefined;
+  const program = buildProgram(() => ui!);
+  program.hook('preAction', async (_this, action) => {
     const opts = action.optsWithGlobals() as { json?: boolean; quiet?: boolean; color?: boolean };
+    const { canPrompt, Ui } = await import('./ui.js');
     ui = new Ui(streams, { json: opts.json, quiet: opts.quiet, color: opts.color, interactive: canPrompt() });
   });
   try {
     await program.parseAsync(argv);
   } catch (error) {
+    if (isQuietEnd(error)) return;
     // Commander's own errors (unknown option...) come before preAction: honour --json for them too.
-    if (error instanceof CommanderError && error.exitCode !== 0 && argv.includes('--json')) ui = new Ui(streams, { json: true });
+    if (!ui || (error instanceof CommanderError && argv.includes('--json'))) {
+      const { Ui } = await import('./ui.js');
+      ui = new Ui(streams, { json: error instanceof CommanderError && argv.includes('--json') });
+    }
     process.exitCode = exitCodeOf(error, ui);
   }
+}
+
+/** `--help`, `--version` and commander's other successful ends: nothing to report, exit 0. */
+function isQuietEnd(error: unknown): boolean {
+  return error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0);
 }
 
 /** Maps an error to its exit code, printing the message (and, with --json, a JSON document on stdout). */
 export function exitCodeOf(error: unknown, ui: Ui): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT_CODES.ok;
+    if (isQuietEnd(error)) return EXIT_CODES.ok;
     // Commander printed the message already; with --json, stdout still gets its one document.
     if (ui.options.json) ui.json({ error: { message: error.message.replace(/^error: /, ''), exitCode: EXIT_CODES.usage } });
     return EXIT_CODES.usage;
@@ -115,9 +109,9 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
     if (ui.options.json) ui.json({ error: { message: error.message, exitCode: error.exitCode } });
     return error.exitCode;
   }
-  if (error instanceof ApiError) {
+  if (isSandboxFailure(error)) {
     ui.error(`${error.description} (${error.result}, code ${error.code}): ${error.message}`);
-    return error.exitCode;
+    return EXIT_CODES.api;
   }
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {

@@ -1,7 +1,7 @@
 /**
- * Parsers for option values shared by several commands. Each throws a `UsageError` naming the flag.
+ * Parsers for option values. Each throws a `UsageError` naming the flag. Light on purpose: the command
+ * registry (`registry.ts`) uses some of them while parsing, before any command module is loaded.
  */
-import { randomUUID } from 'node:crypto';
 import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
 import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { UsageError } from './errors.js';
@@ -91,7 +91,7 @@ export function parseDuration(value: string, flag = '--duration'): string {
 
 /** A tracking code for a resource created without one: unique enough to never collide. */
 export function generateTrackingCode(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 8)}`;
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
 export function parseMonth(value: string, flag = '--expiry-month'): string {
@@ -103,4 +103,22 @@ export function parseMonth(value: string, flag = '--expiry-month'): string {
 export function parseYear(value: string, flag = '--expiry-year'): string {
   if (!/^(\d{2}|\d{4})$/.test(value.trim())) throw new UsageError(`${flag}: expected a year such as 2030 or 30, got "${value}".`);
   return value.trim();
+}
+
+/** `paylink logs --limit`: 1 to 1000. */
+export function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--limit: expected a whole number from 1 to 1000, got "${value}".`);
+  return n;
+}
+
+/** `paylink logs --status`: a status (`402`) or a class (`4xx`), lower-cased. */
+export function parseStatus(value: string): string {
+  if (!/^([1-5]\d\d|[1-5]xx)$/i.test(value)) throw new UsageError(`--status: expected a status such as 402 or a class such as 4xx, got "${value}".`);
+  return value.toLowerCase();
+}
+
+/** Repeatable option values (`--brand visa --brand mc`, `--seed a.json --seed b.json`). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

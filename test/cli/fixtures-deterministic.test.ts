@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { loadFixtures } from '../../src/cli/fixtures/load.js';
+import { loadFixtures } from '../../src/cli/seed/load.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 

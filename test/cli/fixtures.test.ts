@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { loadFixtures } from '../../src/cli/fixtures/load.js';
-import { FixtureFormatError, parseFixture } from '../../src/cli/fixtures/format.js';
-import { resolveValue } from '../../src/cli/fixtures/references.js';
-import { FixtureStepError } from '../../src/cli/fixtures/runner.js';
+import { loadFixtures } from '../../src/cli/seed/load.js';
+import { FixtureFormatError, parseFixture } from '../../src/cli/seed/format.js';
+import { resolveValue } from '../../src/cli/seed/references.js';
+import { FixtureStepError } from '../../src/cli/seed/runner.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { OUTCOME_NAMES } from '../../src/sandbox/domain/test-cards.js';
 

@@ -5,7 +5,6 @@
 import type { Command, Option } from 'commander';
 import { OUTCOME_NAMES } from '../../sandbox/domain/test-cards.js';
 import { UsageError } from '../errors.js';
-import type { Ui } from '../ui.js';
 
 /** Values offered after an option that takes one. */
 const VALUES: Record<string, string> = {
@@ -81,14 +80,4 @@ ${cases}
 }`;
   if (shell === 'bash') return `# paylink bash completion. Install: paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n${body}\ncomplete -F _paylink paylink\n`;
   return `#compdef paylink\n# paylink zsh completion. Install: paylink completion zsh > "\${fpath[1]}/_paylink" (or eval "$(paylink completion zsh)" in ~/.zshrc)\nautoload -U +X bashcompinit && bashcompinit\n${body}\ncomplete -F _paylink paylink\n`;
-}
-
-export function registerCompletion(program: Command, ui: () => Ui): void {
-  program
-    .command('completion <shell>')
-    .description('Print a shell completion script (bash or zsh)')
-    .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"')
-    .action((shell: string) => {
-      ui().streams.stdout.write(completionScript(program, shell));
-    });
 }

@@ -4,7 +4,6 @@
  * redirect `paylink pay` saw, or the returnUrl given to `create`) or from `--return-url`; the query is
  * built as the hosted page builds it (SANDBOX.md, "Redirect after the form").
  */
-import type { Command } from 'commander';
 import { networkReason } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { findResource, lifecycleOf, type ResourceKind } from '../customer.js';
@@ -84,13 +83,4 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
     else ui.field('Merchant said', ui.color.dim(`nothing: ${result.merchant.error} (no server at returnUrl)`));
   }
   return result;
-}
-
-export function registerFollow(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  program
-    .command('follow <id>')
-    .description("Follow the returnUrl redirect of a completed link or checkout again (GET the merchant's page)")
-    .option('--return-url <url>', 'the returnUrl given at creation (needed when it was created from another folder or tool)')
-    .addHelpText('after', '\nExamples:\n  $ paylink follow 3f1c...\n  $ paylink follow 9b2e... --return-url http://localhost:3000/done --json')
-    .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => follow(id, cmd.opts(), ctx)));
 }

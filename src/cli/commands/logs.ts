@@ -3,14 +3,39 @@
  * business; `--follow` keeps printing new requests as they arrive (long polling on `since`), one JSON
  * document per line with `--json`.
  */
-import type { Command } from 'commander';
-import type { LoggedRequest } from '../../sandbox/admin/request-log.js';
-import { UsageError } from '../errors.js';
-import { adminConnectionOf, adminOk, type AdminConnection, type AdminFlags } from '../fixtures/admin-api.js';
+import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
 
-/** A logged request as the sandbox answers it (card data already masked by the sandbox): the wire type. */
-export type LogEntry = LoggedRequest;
+/**
+ * One request of the log as `GET /__sandbox/requests` answers it (docs/cli.md, "paylink logs"): the CLI's
+ * own reading of the JSON it receives, so it depends on the wire format, not on the sandbox's code. Card
+ * data in `request` and `response` is masked by the sandbox.
+ */
+export interface LogEntry {
+  /** Sequence number; `since` in the next long poll. */
+  seq: number;
+  /** ISO 8601 time the request arrived (sandbox clock). */
+  at: string;
+  method: string;
+  path: string;
+  /** Query string without `?` ('' when none). */
+  query: string;
+  status: number;
+  /** The kind of route: api, page, admin, asset, or unmatched. */
+  kind: string;
+  businessId: string | null;
+  durationMs: number;
+  /** Request body (JSON or form fields), when logged. */
+  request?: unknown;
+  /** Response body, when logged. */
+  response?: unknown;
+}
+
+/** What `GET /__sandbox/requests` answers in its envelope's body. */
+interface RequestLogPage {
+  requests: LogEntry[];
+  lastSeq: number;
+}
 
 export interface LogsOptions {
   path?: string | undefined;
@@ -76,8 +101,8 @@ function print(entries: LogEntry[], ui: Ui, options: LogsOptions): void {
  */
 export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOptions = {}): Promise<LogEntry[]> {
   const limit = options.limit ?? 50;
-  const first = await adminOk(conn, 'GET', `/__sandbox/requests${query(options, { limit })}`);
-  const seen: LogEntry[] = [...(first.body.requests as LogEntry[])];
+  const first = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { limit })}`);
+  const seen: LogEntry[] = [...first.body.requests];
   if (!options.follow) {
     if (ui.options.json) ui.json(seen);
     else if (seen.length === 0) ui.info('No requests logged yet (or none match the filters).');
@@ -86,66 +111,33 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
   }
   print(seen, ui, options);
   ui.info('Following the request log; Ctrl-C to stop.');
-  let since = first.body.lastSeq as number;
+  let since = first.body.lastSeq;
   const wait = options.waitSeconds ?? 25;
   while (!options.signal?.aborted) {
     let envelope;
     try {
-      envelope = await adminOk(conn, 'GET', `/__sandbox/requests${query(options, { since, wait, limit: 1000 })}`, undefined, { timeoutMs: (wait + 10) * 1000, signal: options.signal });
+      envelope = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { since, wait, limit: 1000 })}`, undefined, { timeoutMs: (wait + 10) * 1000, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) break;
       throw error;
     }
     if (options.signal?.aborted) break;
-    const fresh = envelope.body.requests as LogEntry[];
+    const fresh = envelope.body.requests;
     print(fresh, ui, options);
     seen.push(...fresh);
-    since = envelope.body.lastSeq as number;
+    since = envelope.body.lastSeq;
   }
   return seen;
 }
 
-function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--limit: expected a whole number from 1 to 1000, got "${value}".`);
-  return n;
-}
-
-function parseStatus(value: string): string {
-  if (!/^([1-5]\d\d|[1-5]xx)$/i.test(value)) throw new UsageError(`--status: expected a status such as 402 or a class such as 4xx, got "${value}".`);
-  return value.toLowerCase();
-}
-
-export function registerLogs(program: Command, ui: () => Ui): void {
-  program
-    .command('logs')
-    .description("Show the sandbox's request log (card data masked); --follow streams new requests")
-    .option('-f, --follow', 'keep printing requests as they arrive')
-    .option('--path <text>', 'only requests whose path contains this text')
-    .option('--status <code>', 'only this status (402) or class (4xx)', parseStatus)
-    .option('--business <id>', 'only requests of this business id')
-    .option('--method <method>', 'only this HTTP method')
-    .option('-n, --limit <n>', 'how many of the newest requests to show first', parseLimit, 50)
-    .option('--bodies', 'print request and response bodies too')
-    .option('--admin-token <token>', 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
-    .addHelpText('after', '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json')
-    .action(async (options: { follow?: boolean; path?: string; status?: string; business?: string; method?: string; limit: number; bodies?: boolean }, command: Command) => {
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      try {
-        await runLogs(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), {
-          path: options.path,
-          status: options.status,
-          businessId: options.business,
-          method: options.method,
-          limit: options.limit,
-          follow: options.follow,
-          bodies: options.bodies,
-          signal: controller.signal,
-        });
-      } finally {
-        process.off('SIGINT', stop);
-      }
-    });
+/** `paylink logs` as the CLI runs it: Ctrl-C ends `--follow` cleanly (exit 0) instead of killing the process. */
+export async function logsUntilInterrupted(conn: AdminConnection, ui: Ui, options: Omit<LogsOptions, 'signal'> = {}): Promise<LogEntry[]> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    return await runLogs(conn, ui, { ...options, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', stop);
+  }
 }

@@ -2,7 +2,6 @@
  * `paylink open <id>`: opens the hosted page of a link or checkout in the default browser, or prints its
  * URL where no browser can be opened (no display, CI, `--print`).
  */
-import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { findResource, type ResourceKind } from '../customer.js';
 import { ApiResponseError } from '../errors.js';
@@ -44,13 +43,4 @@ export async function openPage(id: string, flags: { print?: boolean }, ctx: Comm
     ctx.ui.line(url);
   }
   return result;
-}
-
-export function registerOpen(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  program
-    .command('open <id>')
-    .description('Open the hosted payment page of a link or checkout in the default browser (or print its URL)')
-    .option('--print', 'only print the URL')
-    .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print')
-    .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => openPage(id, cmd.opts(), ctx)));
 }

@@ -3,7 +3,6 @@
  * follows the redirect to returnUrl and prints the resulting status. `--json` prints the documented
  * {@link PlayResult} object.
  */
-import type { Command } from 'commander';
 import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import type { CommandContext } from '../context.js';
 import { playCustomer, type PlayResult, type ResourceKind } from '../customer.js';
@@ -110,41 +109,4 @@ export function printPlay(ui: Ui, result: PlayResult): void {
   }
   ui.field('Status now', ui.state(result.state));
   ui.field('As asked', result.asExpected ? ui.color.green('yes') : ui.color.red('no'));
-}
-
-export function registerPay(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  program
-    .command('pay <id>')
-    .description('Play the customer: fill in the hosted form of a link or checkout over HTTP, follow the redirect, print the status')
-    .option('--card <number>', 'card number to type (spaces allowed)')
-    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
-    .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
-    .option('--decline', 'press the decline button instead of paying')
-    .option('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)', undefined)
-    .option('--3ds-cancel', 'cancel the 3-D Secure challenge')
-    .option('--expiry-month <mm>', 'card expiry month (default 12)')
-    .option('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)')
-    .option('--cvv <cvv>', 'card CVV (default 123, 1234 for American Express)')
-    .option('--holder <name>', 'card holder name', 'Test Customer')
-    .option('--link', 'the id is a payment link (skip the lookup)')
-    .option('--checkout', 'the id is a checkout (skip the lookup)')
-    .option('--no-follow', 'do not GET the returnUrl the page redirects to')
-    .addHelpText(
-      'after',
-      `
-Without --card or --outcome, asks on a terminal and pays with the approve card otherwise.
-
-Examples:
-  $ paylink pay 3f1c...                              # approve card
-  $ paylink pay 3f1c... --outcome declined           # exit 0: a decline was asked for
-  $ paylink pay 3f1c... --outcome 3ds --3ds-code 0000
-  $ paylink pay 9b2e... --save-card --json | jq -r .payment.token
-  $ paylink pay 3f1c... --decline`,
-    )
-    .action((id: string, _o, cmd: Command) =>
-      run(cmd, (ctx) => {
-        const o = cmd.opts();
-        return pay(id, { ...o, threeDsCode: o['3dsCode'], threeDsCancel: o['3dsCancel'] === true } as PayFlags, ctx);
-      }),
-    );
 }

@@ -2,7 +2,6 @@
  * `paylink payment create|get|capture|cancel|refund`: direct payments (spec 4.6-4.7, SANDBOX.md "Payments
  * and tokens"). One API call each; `--json` prints the API's envelope unchanged.
  */
-import type { Command } from 'commander';
 import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
@@ -146,50 +145,4 @@ export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id:
   const envelope = expectOk(response).body;
   printEnvelope(ctx, envelope, { capture: 'Captured', cancel: 'Cancelled', refund: 'Refunded' }[verb]);
   return envelope;
-}
-
-export function registerPayment(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund')
-    .addHelpText('after', '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>');
-  payment
-    .command('create')
-    .description('Create a payment with a card or a token (the approve test card unless told otherwise)')
-    .option('--amount <amount>', 'amount, e.g. 12.50')
-    .option('--currency <code>', 'ISO 4217 currency code')
-    .option('--tracking-code <code>', 'your unique reference (generated when not given)')
-    .option('--card <number>', 'card number')
-    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
-    .option('--token <token>', 'pay with a saved card token instead of a card')
-    .option('--brand <id|name>', 'brand id (default: from the card number)')
-    .option('--expiry-month <mm>', 'default 12')
-    .option('--expiry-year <yyyy>', 'default: three years ahead')
-    .option('--cvv <cvv>', 'default 123 (1234 for American Express)')
-    .option('--holder <name>', 'card holder name (default Test Customer)')
-    .option('--authorize', 'authorize only; capture later with `paylink payment capture`')
-    .option('--tokenize', 'save the card as a token')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ paylink payment create --amount 10 --currency EUR
-  $ paylink payment create --amount 10 --currency EUR --outcome declined        # exit 0
-  $ paylink payment create --amount 10 --currency EUR --authorize --json | jq -r .body.transaction.id
-  $ paylink payment create --amount 10 --currency EUR --token 5d0c...`,
-    )
-    .action((_o, cmd: Command) => run(cmd, (ctx) => paymentCreate(cmd.opts(), ctx)));
-  payment
-    .command('get [paymentId]')
-    .description('Read a payment by id, or the payments of a tracking code')
-    .option('--tracking-code <code>', 'list the payments with this tracking code')
-    .addHelpText('after', '\nExamples:\n  $ paylink payment get 7a9d...\n  $ paylink payment get --tracking-code order-1042 --json')
-    .action((id: string | undefined, _o, cmd: Command) => run(cmd, (ctx) => paymentGet(id, cmd.opts(), ctx)));
-  for (const verb of ['capture', 'cancel', 'refund'] as const) {
-    const sub = payment.command(`${verb} <paymentId>`).description(
-      { capture: 'Capture an authorization', cancel: 'Cancel (void) an authorization', refund: 'Refund a payment or capture' }[verb],
-    );
-    if (verb !== 'cancel') sub.option('--amount <amount>', `amount to ${verb} (default: all)`);
-    sub
-      .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
-      .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => paymentFollowUp(verb, id, cmd.opts(), ctx)));
-  }
 }

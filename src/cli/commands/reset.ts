@@ -2,8 +2,7 @@
  * `paylink reset`: empties the sandbox (links, checkouts, payments, tokens, the request log) through
  * `POST /__sandbox/reset`. Asks first on a terminal; scripts pass `--yes`.
  */
-import type { Command } from 'commander';
-import { adminConnectionOf, adminOk, type AdminConnection, type AdminFlags } from '../fixtures/admin-api.js';
+import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
 
 export interface ResetOptions {
@@ -35,16 +34,4 @@ export async function runReset(conn: AdminConnection, ui: Ui, options: ResetOpti
   if (ui.options.json) ui.json({ reset: true, deleted });
   else ui.line(`Sandbox reset: ${Object.entries(deleted).map(([table, n]) => `${n} ${table.replace(/_/g, ' ')}`).join(', ')} deleted.`);
   return deleted;
-}
-
-export function registerReset(program: Command, ui: () => Ui): void {
-  program
-    .command('reset')
-    .description('Delete everything in the sandbox (links, checkouts, payments, tokens, request log)')
-    .option('-y, --yes', 'do not ask (for scripts and CI)')
-    .option('--admin-token <token>', 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
-    .addHelpText('after', '\nExamples:\n  $ paylink reset\n  $ paylink reset --yes')
-    .action(async (options: { yes?: boolean }, command: Command) => {
-      await runReset(adminConnectionOf(command.optsWithGlobals<AdminFlags>()), ui(), { yes: options.yes });
-    });
 }

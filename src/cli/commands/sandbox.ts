@@ -1,13 +1,12 @@
 /**
  * `paylink sandbox`: starts the local sandbox and serves until Ctrl-C. A thin command: it resolves options
- * and calls `startSandbox`.
+ * and calls `startSandbox`. The one CLI module that imports the sandbox, and only its entry point
+ * (src/sandbox/index.ts); the registry loads it only when this command runs.
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import type { Command } from 'commander';
-import { DEFAULT_DB, DEFAULT_PORT, startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import type { Credential } from '../../sandbox/context.js';
-import { libraryScriptTag, servedLibrary } from '../../sandbox/web/library.js';
+import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
+import { DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
@@ -30,8 +29,6 @@ export interface SandboxCommandOptions {
   tunnel?: boolean;
 }
 
-/** Seed of `--deterministic` without a value. */
-export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
 
 /** Parses `--credentials`: a JSON file `[{username, password, businessIds}]` or `user:pass=biz1,biz2`. */
 export function parseCredentials(value: string): Credential[] {
@@ -71,7 +68,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   const https = options.cert && options.key ? { cert: options.cert, key: options.key } : options.https === true;
   const seedFiles = options.seed ?? [];
   // Fixture files are checked before the sandbox starts, so a typo fails at once.
-  const fixtures = seedFiles.length > 0 ? await import('../fixtures/load.js') : undefined;
+  const fixtures = seedFiles.length > 0 ? await import('../seed/load.js') : undefined;
   if (fixtures) {
     try {
       fixtures.readFixtureFiles(seedFiles);
@@ -163,43 +160,19 @@ export function serveUntilSignal(running: RunningSandbox, ui: Ui): Promise<void>
   });
 }
 
-export function registerSandbox(program: Command, ui: () => Ui): void {
-  program
-    .command('sandbox')
-    .description('Start the local payment API sandbox (API v3, hosted pages, browser library, dashboard)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', String(DEFAULT_PORT))
-    .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--db <path>', 'SQLite database file, or :memory:', DEFAULT_DB)
-    .option('--https', 'serve HTTPS with a generated self-signed certificate')
-    .option('--cert <file>', 'TLS certificate (PEM) for HTTPS')
-    .option('--key <file>', 'TLS private key (PEM) for HTTPS')
-    .option('--public-url <url>', 'public base URL (tunnel or reverse proxy) used in redirect URLs and the library')
-    .option('--credentials <file|user:pass=biz,...>', 'require HTTP Basic credentials owning the business ids')
-    .option('--admin-token <token>', 'token for /__sandbox/ and the dashboard (generated when not on loopback)')
-    .option('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
-    .option('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`)
-    .option('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ paylink sandbox
-  $ paylink sandbox --port 9000 --db :memory:
-  $ paylink sandbox --https --public-url https://my-tunnel.example.com
-  $ paylink sandbox --credentials merchant:secret=shop-1,shop-2
-  $ paylink sandbox --db :memory: --deterministic --seed fixtures/paid-link.json
-  $ paylink sandbox --tunnel`,
-    )
-    .action(async (options: SandboxCommandOptions) => {
-      // This process only serves the sandbox, allocating per request, with a small live heap (about
-      // 12 MB after a load test). Keeping V8's young generation at its size after start-up holds RSS about
-      // 25 MB lower under load (see keepYoungGenerationSize), and growing the old generation by at most 30%
-      // over what survived the last full collection (V8 picks up to 100% or more when allocation is fast)
-      // about 15 MB more, at no measurable throughput cost (measured with npm run bench). Set here, not in
-      // startSandbox, so an embedding process keeps its own tuning.
-      setFlagsFromString('--heap-growing-percent=30');
-      keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
-      const running = await runSandbox(options, ui());
-      await serveUntilSignal(running, ui());
-    });
+/**
+ * The command itself: tunes V8's heap for a process that only serves the sandbox, starts it, and serves
+ * until Ctrl-C or SIGTERM.
+ */
+export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Promise<void> {
+  // This process only serves the sandbox, allocating per request, with a small live heap (about 12 MB
+  // after a load test). Keeping V8's young generation at its size after start-up holds RSS about 25 MB
+  // lower under load (see keepYoungGenerationSize), and growing the old generation by at most 30% over
+  // what survived the last full collection (V8 picks up to 100% or more when allocation is fast) about
+  // 15 MB more, at no measurable throughput cost (measured with npm run bench). Set here, not in
+  // startSandbox, so an embedding process keeps its own tuning.
+  setFlagsFromString('--heap-growing-percent=30');
+  keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
+  const running = await runSandbox(options, ui);
+  await serveUntilSignal(running, ui);
 }

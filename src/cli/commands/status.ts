@@ -2,7 +2,6 @@
  * `paylink status <id>`: one view of a link, checkout or payment (lifecycle, attempts, amounts, token),
  * whichever the id names. `--json` prints the documented {@link StatusView}.
  */
-import type { Command } from 'commander';
 import { expectOk } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { lifecycleOf } from '../customer.js';
@@ -150,15 +149,4 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
     ui.field('Last error', view.attempts[view.attempts.length - 1]!.error!.message!);
   }
   return view;
-}
-
-export function registerStatus(program: Command, run: (cmd: Command, action: (ctx: CommandContext) => Promise<unknown>) => Promise<void>): void {
-  program
-    .command('status <id>')
-    .description('One view of a link, checkout or payment: lifecycle, attempts, amounts, token')
-    .option('--link', 'the id is a payment link')
-    .option('--checkout', 'the id is a checkout')
-    .option('--payment', 'the id is a payment')
-    .addHelpText('after', '\nExamples:\n  $ paylink status 3f1c...\n  $ paylink status 9b2e... --json | jq -r .token')
-    .action((id: string, _o, cmd: Command) => run(cmd, (ctx) => status(id, cmd.opts(), ctx)));
 }

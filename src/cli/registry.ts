@@ -1,0 +1,363 @@
+/**
+ * Every `paylink` command as the parser and `--help` see it: name, description, options and examples. This
+ * module is loaded at every start, so it stays light: it imports no command module. Each action imports
+ * its command's module (`commands/<verb>.ts`) when that command runs, and calls the command's typed
+ * function through {@link Runner}, so `paylink --version` and `--help` load only commander and this file,
+ * and `paylink pay` never loads the sandbox (changesets' packages/cli/src/cli.ts works the same way).
+ */
+import type { Command } from 'commander';
+import { OUTCOME_NAMES } from '../sandbox/domain/test-cards.js';
+import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './config.js';
+import type { CommandContext } from './context.js';
+import { collect, parseLimit, parseStatus } from './options.js';
+
+export interface RunOptions {
+  /**
+   * Resolve the connection (flags > env > config file) before the command runs, so a broken config file
+   * fails every command that talks to a sandbox the same way. `paylink sandbox` and `completion` need none.
+   * @default true
+   */
+  connection?: boolean;
+}
+
+/**
+ * Runs one command: imports its module with `load` (only now), builds the context from the parsed flags of
+ * `cmd`, and calls the command's function. Errors go to the one catch in `index.ts`.
+ */
+export type Runner = <M>(cmd: Command, load: () => Promise<M>, call: (module: M, ctx: CommandContext) => unknown, options?: RunOptions) => Promise<void>;
+
+const ADMIN_TOKEN_HELP = 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)';
+
+/** Registers every command on `program`. */
+export function registerCommands(program: Command, run: Runner): void {
+  registerSandbox(program, run);
+  registerLink(program, run);
+  registerCheckout(program, run);
+  registerOpen(program, run);
+  registerPay(program, run);
+  registerFollow(program, run);
+  registerStatus(program, run);
+  registerPayment(program, run);
+  registerToken(program, run);
+  registerCompletion(program, run);
+  registerClock(program, run);
+  registerLogs(program, run);
+  registerReset(program, run);
+  registerFixtures(program, run);
+}
+
+function registerSandbox(program: Command, run: Runner): void {
+  program
+    .command('sandbox')
+    .description('Start the local payment API sandbox (API v3, hosted pages, browser library, dashboard)')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', String(SANDBOX_DEFAULTS.port))
+    .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--db <path>', 'SQLite database file, or :memory:', SANDBOX_DEFAULTS.db)
+    .option('--https', 'serve HTTPS with a generated self-signed certificate')
+    .option('--cert <file>', 'TLS certificate (PEM) for HTTPS')
+    .option('--key <file>', 'TLS private key (PEM) for HTTPS')
+    .option('--public-url <url>', 'public base URL (tunnel or reverse proxy) used in redirect URLs and the library')
+    .option('--credentials <file|user:pass=biz,...>', 'require HTTP Basic credentials owning the business ids')
+    .option('--admin-token <token>', 'token for /__sandbox/ and the dashboard (generated when not on loopback)')
+    .option('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', collect)
+    .option('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`)
+    .option('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink sandbox
+  $ paylink sandbox --port 9000 --db :memory:
+  $ paylink sandbox --https --public-url https://my-tunnel.example.com
+  $ paylink sandbox --credentials merchant:secret=shop-1,shop-2
+  $ paylink sandbox --db :memory: --deterministic --seed fixtures/paid-link.json
+  $ paylink sandbox --tunnel`,
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox.js'), (m, ctx) => m.serveSandbox(cmd.opts(), ctx.ui), { connection: false }));
+}
+
+function createOptions(command: Command): Command {
+  return command
+    .option('--amount <amount>', 'amount, e.g. 12.50')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. EUR')
+    .option('--brand <id|name>', 'brand offered, repeatable or comma-separated (default: every card brand)', collect)
+    .option('--return-url <url>', 'where the customer goes after the form')
+    .option('--tracking-code <code>', 'your unique reference (generated when not given)');
+}
+
+function registerLink(program: Command, run: Runner): void {
+  const load = () => import('./commands/link.js');
+  const link = program.command('link').description('Create, read and cancel payment links')
+    .addHelpText('after', '\nExamples:\n  $ paylink link create --amount 12.50 --currency EUR --return-url http://localhost:3000/return\n  $ paylink link get <linkId>\n  $ paylink link cancel <linkId>');
+  createOptions(link.command('create').description('Create a payment link (asks for missing values on a terminal)'))
+    .option('--tokenize <mode>', 'false | inquire | true')
+    .option('--duration <duration>', 'validity: P<n>D, PT<n>H or PT<n>M', 'P1D')
+    .option('--3ds', 'always ask for 3-D Secure on approved cards')
+    .option('--authorize', 'authorize only (authorizationMode authorize)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink link create --amount 12.50 --currency EUR --return-url https://shop.example/return
+  $ paylink link create --amount 5 --currency EUR --brand visa,mastercard --duration PT10M --return-url http://localhost:3000/done
+  $ paylink link create --amount 20 --currency EUR --return-url https://shop.example/r --3ds --json | jq -r .body.link.linkId`,
+    )
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.linkCreate({ ...cmd.opts(), threeDs: cmd.opts()['3ds'] === true }, ctx)));
+  link
+    .command('get [linkId]')
+    .description('Read a payment link and its payments, by id or tracking code')
+    .option('--tracking-code <code>', 'find the link by its tracking code')
+    .addHelpText('after', '\nExamples:\n  $ paylink link get 3f1c...\n  $ paylink link get --tracking-code order-1042 --json')
+    .action((id: string | undefined, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.linkGet(id, cmd.opts(), ctx)));
+  link
+    .command('cancel <linkId>')
+    .description('Cancel a READY or PENDING payment link')
+    .addHelpText('after', '\nExamples:\n  $ paylink link cancel 3f1c...')
+    .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.linkCancel(id, ctx)));
+}
+
+function registerCheckout(program: Command, run: Runner): void {
+  const load = () => import('./commands/checkout.js');
+  const checkout = program.command('checkout').description('Create and read checkouts (optionally saving the card as a token)')
+    .addHelpText('after', '\nExamples:\n  $ paylink checkout create --amount 20 --currency EUR --tokenize inquire --return-url http://localhost:3000/return\n  $ paylink checkout get <checkoutId> --json');
+  createOptions(checkout.command('create').description('Create a checkout, valid for 30 minutes (asks for missing values on a terminal)'))
+    .option('--tokenize <mode>', 'false | inquire | true (save the card as a token)', 'false')
+    .option('--authorize', 'authorize only (authorizationMode authorize)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink checkout create --amount 20 --currency EUR --return-url https://shop.example/return
+  $ paylink checkout create --amount 20 --currency EUR --tokenize inquire --return-url http://localhost:3000/done --json`,
+    )
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.checkoutCreate(cmd.opts(), ctx)));
+  checkout
+    .command('get [checkoutId]')
+    .description('Read a checkout and its payments, by id or tracking code')
+    .option('--tracking-code <code>', 'find the checkout by its tracking code')
+    .addHelpText('after', '\nExamples:\n  $ paylink checkout get 9b2e...\n  $ paylink checkout get --tracking-code order-1042 --json')
+    .action((id: string | undefined, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.checkoutGet(id, cmd.opts(), ctx)));
+}
+
+function registerOpen(program: Command, run: Runner): void {
+  program
+    .command('open <id>')
+    .description('Open the hosted payment page of a link or checkout in the default browser (or print its URL)')
+    .option('--print', 'only print the URL')
+    .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print')
+    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/open.js'), (m, ctx) => m.openPage(id, cmd.opts(), ctx)));
+}
+
+function registerPay(program: Command, run: Runner): void {
+  program
+    .command('pay <id>')
+    .description('Play the customer: fill in the hosted form of a link or checkout over HTTP, follow the redirect, print the status')
+    .option('--card <number>', 'card number to type (spaces allowed)')
+    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
+    .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
+    .option('--decline', 'press the decline button instead of paying')
+    .option('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)', undefined)
+    .option('--3ds-cancel', 'cancel the 3-D Secure challenge')
+    .option('--expiry-month <mm>', 'card expiry month (default 12)')
+    .option('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)')
+    .option('--cvv <cvv>', 'card CVV (default 123, 1234 for American Express)')
+    .option('--holder <name>', 'card holder name', 'Test Customer')
+    .option('--link', 'the id is a payment link (skip the lookup)')
+    .option('--checkout', 'the id is a checkout (skip the lookup)')
+    .option('--no-follow', 'do not GET the returnUrl the page redirects to')
+    .addHelpText(
+      'after',
+      `
+Without --card or --outcome, asks on a terminal and pays with the approve card otherwise.
+
+Examples:
+  $ paylink pay 3f1c...                              # approve card
+  $ paylink pay 3f1c... --outcome declined           # exit 0: a decline was asked for
+  $ paylink pay 3f1c... --outcome 3ds --3ds-code 0000
+  $ paylink pay 9b2e... --save-card --json | jq -r .payment.token
+  $ paylink pay 3f1c... --decline`,
+    )
+    .action((id: string, _o, cmd: Command) =>
+      run(cmd, () => import('./commands/pay.js'), (m, ctx) => {
+        const o = cmd.opts();
+        return m.pay(id, { ...o, threeDsCode: o['3dsCode'], threeDsCancel: o['3dsCancel'] === true }, ctx);
+      }),
+    );
+}
+
+function registerFollow(program: Command, run: Runner): void {
+  program
+    .command('follow <id>')
+    .description("Follow the returnUrl redirect of a completed link or checkout again (GET the merchant's page)")
+    .option('--return-url <url>', 'the returnUrl given at creation (needed when it was created from another folder or tool)')
+    .addHelpText('after', '\nExamples:\n  $ paylink follow 3f1c...\n  $ paylink follow 9b2e... --return-url http://localhost:3000/done --json')
+    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/follow.js'), (m, ctx) => m.follow(id, cmd.opts(), ctx)));
+}
+
+function registerStatus(program: Command, run: Runner): void {
+  program
+    .command('status <id>')
+    .description('One view of a link, checkout or payment: lifecycle, attempts, amounts, token')
+    .option('--link', 'the id is a payment link')
+    .option('--checkout', 'the id is a checkout')
+    .option('--payment', 'the id is a payment')
+    .addHelpText('after', '\nExamples:\n  $ paylink status 3f1c...\n  $ paylink status 9b2e... --json | jq -r .token')
+    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/status.js'), (m, ctx) => m.status(id, cmd.opts(), ctx)));
+}
+
+function registerPayment(program: Command, run: Runner): void {
+  const load = () => import('./commands/payment.js');
+  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund')
+    .addHelpText('after', '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>');
+  payment
+    .command('create')
+    .description('Create a payment with a card or a token (the approve test card unless told otherwise)')
+    .option('--amount <amount>', 'amount, e.g. 12.50')
+    .option('--currency <code>', 'ISO 4217 currency code')
+    .option('--tracking-code <code>', 'your unique reference (generated when not given)')
+    .option('--card <number>', 'card number')
+    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
+    .option('--token <token>', 'pay with a saved card token instead of a card')
+    .option('--brand <id|name>', 'brand id (default: from the card number)')
+    .option('--expiry-month <mm>', 'default 12')
+    .option('--expiry-year <yyyy>', 'default: three years ahead')
+    .option('--cvv <cvv>', 'default 123 (1234 for American Express)')
+    .option('--holder <name>', 'card holder name (default Test Customer)')
+    .option('--authorize', 'authorize only; capture later with `paylink payment capture`')
+    .option('--tokenize', 'save the card as a token')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink payment create --amount 10 --currency EUR
+  $ paylink payment create --amount 10 --currency EUR --outcome declined        # exit 0
+  $ paylink payment create --amount 10 --currency EUR --authorize --json | jq -r .body.transaction.id
+  $ paylink payment create --amount 10 --currency EUR --token 5d0c...`,
+    )
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentCreate(cmd.opts(), ctx)));
+  payment
+    .command('get [paymentId]')
+    .description('Read a payment by id, or the payments of a tracking code')
+    .option('--tracking-code <code>', 'list the payments with this tracking code')
+    .addHelpText('after', '\nExamples:\n  $ paylink payment get 7a9d...\n  $ paylink payment get --tracking-code order-1042 --json')
+    .action((id: string | undefined, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentGet(id, cmd.opts(), ctx)));
+  for (const verb of ['capture', 'cancel', 'refund'] as const) {
+    const sub = payment.command(`${verb} <paymentId>`).description(
+      { capture: 'Capture an authorization', cancel: 'Cancel (void) an authorization', refund: 'Refund a payment or capture' }[verb],
+    );
+    if (verb !== 'cancel') sub.option('--amount <amount>', `amount to ${verb} (default: all)`);
+    sub
+      .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
+      .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentFollowUp(verb, id, cmd.opts(), ctx)));
+  }
+}
+
+function registerToken(program: Command, run: Runner): void {
+  const load = () => import('./commands/token.js');
+  const token = program.command('token').description('Saved card tokens: create, read')
+    .addHelpText('after', '\nExamples:\n  $ paylink token create --card 5555555555554444\n  $ paylink token get <token> --json');
+  token
+    .command('create')
+    .description('Save a card as a token (the approve test card unless told otherwise)')
+    .option('--card <number>', 'card number')
+    .option('--outcome <name>', `test-card outcome the token replays: ${OUTCOME_NAMES.join(', ')}`)
+    .option('--brand <id|name>', 'brand id (default: from the card number)')
+    .option('--expiry-month <mm>', 'default 12')
+    .option('--expiry-year <yyyy>', 'default: three years ahead')
+    .option('--holder <name>', 'card holder name (default Test Customer)')
+    .option('--customer <json>', 'customer data to keep with the token, as JSON')
+    .addHelpText('after', '\nExamples:\n  $ paylink token create\n  $ paylink token create --card 5555555555554444 --json | jq -r .body.token')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.tokenCreate(cmd.opts(), ctx)));
+  token
+    .command('get <token>')
+    .description('Read a token')
+    .addHelpText('after', '\nExamples:\n  $ paylink token get 5d0c...')
+    .action((value: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.tokenGet(value, ctx)));
+}
+
+function registerCompletion(program: Command, run: Runner): void {
+  program
+    .command('completion <shell>')
+    .description('Print a shell completion script (bash or zsh)')
+    .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"')
+    .action((shell: string, _o, cmd: Command) =>
+      run(cmd, () => import('./commands/completion.js'), (m, ctx) => void ctx.ui.streams.stdout.write(m.completionScript(program, shell)), { connection: false }),
+    );
+}
+
+function registerClock(program: Command, run: Runner): void {
+  const load = () => import('./commands/clock.js');
+  const clock = program
+    .command('clock')
+    .description('Show or move the sandbox clock (expiry of links and checkouts follows it)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink clock\n  $ paylink clock advance 31m\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze\n  $ paylink clock reset')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui)));
+  clock
+    .command('advance <duration>')
+    .description('Move the clock forward: 31m, 2h, 1d, PT31M, or milliseconds (negative to go back)')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock advance 31m      # a fresh checkout now answers 4 Timeout\n  $ paylink clock advance 1d --json\n  $ paylink clock advance -- -2h   # back two hours')
+    .action((duration: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { advance: duration })));
+  clock
+    .command('set <iso>')
+    .description('Set the clock to an ISO 8601 date-time; it keeps running unless --freeze')
+    .option('--freeze', 'stop the clock at that time')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock set 2030-01-01T00:00:00Z\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze')
+    .action((iso: string, options: { freeze?: boolean }, cmd: Command) =>
+      run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { set: m.parseClockTime(iso), freeze: options.freeze === true })),
+    );
+  clock
+    .command('reset')
+    .description('Back to the wall clock')
+    .addHelpText('after', '\nExamples:\n  $ paylink clock reset')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { reset: true })));
+}
+
+function registerLogs(program: Command, run: Runner): void {
+  program
+    .command('logs')
+    .description("Show the sandbox's request log (card data masked); --follow streams new requests")
+    .option('-f, --follow', 'keep printing requests as they arrive')
+    .option('--path <text>', 'only requests whose path contains this text')
+    .option('--status <code>', 'only this status (402) or class (4xx)', parseStatus)
+    .option('--business <id>', 'only requests of this business id')
+    .option('--method <method>', 'only this HTTP method')
+    .option('-n, --limit <n>', 'how many of the newest requests to show first', parseLimit, 50)
+    .option('--bodies', 'print request and response bodies too')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json')
+    .action((options: { follow?: boolean; path?: string; status?: string; business?: string; method?: string; limit: number; bodies?: boolean }, cmd: Command) =>
+      run(cmd, () => import('./commands/logs.js'), (m, ctx) =>
+        m.logsUntilInterrupted(ctx.admin, ctx.ui, {
+          path: options.path,
+          status: options.status,
+          businessId: options.business,
+          method: options.method,
+          limit: options.limit,
+          follow: options.follow,
+          bodies: options.bodies,
+        }),
+      ),
+    );
+}
+
+function registerReset(program: Command, run: Runner): void {
+  program
+    .command('reset')
+    .description('Delete everything in the sandbox (links, checkouts, payments, tokens, request log)')
+    .option('-y, --yes', 'do not ask (for scripts and CI)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink reset\n  $ paylink reset --yes')
+    .action((options: { yes?: boolean }, cmd: Command) => run(cmd, () => import('./commands/reset.js'), (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes })));
+}
+
+function registerFixtures(program: Command, run: Runner): void {
+  const fixtures = program.command('fixtures').description('Seed a sandbox from fixture files (docs/fixtures.md)')
+    .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json');
+  fixtures
+    .command('load <files...>')
+    .description('Run fixture files against the sandbox and print step name -> id')
+    .option('--admin-token <token>', 'admin token for clock steps on a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
+    .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json')
+    .action((files: string[], _o, cmd: Command) => run(cmd, () => import('./commands/fixtures.js'), (m, ctx) => m.fixturesLoad(files, ctx)));
+}
