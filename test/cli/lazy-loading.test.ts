@@ -1,0 +1,83 @@
+/**
+ * The CLI loads a command's module only when that command runs (src/cli/registry.ts): spawned
+ * `node bin/paylink.js` with a preload that records every module the process loads (load-recorder/).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DB, DEFAULT_PORT } from '../../src/sandbox/index.js';
+import { SANDBOX_DEFAULTS } from '../../src/cli/config.js';
+import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/paylink.js');
+const RECORDER = fileURLToPath(new URL('./load-recorder/record.mjs', import.meta.url));
+/** What only the sandbox, a spinner or a prompt needs. */
+const HEAVY = ['listhen', 'node-forge', 'consola', 'h3', 'better-sqlite3', '@inquirer/prompts', 'ora'];
+
+const sb = useSandbox();
+const dir = mkdtempSync(join(tmpdir(), 'paylink-lazy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+/** Runs node with the recorder; resolves with the exit code, stdout and the files loaded (relative to the repo). */
+function recorded(args: string[]): Promise<{ code: number; stdout: string; loaded: string[] }> {
+  const record = join(dir, `run-${++runs}.txt`);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', RECORDER, ...args],
+      { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', PAYLINK_LOAD_RECORD: record }, timeout: 20_000 },
+      (error, stdout) => {
+        const lines = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+        const loaded = [...new Set(lines.map((file) => (file.startsWith('/') ? relative(ROOT, file) : file)))];
+        resolve({ code: error ? Number(error.code) : 0, stdout, loaded });
+      },
+    );
+  });
+}
+
+/** The packages of HEAVY among the loaded files. */
+function heavyIn(loaded: string[]): string[] {
+  return HEAVY.filter((name) => loaded.some((file) => file.startsWith(`node_modules/${name}/`)));
+}
+
+describe('what the CLI loads', () => {
+  it('sees the heavy packages when the sandbox command module is imported (the recorder works)', async () => {
+    const { loaded } = await recorded(['--input-type=module', '-e', `await import(${JSON.stringify(join(ROOT, 'dist/cli/commands/sandbox.js'))})`]);
+    expect(heavyIn(loaded)).toEqual(expect.arrayContaining(['listhen', 'node-forge', 'h3', 'better-sqlite3']));
+  });
+
+  it('answers --version and --help without loading any command module, the sandbox or a heavy package', async () => {
+    for (const flag of ['--version', '--help']) {
+      const { code, stdout, loaded } = await recorded([BIN, flag]);
+      expect(code, flag).toBe(0);
+      expect(stdout, flag).toMatch(flag === '--version' ? /^\d+\.\d+\.\d+\n$/ : /Usage: paylink/);
+      expect(heavyIn(loaded), flag).toEqual([]);
+      expect(loaded.filter((file) => file.startsWith('dist/cli/commands/') || (file.startsWith('dist/sandbox/') && !file.startsWith('dist/sandbox/domain/'))), flag).toEqual([]);
+      expect(loaded, flag).not.toContain('dist/cli/ui.js');
+    }
+  });
+
+  it('runs `paylink pay` loading its own module and none of the sandbox', async () => {
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'lazy-biz', link: { returnUrl: 'http://127.0.0.1:9/return' } }));
+    const id = created.body.body.link.linkId as string;
+    const { code, loaded } = await recorded([BIN, 'pay', id, '--outcome', 'approved', '--base-url', sb.url, '--business-id', 'lazy-biz', '--json']);
+    expect(code).toBe(0);
+    expect(loaded).toContain('dist/cli/commands/pay.js');
+    expect(loaded.filter((file) => file.startsWith('dist/cli/commands/') && file !== 'dist/cli/commands/pay.js')).toEqual([]);
+    expect(heavyIn(loaded)).toEqual([]);
+    expect(loaded.filter((file) => file.startsWith('dist/sandbox/') && !file.startsWith('dist/sandbox/domain/'))).toEqual([]);
+  });
+
+  it("shows the sandbox's own defaults in `paylink sandbox --help`", async () => {
+    expect(SANDBOX_DEFAULTS).toEqual({ port: DEFAULT_PORT, db: DEFAULT_DB });
+    const { stdout, loaded } = await recorded([BIN, 'sandbox', '--help']);
+    expect(stdout).toContain(`(default: "${DEFAULT_PORT}")`);
+    expect(stdout).toContain(`(default: "${DEFAULT_DB}")`);
+    expect(heavyIn(loaded)).toEqual([]);
+  });
+});
