@@ -11,7 +11,7 @@ import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './h
 import { authenticate, authorize, checkAdminAccess } from './http/guards.js';
 import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
-import type { JsonObject } from './domain/fields.js';
+import type { JsonObject } from './http/fields.js';
 import { apiRoutes } from './api/index.js';
 import { adminRoutes } from './admin/routes.js';
 import { dashboardRoutes } from './admin/dashboard.js';

@@ -89,6 +89,47 @@ export const EXIT_CODES = {
   internal: 70,
 } as const;
 
+/** A failure the sandbox answers in a payment or status body: its result, `body.error.code` and message. */
+export interface Failure {
+  kind: ResultKind;
+  code: number;
+  message: string;
+}
+
+/**
+ * Every failure of a payment, a bank payment or a checkout, by name. Messages never mention a card number:
+ * they are stored and logged. The test-card outcomes (domain/outcomes.ts) pick theirs from here.
+ */
+export const FAILURES = {
+  declined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Declined by the issuer.' },
+  insufficientFunds: { kind: 'declined', code: ERROR_CODES.insufficientFunds, message: 'Declined: insufficient funds.' },
+  expiredCard: { kind: 'declined', code: ERROR_CODES.expiredCard, message: 'Declined: the card has expired.' },
+  cvvMismatch: { kind: 'declined', code: ERROR_CODES.cvvMismatch, message: 'Declined: the CVV does not match.' },
+  failed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'Processing failed at the issuer.' },
+  failedRetry: { kind: 'failedRetry', code: ERROR_CODES.processingFailedRetry, message: 'Processing failed; retry the payment, the next attempt can succeed.' },
+  declinedRetry: { kind: 'declinedRetry', code: ERROR_CODES.declinedRetry, message: 'Declined for now; retry the payment, the next attempt can succeed.' },
+  businessRule: { kind: 'businessRule', code: ERROR_CODES.businessRule, message: 'Refused by a business rule of the acquirer.' },
+  fraud: { kind: 'fraud', code: ERROR_CODES.fraud, message: 'Refused: suspected fraud.' },
+  customerCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the issuer.' },
+  referral: { kind: 'referral', code: ERROR_CODES.referral, message: 'Referral: the issuer asks the customer to contact them.' },
+  internalError: { kind: 'internalError', code: ERROR_CODES.internalError, message: 'Internal error at the issuer (test card for HTTP 500).' },
+  notATestCard: {
+    kind: 'declined',
+    code: ERROR_CODES.notATestCard,
+    message: 'Declined: the sandbox takes only test cards, so that no real card is ever processed. See docs/test-cards.md.',
+  },
+  threeDSecureFailed: { kind: 'customerProcessing', code: ERROR_CODES.threeDSecureFailed, message: 'The 3-D Secure challenge failed or was cancelled by the customer.' },
+  bankCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the bank.' },
+  bankFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' },
+  checkoutDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
+  checkoutDeclinedByCustomer: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
+} as const satisfies Record<string, Failure>;
+
+/** `body.error` of a failure. */
+export function errorOf(failure: Failure): { code: number; message: string } {
+  return { code: failure.code, message: failure.message };
+}
+
 export interface ApiErrorInit {
   /** Body `result` (negative for failures). */
   result: number;
@@ -221,6 +262,9 @@ export const duplicateTrackingCode = (path: string): ApiError =>
     message: `Duplicate value: ${path} is already used by this business. Use a unique trackingCode per request.`,
   });
 
+/** -8 for a link or checkout the customer can no longer pay (paid, expired, cancelled, declined). */
+export const notPayable = (kind: 'link' | 'checkout', status: string): ApiError =>
+  businessRule(`This ${kind === 'link' ? 'payment link' : 'checkout'} cannot be paid any more: it is ${status}.`, ERROR_CODES.notPayable);
 export const businessRule = (message: string, code: number = ERROR_CODES.businessRule): ApiError =>
   new ApiError({ result: -8, code, message });
 

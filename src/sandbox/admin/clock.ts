@@ -4,7 +4,7 @@
  */
 import type { Sandbox } from '../context.js';
 import { isoUtc } from '../domain/clock.js';
-import type { JsonObject } from '../domain/fields.js';
+import type { JsonObject } from '../http/fields.js';
 import { invalidValue, missingProperty } from '../errors.js';
 
 const UNIT_MS: Record<string, number> = {

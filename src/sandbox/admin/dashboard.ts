@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { formatClockOffset, isoUtc } from '../domain/clock.js';
-import { duration as parseDuration } from '../domain/fields.js';
+import { duration as parseDuration } from '../http/fields.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
@@ -15,11 +15,14 @@ import { ApiError, invalidValue, notFound, unauthorized } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { checkAdminAccess } from '../http/guards.js';
-import { hostedPageUrl } from '../api/views.js';
 import { followUpsOf, listRecords, paymentsWithToken, type ResourceTable } from './browse.js';
 import { changeClock, clockView } from './clock.js';
 import { requestLogOf, type LoggedRequest, type RequestFilter } from './request-log.js';
-import { issueFormToken, loadParent, merchantRedirect, parentState, submitCardForm, submitChallenge, type Parent } from '../services/submission.js';
+import { loadParent, playCustomer, type CustomerPlay } from '../services/submission.js';
+import { createLink } from '../services/links.js';
+import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
+import { hostedPageUrl, merchantRedirect } from '../domain/paths.js';
+import { cvvLength } from '../domain/cards.js';
 import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
 import { renderDetail, renderList, renderOverview, renderRequestLog } from '../../pages/dashboard/pages.js';
 
@@ -82,14 +85,9 @@ function detailHref(kind: 'links' | 'checkouts' | 'payments' | 'tokens', id: str
   return `${BASE}/${kind}/${encodeURIComponent(id)}`;
 }
 
-function paymentState(p: PaymentRecord): string {
-  if (p.result === 0) return p.action === 'PAYMENT' || p.action === 'AUTHORIZE' ? 'APPROVED' : 'OK';
-  if (p.result === 2) return 'PENDING';
-  return p.description.toUpperCase();
-}
-
-function checkoutStateText(c: CheckoutRecord, now: number): string {
-  return checkoutState(c, now);
+/** A CVV of the right length for a brand's test card. */
+function cvvFor(brandId: number): string {
+  return '1234'.slice(0, cvvLength(brandId));
 }
 
 function linkRow(l: LinkRecord, now: number): Cell[] {
@@ -106,7 +104,7 @@ function linkRow(l: LinkRecord, now: number): Cell[] {
 const LINK_COLUMNS = ['link', 'business', 'tracking code', 'amount', 'status', 'created', 'expires'];
 
 function checkoutRow(c: CheckoutRecord, now: number): Cell[] {
-  const state = checkoutStateText(c, now);
+  const state = checkoutState(c, now);
   return [{ text: c.id, href: detailHref('checkouts', c.id), mono: true }, c.businessId, c.trackingCode ?? '', money(c.transaction.amount, c.transaction.currencyCode), { text: state, state }, isoUtc(c.createdAt), isoUtc(c.expiresAt)];
 }
 const CHECKOUT_COLUMNS = ['checkout', 'business', 'tracking code', 'amount', 'state', 'created', 'expires'];
@@ -119,7 +117,7 @@ function parentCell(p: PaymentRecord): Cell {
 }
 
 function paymentRow(p: PaymentRecord): Cell[] {
-  const state = paymentState(p);
+  const state = paymentStateText(p);
   return [
     { text: p.id, href: detailHref('payments', p.id), mono: true },
     p.businessId,
@@ -255,7 +253,7 @@ function linkDetail(req: RouteRequest): Reply {
   const payable = status === 'READY';
   const payments = link.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
   const parent: Parent = { kind: 'link', record: link };
-  const ending = status === 'PAID' ? 'paid' : status === 'DECLINED' ? 'declined' : status === 'DECLINEDBYCUSTOMER' ? 'declinedbycustomer' : undefined;
+  const ending = endingOf(parent, now);
   const lastPayment = link.paymentIds.at(-1);
   const actions: ActionView[] = [];
   if (payable) {
@@ -301,10 +299,10 @@ function checkoutDetail(req: RouteRequest): Reply {
   const checkout = sandbox.checkouts.get(req.params.id!);
   if (!checkout) throw notFound('Checkout');
   const now = sandbox.clock.now();
-  const state = checkoutStateText(checkout, now);
+  const state = checkoutState(checkout, now);
   const parent: Parent = { kind: 'checkout', record: checkout };
   const open = parentState(parent, now) === 'open';
-  const ending = state === 'PAID' ? 'paid' : state === 'DECLINED' ? 'declined' : state === 'DECLINEDBYCUSTOMER' ? 'declinedbycustomer' : undefined;
+  const ending = endingOf(parent, now);
   const payments = checkout.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
   const actions: ActionView[] = open
     ? [
@@ -349,7 +347,7 @@ function paymentDetail(req: RouteRequest): Reply {
   const { sandbox } = req;
   const p = sandbox.payments.get(req.params.id!);
   if (!p) throw notFound('Payment');
-  const state = paymentState(p);
+  const state = paymentStateText(p);
   const followUps = followUpsOf(sandbox, p.id);
   const fields: Array<[string, Cell]> = [
     ['Business', p.businessId],
@@ -475,29 +473,11 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
   const choice = form.get('outcome') ?? 'approved';
   if (!PAY_CHOICES.includes(choice)) throw invalidValue('outcome', `Use one of: ${PAY_CHOICES.join(', ')}.`);
   const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName);
-  const year = String(new Date(sandbox.clock.now()).getUTCFullYear() + 3);
+  const play: CustomerPlay = card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
   const state = await sandbox.store.write(() => {
     const parent = loadParent(sandbox, kind, id);
     if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
-    const formToken = issueFormToken(sandbox, `${kind}:${id}`);
-    const outcome = submitCardForm(sandbox, parent, {
-      formToken,
-      action: card ? 'pay' : 'decline',
-      cardNumber: card?.number ?? '',
-      expiryMonth: '12',
-      expiryYear: year,
-      cvv: card?.brandId === 1030 ? '1234' : '123',
-      holderName: 'Dashboard Customer',
-      saveCard: true,
-    });
-    if (outcome.kind === 'challenge') {
-      const paymentId = decodeURIComponent(outcome.url.split('/').at(-1)!);
-      const payment = sandbox.payments.get(paymentId);
-      if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, `3ds:${paymentId}`), action: 'submit', code: THREE_DS_APPROVE_CODE });
-    }
-    if (outcome.kind === 'refused') throw new ApiError({ result: -8, code: 2002, message: `This ${kind} cannot be paid any more (${outcome.state}).` });
-    const after = loadParent(sandbox, kind, id)!;
-    return after.kind === 'link' ? linkStatus(after.record, sandbox.clock.now()) : checkoutState(after.record, sandbox.clock.now());
+    return parentStatus(playCustomer(sandbox, parent, play), sandbox.clock.now());
   });
   const table = kind === 'link' ? 'links' : 'checkouts';
   return Reply.redirect(`${detailHref(table, id)}?done=paid&outcome=${encodeURIComponent(choice)}&state=${encodeURIComponent(state)}`, 303);
@@ -523,7 +503,7 @@ async function copyLink(req: RouteRequest): Promise<Reply> {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.writeStatement(() => sandbox.links.insert(link));
+  await createLink(sandbox, link);
   return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
 }
 

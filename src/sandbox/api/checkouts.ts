@@ -2,14 +2,15 @@
  * Checkouts (spec 4.4-4.5, SANDBOX.md "Lifecycle"): created Pending, valid for 30 minutes, optionally
  * tokenizing the card.
  */
-import { brandIds, requireObject, returnUrl, tokenize } from '../domain/fields.js';
-import { CHECKOUT_VALIDITY_MS, checkoutState } from '../domain/lifecycle.js';
+import { brandIds, requireObject, returnUrl, tokenize } from '../http/fields.js';
+import { CHECKOUT_VALIDITY_MS, checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { ERROR_CODES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
+import { errorOf, FAILURES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
-import { insertUnique, parseTransaction, paymentEntries } from './common.js';
+import { parseTransaction, paymentEntries } from './common.js';
+import { createCheckout as createStoredCheckout } from '../services/links.js';
 import { checkoutView, transactionView } from './views.js';
 
 async function createCheckout(req: RouteRequest) {
@@ -41,25 +42,17 @@ async function createCheckout(req: RouteRequest) {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.writeStatement(() => insertUnique(() => sandbox.checkouts.insert(checkout)));
+  await createStoredCheckout(sandbox, checkout);
   return envelope(sandbox, RESULTS.pending, {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),
   });
 }
 
-const RESULT_OF_STATE: Record<CheckoutState, { result: number; description: string }> = {
-  PENDING: RESULTS.pending,
-  PAID: RESULTS.completed,
-  DECLINED: RESULTS.declined,
-  DECLINEDBYCUSTOMER: RESULTS.customerProcessing,
-  TIMEOUT: RESULTS.timeout,
-};
-
 /** `body.error` of the checkout states whose result is an error result. */
 const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: string }>> = {
-  DECLINED: { code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
-  DECLINEDBYCUSTOMER: { code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
+  DECLINED: errorOf(FAILURES.checkoutDeclined),
+  DECLINEDBYCUSTOMER: errorOf(FAILURES.checkoutDeclinedByCustomer),
 };
 
 /**
@@ -77,7 +70,7 @@ export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord):
   if (checkout.paymentIds.length > 0 || state !== 'PENDING') {
     body.payments = paymentEntries(sandbox, checkout.paymentIds);
   }
-  const outcome = RESULT_OF_STATE[state];
+  const outcome = RESULT_OF_CHECKOUT_STATE[state];
   const error = ERROR_OF_STATE[state];
   if (error) body.error = { ...error };
   return Reply.json(httpStatusOfResult(outcome.result), envelope(sandbox, outcome, body, outcome.result < 0));

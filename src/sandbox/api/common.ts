@@ -1,9 +1,9 @@
 /**
- * Parsing shared by the API resources: the `body.transaction` block and the uniqueness of tracking codes.
+ * Parsing shared by the API resources: the `body.transaction` block and the payment entries of a link or checkout.
  */
-import { authorizationMode, requireAmount, requireCurrency, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
+import { authorizationMode, requireAmount, requireCurrency, requireObject, trackingCode, type JsonObject } from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
-import { duplicateTrackingCode, missingProperty } from '../errors.js';
+import { missingProperty } from '../errors.js';
 import type { Sandbox } from '../context.js';
 import { paymentEntry } from './views.js';
 
@@ -22,16 +22,6 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
     authorizationMode: authorizationMode(t.authorizationMode, 'body.transaction.authorizationMode'),
     trackingCode: trackingCode(t.trackingCode, 'body.transaction.trackingCode', options.trackingRequired),
   };
-}
-
-/** Runs an insert, turning the unique-index violation on (business, trackingCode) into the -8 error. */
-export function insertUnique(insert: () => void): void {
-  try {
-    insert();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw duplicateTrackingCode('body.transaction.trackingCode');
-    throw error;
-  }
 }
 
 /** `body.payments[]` of a link or checkout: an entry for each attempt, oldest first. */

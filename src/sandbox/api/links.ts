@@ -1,15 +1,16 @@
 /**
  * Payment links (spec 4.1-4.3, SANDBOX.md "Lifecycle"): parse -> validate -> domain -> envelope.
  */
-import { brandIds, duration, optionalBoolean, requireObject, returnUrl, tokenize } from '../domain/fields.js';
-import { linkStatus } from '../domain/lifecycle.js';
+import { brandIds, duration, optionalBoolean, requireObject, returnUrl, tokenize } from '../http/fields.js';
+import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { businessRule, ERROR_CODES, missingProperty, notFound, RESULTS } from '../errors.js';
+import { missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
-import { insertUnique, parseTransaction, paymentEntries } from './common.js';
+import { parseTransaction, paymentEntries } from './common.js';
+import { cancelLink, createLink as createStoredLink } from '../services/links.js';
 import { linkCreatedView, linkView, transactionView } from './views.js';
 
 async function createLink(req: RouteRequest) {
@@ -44,7 +45,7 @@ async function createLink(req: RouteRequest) {
     attempts: 0,
     paymentIds: [],
   };
-  await sandbox.store.writeStatement(() => insertUnique(() => sandbox.links.insert(link)));
+  await createStoredLink(sandbox, link);
   return envelope(sandbox, RESULTS.success, {
     link: linkCreatedView(link, sandbox.baseUrl),
     transaction: transactionView(link.transaction),
@@ -58,8 +59,7 @@ export function linkStatusEnvelope(sandbox: Sandbox, link: LinkRecord) {
     link: linkView(link, status, sandbox.baseUrl),
     transaction: transactionView(link.transaction),
   };
-  const customerActed = link.attempts > 0 || link.status === 'DECLINEDBYCUSTOMER';
-  if (!customerActed) return envelope(sandbox, RESULTS.ok, body);
+  if (!customerActed(link)) return envelope(sandbox, RESULTS.ok, body);
   body.payments = paymentEntries(sandbox, link.paymentIds);
   return envelope(sandbox, RESULTS.completed, body);
 }
@@ -81,7 +81,7 @@ const unpaidBodies = new WeakMap<LinkRecord, CachedBody>();
 
 /** {@link linkStatusEnvelope}, answered from a cached serialized body while nothing was attempted. */
 function linkStatusReply(sandbox: Sandbox, link: LinkRecord): unknown {
-  if (link.attempts > 0 || link.status === 'DECLINEDBYCUSTOMER') return linkStatusEnvelope(sandbox, link);
+  if (customerActed(link)) return linkStatusEnvelope(sandbox, link);
   const now = sandbox.clock.now();
   const status = linkStatus(link, now);
   const baseUrl = sandbox.baseUrl;
@@ -118,25 +118,16 @@ function findLink(req: RouteRequest) {
   return linkStatusReply(req.sandbox, link);
 }
 
-async function cancelLink(req: RouteRequest) {
-  const { sandbox } = req;
+async function cancelLinkRoute(req: RouteRequest) {
   // The business comes from the body's header, as for every POST; a bodiless POST may give it in the query.
   const businessId = req.query.has('businessId') ? req.businessFromQuery() : req.businessFromBody(await req.json());
-  const current = sandbox.links.getOwned(req.params.linkId!, businessId);
-  if (!current) throw notFound('Payment link');
-  const status = linkStatus(current, sandbox.clock.now());
-  if (status !== 'READY' && status !== 'PENDING') {
-    throw businessRule(`The payment link is ${status} and cannot be cancelled; only a READY or PENDING link can.`, ERROR_CODES.invalidTransition);
-  }
-  const now = sandbox.clock.now();
-  const link: LinkRecord = { ...current, status: 'CANCELLED', updatedAt: now };
-  await sandbox.store.writeStatement(() => sandbox.links.update(link));
-  return linkStatusEnvelope(sandbox, link);
+  const link = await cancelLink(req.sandbox, businessId, req.params.linkId!);
+  return linkStatusEnvelope(req.sandbox, link);
 }
 
 export const linkRoutes: Route[] = [
   { method: 'POST', path: '/gateway/v3/paymentlinks', kind: 'api', handler: createLink },
   { method: 'GET', path: '/gateway/v3/paymentlinks', kind: 'api', handler: findLink },
   { method: 'GET', path: '/gateway/v3/paymentlinks/:linkId', kind: 'api', handler: getLink },
-  { method: 'POST', path: '/gateway/v3/paymentlinks/:linkId/cancel', kind: 'api', handler: cancelLink },
+  { method: 'POST', path: '/gateway/v3/paymentlinks/:linkId/cancel', kind: 'api', handler: cancelLinkRoute },
 ];

@@ -12,16 +12,18 @@ import {
   requireString,
   type Json,
   type JsonObject,
-} from '../domain/fields.js';
-import { minorUnits, roundToMinor } from '../domain/money.js';
+} from '../http/fields.js';
 import { isoUtc } from '../domain/clock.js';
 import type { PaymentAction, PaymentRecord } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
 import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
-import { bankPageUrl, settleOnRead } from '../services/bank.js';
+import { settleOnRead } from '../services/bank.js';
+import { bankPageUrl } from '../domain/paths.js';
 import { chargeCard, type CardInput } from '../services/charge.js';
+import { followUp } from '../services/follow-ups.js';
+import type { FollowUpAction } from '../domain/follow-ups.js';
 import { parseTransaction } from './common.js';
 import { paymentBody, paymentEntry } from './views.js';
 
@@ -197,99 +199,18 @@ async function findPayments(req: RouteRequest) {
   return envelope(req.sandbox, RESULTS.ok, settled.map(paymentEnvelope));
 }
 
-function toMinor(amount: number, currencyCode: string): number {
-  return Math.round(amount * 10 ** (minorUnits(currencyCode) ?? 2));
-}
-
-const VERB: Record<'CAPTURE' | 'CANCEL' | 'REFUND', string> = { CAPTURE: 'capture', CANCEL: 'cancel', REFUND: 'refund' };
-
-function refuse(message: string): never {
-  throw businessRule(message, ERROR_CODES.invalidTransition);
-}
-
-/** What a follow-up may move, or a -8 naming the rule it breaks. */
-function allowedAmount(original: PaymentRecord, action: 'CAPTURE' | 'CANCEL' | 'REFUND'): number {
-  const verb = VERB[action];
-  const cur = original.currencyCode;
-  if (original.action !== 'PAYMENT' && original.action !== 'AUTHORIZE') {
-    refuse(`A ${verb} applies to a payment or an authorization, not to a ${original.action.toLowerCase()}.`);
-  }
-  if (original.result !== 0) {
-    refuse(`The original payment did not succeed (result ${original.result} ${original.description}); there is nothing to ${verb}.`);
-  }
-  const captured = original.capturedAmount ?? 0;
-  const refunded = original.refundedAmount ?? 0;
-  if (action === 'CAPTURE' || action === 'CANCEL') {
-    if (original.action !== 'AUTHORIZE') {
-      refuse(action === 'CAPTURE' ? 'Only an authorization can be captured; this payment was charged at once.' : 'Only an authorization can be cancelled; refund a payment instead.');
-    }
-    if (original.cancelled) refuse('The authorization was cancelled.');
-    if (action === 'CANCEL') {
-      if (captured > 0) refuse('The authorization is already captured; refund it instead of cancelling it.');
-      return original.amount;
-    }
-    const rest = roundToMinor(original.amount - captured, cur);
-    if (rest <= 0) refuse('The authorization is already captured in full.');
-    return rest;
-  }
-  if (original.cancelled) refuse('The authorization was cancelled; there is nothing to refund.');
-  const refundable = original.action === 'PAYMENT' ? original.amount : captured;
-  if (refundable <= 0) refuse('Nothing of the authorization was captured, so there is nothing to refund; cancel it instead.');
-  const rest = roundToMinor(refundable - refunded, cur);
-  if (rest <= 0) refuse('The payment is already refunded in full.');
-  return rest;
-}
-
-function followUp(action: 'CAPTURE' | 'CANCEL' | 'REFUND') {
+function followUpRoute(action: FollowUpAction) {
   return async (req: RouteRequest) => {
-    const { sandbox } = req;
     const json = await req.json();
     const businessId = req.businessFromBody(json);
     const body = optionalObject(json.body, 'body');
     const t = body !== undefined ? optionalObject(body.transaction, 'body.transaction') : undefined;
     const requested = t?.amount;
-
-    const child = await sandbox.store.write(() => {
-      const original = sandbox.payments.getOwned(req.params.paymentId!, businessId);
-      if (!original) throw notFound('Payment');
-      const cur = original.currencyCode;
-      const allowed = allowedAmount(original, action);
-      let amount = allowed;
-      if (requested !== undefined && requested !== null) {
-        amount = requireAmount(requested, 'body.transaction.amount', cur);
-        if (action === 'CANCEL' && toMinor(amount, cur) !== toMinor(allowed, cur)) {
-          refuse(`A cancel releases the whole authorization (${allowed} ${cur}); leave the amount out or send exactly that.`);
-        }
-        if (toMinor(amount, cur) > toMinor(allowed, cur)) {
-          refuse(`At most ${allowed} ${cur} can be ${action === 'CAPTURE' ? 'captured' : 'refunded'} now; ${amount} ${cur} was asked.`);
-        }
-      }
-      const now = sandbox.clock.now();
-      const record: PaymentRecord = {
-        kind: 'payment',
-        id: sandbox.ids.uuid(),
-        businessId,
-        trackingCode: original.trackingCode,
-        createdAt: now,
-        updatedAt: now,
-        action: action as PaymentAction,
-        parentPaymentId: original.id,
-        ...RESULTS.ok,
-        httpStatus: 200,
-        requestCode: sandbox.ids.requestCode(),
-        requestTimestamp: isoUtc(now),
-        amount,
-        currencyCode: cur,
-        brandId: original.brandId,
-        card: original.card ? { ...original.card, approvalCode: sandbox.ids.approvalCode() } : undefined,
-      };
-      sandbox.payments.insert(record);
-      const updated: PaymentRecord = { ...original, updatedAt: now };
-      if (action === 'CAPTURE') updated.capturedAmount = roundToMinor((original.capturedAmount ?? 0) + amount, cur);
-      if (action === 'REFUND') updated.refundedAmount = roundToMinor((original.refundedAmount ?? 0) + amount, cur);
-      if (action === 'CANCEL') updated.cancelled = true;
-      sandbox.payments.update(updated);
-      return record;
+    const child = await followUp(req.sandbox, {
+      businessId,
+      paymentId: req.params.paymentId!,
+      action,
+      amountFor: (cur) => (requested === undefined || requested === null ? undefined : requireAmount(requested, 'body.transaction.amount', cur)),
     });
     return paymentReply(child);
   };
@@ -299,7 +220,7 @@ export const paymentRoutes: Route[] = [
   { method: 'POST', path: '/gateway/v3/payments', kind: 'api', handler: createPayment },
   { method: 'GET', path: '/gateway/v3/payments', kind: 'api', handler: findPayments },
   { method: 'GET', path: '/gateway/v3/payments/:paymentId', kind: 'api', handler: getPayment },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/capture', kind: 'api', handler: followUp('CAPTURE') },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/cancel', kind: 'api', handler: followUp('CANCEL') },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/refund', kind: 'api', handler: followUp('REFUND') },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/capture', kind: 'api', handler: followUpRoute('CAPTURE') },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/cancel', kind: 'api', handler: followUpRoute('CANCEL') },
+  { method: 'POST', path: '/gateway/v3/payments/:paymentId/refund', kind: 'api', handler: followUpRoute('REFUND') },
 ];

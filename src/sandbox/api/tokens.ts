@@ -3,7 +3,7 @@
  * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';
-import { optionalObject, requireInteger, requireObject, trackingCode, type JsonObject } from '../domain/fields.js';
+import { optionalObject, requireInteger, requireObject, trackingCode, type JsonObject } from '../http/fields.js';
 import { envelope } from '../http/envelope.js';
 import { ApiError, invalidValue, notFound, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';

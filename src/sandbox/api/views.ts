@@ -2,6 +2,7 @@
  * Response bodies built from records, exactly in the provider's field names and casing.
  */
 import { isoUtc } from '../domain/clock.js';
+import { hostedPageUrl } from '../domain/paths.js';
 import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from '../domain/records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
@@ -14,10 +15,6 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
   return view;
 }
 
-/** Address of a hosted page (SANDBOX.md, "Paths"). */
-export function hostedPageUrl(baseUrl: string, kind: 'link' | 'checkout', id: string): string {
-  return `${baseUrl}/gateway/v3/web/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
-}
 
 /** `body.link` on creation (spec 4.1). */
 export function linkCreatedView(link: LinkRecord, baseUrl: string): Record<string, unknown> {

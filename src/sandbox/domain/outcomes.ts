@@ -7,7 +7,7 @@
  * card), `P` not processed (no CVV presented: token payments). `card.avsResult` is always `Y` (address
  * matches): the sandbox takes no address. Both are empty on a payment still waiting for 3-D Secure.
  */
-import { ERROR_CODES, RESULTS, httpStatusOfResult } from '../errors.js';
+import { FAILURES, RESULTS, httpStatusOfResult, type Failure } from '../errors.js';
 import type { IdSource } from './ids.js';
 import type { OutcomeName } from './test-cards.js';
 
@@ -48,51 +48,25 @@ export interface Outcome {
   challenge: boolean;
 }
 
-interface Failure {
-  kind: keyof typeof RESULTS;
-  code: number;
-  message: string;
-}
-
-// Messages never mention a card number: they are stored and logged.
-const FAILURES: Partial<Record<Behaviour, Failure>> = {
-  declined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Declined by the issuer.' },
-  'insufficient-funds': { kind: 'declined', code: ERROR_CODES.insufficientFunds, message: 'Declined: insufficient funds.' },
-  'expired-card': { kind: 'declined', code: ERROR_CODES.expiredCard, message: 'Declined: the card has expired.' },
-  'cvv-mismatch': { kind: 'declined', code: ERROR_CODES.cvvMismatch, message: 'Declined: the CVV does not match.' },
-  failed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'Processing failed at the issuer.' },
-  'failed-retry': {
-    kind: 'failedRetry',
-    code: ERROR_CODES.processingFailedRetry,
-    message: 'Processing failed; retry the payment, the next attempt can succeed.',
-  },
-  'declined-retry': {
-    kind: 'declinedRetry',
-    code: ERROR_CODES.declinedRetry,
-    message: 'Declined for now; retry the payment, the next attempt can succeed.',
-  },
-  'business-rule': { kind: 'businessRule', code: ERROR_CODES.businessRule, message: 'Refused by a business rule of the acquirer.' },
-  fraud: { kind: 'fraud', code: ERROR_CODES.fraud, message: 'Refused: suspected fraud.' },
-  'customer-cancelled': {
-    kind: 'customerProcessing',
-    code: ERROR_CODES.customerCancelled,
-    message: 'The customer cancelled the payment at the issuer.',
-  },
-  referral: { kind: 'referral', code: ERROR_CODES.referral, message: 'Referral: the issuer asks the customer to contact them.' },
-  'internal-error': { kind: 'internalError', code: ERROR_CODES.internalError, message: 'Internal error at the issuer (test card for HTTP 500).' },
-  'not-a-test-card': {
-    kind: 'declined',
-    code: ERROR_CODES.notATestCard,
-    message: 'Declined: the sandbox takes only test cards, so that no real card is ever processed. See docs/test-cards.md.',
-  },
+/** The catalogue entry of each failing behaviour. */
+const FAILURE_OF: Partial<Record<Behaviour, Failure>> = {
+  declined: FAILURES.declined,
+  'insufficient-funds': FAILURES.insufficientFunds,
+  'expired-card': FAILURES.expiredCard,
+  'cvv-mismatch': FAILURES.cvvMismatch,
+  failed: FAILURES.failed,
+  'failed-retry': FAILURES.failedRetry,
+  'declined-retry': FAILURES.declinedRetry,
+  'business-rule': FAILURES.businessRule,
+  fraud: FAILURES.fraud,
+  'customer-cancelled': FAILURES.customerCancelled,
+  referral: FAILURES.referral,
+  'internal-error': FAILURES.internalError,
+  'not-a-test-card': FAILURES.notATestCard,
 };
 
-/** The message of a failed 3-D Secure challenge (wrong code or cancelled). */
-export const THREE_DS_FAILED: Failure = {
-  kind: 'customerProcessing',
-  code: ERROR_CODES.threeDSecureFailed,
-  message: 'The 3-D Secure challenge failed or was cancelled by the customer.',
-};
+/** The failure of a 3-D Secure challenge (wrong code or cancelled). */
+export const THREE_DS_FAILED: Failure = FAILURES.threeDSecureFailed;
 
 /** Approval letters (see the module comment). */
 export function cvvResultOf(behaviour: Behaviour, cvvPresented: boolean): string {
@@ -128,8 +102,8 @@ export function approvedOutcome(brandId: number, cvvResult: string, ids: Pick<Id
 export function decideOutcome(input: OutcomeInput, ids: Pick<IdSource, 'approvalCode'>): Outcome {
   const { behaviour, brandId } = input;
   const cvvResult = cvvResultOf(behaviour, input.cvvPresented);
-  if (behaviour === 'not-a-test-card') return failureOutcome(FAILURES['not-a-test-card']!, brandId, cvvResult);
-  if (input.expired) return failureOutcome(FAILURES['expired-card']!, brandId, cvvResult);
+  if (behaviour === 'not-a-test-card') return failureOutcome(FAILURE_OF['not-a-test-card']!, brandId, cvvResult);
+  if (input.expired) return failureOutcome(FAILURE_OF['expired-card']!, brandId, cvvResult);
 
   let approves = behaviour === 'approved';
   if ((behaviour === 'failed-retry' || behaviour === 'declined-retry') && input.retryAttempt > 1) approves = true;
@@ -139,7 +113,7 @@ export function decideOutcome(input: OutcomeInput, ids: Pick<IdSource, 'approval
     return { ...RESULTS.pending, httpStatus: 200, approvalCode: '', cvvResult: '', avsResult: '', brandId, challenge: true };
   }
   if (approves) return approvedOutcome(brandId, cvvResult, ids);
-  const failure = FAILURES[behaviour];
+  const failure = FAILURE_OF[behaviour];
   if (!failure) throw new Error(`outcome engine: no rule for behaviour ${behaviour}`);
   return failureOutcome(failure, brandId, cvvResult);
 }

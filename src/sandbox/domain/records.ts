@@ -2,7 +2,6 @@
  * The stored shape of every resource. Records are what the store keeps; API responses are built from them
  * by the `api/` layer. No record ever holds a full card number or a CVV.
  */
-import type { AuthorizationMode, Tokenize } from './fields.js';
 
 /** What every stored resource has: an id, its business and an optional tracking code. */
 export interface StoredDocument {
@@ -11,6 +10,12 @@ export interface StoredDocument {
   trackingCode?: string | undefined;
   createdAt: number;
 }
+
+/** `authorizationMode` of a link, checkout or payment, upper case. */
+export type AuthorizationMode = 'PAYMENT' | 'AUTHORIZE';
+
+/** `tokenize` of a link or checkout: never, at the customer's choice (a checkbox), or always. */
+export type Tokenize = 'FALSE' | 'INQUIRE' | 'TRUE';
 
 export interface TransactionFields {
   amount: number;

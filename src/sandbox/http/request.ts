@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Sandbox } from '../context.js';
-import { CONTROL_CHARACTERS, isObject, type JsonObject } from '../domain/fields.js';
+import { CONTROL_CHARACTERS, isObject, type JsonObject } from './fields.js';
 import { bodyTooLarge, malformedJson, missingProperty, invalidValue, ApiError } from '../errors.js';
 
 /** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */

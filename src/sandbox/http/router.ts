@@ -4,7 +4,7 @@
  */
 import type { H3Event } from 'h3';
 import type { Sandbox } from '../context.js';
-import type { JsonObject } from '../domain/fields.js';
+import type { JsonObject } from './fields.js';
 
 export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
 

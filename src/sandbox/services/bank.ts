@@ -3,14 +3,9 @@
  * customer on the sandbox bank page, or, for API-only tests, by the provider's staging convention on the
  * amount's integer part when the payment is read. Call the writers inside `sandbox.store.write`.
  */
-import { RESULTS, ERROR_CODES, httpStatusOfResult } from '../errors.js';
+import { errorOf, FAILURES, RESULTS, httpStatusOfResult } from '../errors.js';
 import type { PaymentRecord } from '../domain/records.js';
 import type { Sandbox } from '../context.js';
-
-/** The sandbox bank page of a payment. */
-export function bankPageUrl(baseUrl: string, paymentId: string): string {
-  return `${baseUrl}/gateway/v3/web/bank/${encodeURIComponent(paymentId)}`;
-}
 
 /** True for a bank payment still waiting for the customer. */
 export function bankPending(p: PaymentRecord): boolean {
@@ -40,9 +35,9 @@ export function settlementByAmount(amount: number): Settlement | undefined {
 
 const OUTCOMES: Record<Settlement, { kind: keyof typeof RESULTS; error?: { code: number; message: string } }> = {
   approved: { kind: 'ok' },
-  cancelled: { kind: 'customerProcessing', error: { code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the bank.' } },
+  cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.bankCancelled) },
   timeout: { kind: 'timeout' },
-  failed: { kind: 'failed', error: { code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' } },
+  failed: { kind: 'failed', error: errorOf(FAILURES.bankFailed) },
 };
 
 /** Resolves a pending bank payment and stores it; a payment that is no longer pending is returned as it is. */

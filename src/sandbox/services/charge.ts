@@ -11,6 +11,7 @@ import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '.
 import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
 import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
+import { challengePath } from '../domain/paths.js';
 import type { Sandbox } from '../context.js';
 import { cardFingerprint, saveToken } from './tokens.js';
 
@@ -179,11 +180,6 @@ function cardSummary(source: Source, outcome: Outcome): CardSummary {
   };
 }
 
-/** The 3-D Secure page of a payment (contract 3). */
-export function challengeUrl(baseUrl: string, paymentId: string): string {
-  return `${baseUrl}/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
-}
-
 /**
  * Charges a card or a token and stores the attempt. Throws an input error (-1) without storing anything
  * for a bad card, an unknown token or a brand outside `brandId`/`allowedBrandIds`; otherwise returns the
@@ -250,7 +246,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
     else record.challenge = { behaviour: source.behaviour, cvvPresented: source.cvvPresented, tokenize: pending };
   }
   if (outcome.challenge) {
-    record.redirect = { method: 'GET', url: challengeUrl(sandbox.baseUrl, id) };
+    record.redirect = { method: 'GET', url: sandbox.baseUrl + challengePath(id) };
     record.challenge ??= { behaviour: source.behaviour, cvvPresented: source.cvvPresented };
   }
   sandbox.payments.insert(record);

@@ -4,44 +4,30 @@
  * failed attempts, DECLINEDBYCUSTOMER, PENDING / `challengeOpen` while 3-D Secure is open), and the
  * redirect to the merchant's `returnUrl` with the query of spec 4.9.
  *
- * Every function here is synchronous and runs inside `sandbox.store.write(...)`: checking a form token,
+ * The lifecycle's rules live in `domain/lifecycle.ts`; this applies them to stored records. Every function
+ * here is synchronous and runs inside `sandbox.store.write(...)`: checking a form token,
  * marking it used and charging happen in one write, so two concurrent posts of the same token (a double
  * click) can never make two payments.
  */
 import { randomBytes } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
-import { checkoutState, linkStatus, MAX_ATTEMPTS } from '../domain/lifecycle.js';
-import type { CheckoutRecord, CheckoutState, LinkRecord, LinkStatus, PaymentRecord } from '../domain/records.js';
+import {
+  attemptsLeft,
+  closeChallenge,
+  moveAfterAttempt,
+  moveParent,
+  parentState,
+  parentStatus,
+  type Ending,
+  type Parent,
+  type ParentState,
+} from '../domain/lifecycle.js';
+import { challengePath, merchantRedirect } from '../domain/paths.js';
+import type { PaymentRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notPayable } from '../errors.js';
 import { chargeCard, resolveChallenge } from './charge.js';
-
-/** A link or checkout, tagged. */
-export type Parent = { kind: 'link'; record: LinkRecord } | { kind: 'checkout'; record: CheckoutRecord };
-
-/** Where a link or checkout stands for the customer. */
-export type ParentState = 'open' | 'challenge' | 'expired' | 'cancelled' | 'paid' | 'declined' | 'declinedbycustomer';
-
-/** The customer's view of each API status (a checkout's PENDING depends on an open challenge, below). */
-const STATE_OF_STATUS: Record<LinkStatus | CheckoutState, ParentState> = {
-  READY: 'open',
-  PENDING: 'challenge',
-  EXPIRED: 'expired',
-  TIMEOUT: 'expired',
-  CANCELLED: 'cancelled',
-  PAID: 'paid',
-  DECLINED: 'declined',
-  DECLINEDBYCUSTOMER: 'declinedbycustomer',
-};
-
-/** The parent's state at the sandbox clock's `now`. */
-export function parentState(parent: Parent, now: number): ParentState {
-  if (parent.kind === 'link') return STATE_OF_STATUS[linkStatus(parent.record, now)];
-  const state = checkoutState(parent.record, now);
-  if (state === 'PENDING') return parent.record.challengeOpen ? 'challenge' : 'open';
-  return STATE_OF_STATUS[state];
-}
 
 /** The link or checkout with this id, whatever its business: the hosted page's id is its capability. */
 export function loadParent(sandbox: Sandbox, kind: Parent['kind'], id: string): Parent | undefined {
@@ -64,44 +50,6 @@ export function openChallenge(sandbox: Sandbox, parent: Parent): PaymentRecord |
   const last = parent.record.paymentIds[parent.record.paymentIds.length - 1];
   const payment = last === undefined ? undefined : sandbox.payments.get(last);
   return payment !== undefined && payment.result === 2 ? payment : undefined;
-}
-
-/** Path of a hosted page (root-relative, so a redirect stays on the origin the browser used). */
-export function hostedPath(kind: Parent['kind'], id: string): string {
-  return `/gateway/v3/web/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
-}
-
-/** Path of the 3-D Secure page of a payment. */
-export function challengePath(paymentId: string): string {
-  return `/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
-}
-
-/**
- * `returnUrl` with the given parameters appended; the merchant's own query string is kept as it was (not
- * re-encoded), and a fragment stays at the end.
- */
-export function returnUrlWith(returnUrl: string, params: Array<[string, string]>): string {
-  const url = new URL(returnUrl);
-  const extra = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  const existing = url.search.slice(1);
-  url.search = existing ? `${existing}&${extra}` : extra;
-  return url.href;
-}
-
-/**
- * The spec 4.9 / SANDBOX.md redirect: link `linkId=<id>&id=<paymentId>` (no `id` after the decline
- * button); checkout `checkoutId=<id>`, plus `&id=<paymentId>` when paid.
- */
-export function merchantRedirect(parent: Parent, ending: Ending, paymentId?: string): string {
-  const params: Array<[string, string]> = [];
-  if (parent.kind === 'link') {
-    params.push(['linkId', parent.record.id]);
-    if (paymentId !== undefined && ending !== 'declinedbycustomer') params.push(['id', paymentId]);
-  } else {
-    params.push(['checkoutId', parent.record.id]);
-    if (paymentId !== undefined && ending === 'paid') params.push(['id', paymentId]);
-  }
-  return returnUrlWith(parent.record.returnUrl, params);
 }
 
 // ---- One-time form tokens (table form_tokens of migration 1) ----
@@ -145,9 +93,6 @@ export function recordTokenOutcome(sandbox: Sandbox, token: string, outcome: Sto
 
 // ---- Submissions ----
 
-/** How a flow ended when the browser goes back to the merchant. */
-export type Ending = 'paid' | 'declined' | 'declinedbycustomer';
-
 /** The fields of a card form post (contract 3). */
 export interface CardFormPost {
   formToken: string;
@@ -171,8 +116,8 @@ export interface KeptValues {
 export type SubmissionOutcome =
   /** Back to the merchant (303, or `{redirect}` when framed). */
   | { kind: 'redirect'; url: string; ending: Ending; payment?: PaymentRecord }
-  /** To the 3-D Secure page. */
-  | { kind: 'challenge'; url: string }
+  /** To the 3-D Secure page of the payment waiting for it. */
+  | { kind: 'challenge'; url: string; paymentId: string }
   /** A failed attempt with attempts left (or bad input): the form again with the reason. */
   | { kind: 'retry'; reason: string; attemptsLeft: number; values: KeptValues; httpStatus: number; payment?: PaymentRecord }
   /** The parent cannot be paid any more (-8): its state page says so. */
@@ -184,10 +129,6 @@ export type SubmissionOutcome =
 
 function keptValues(post: CardFormPost): KeptValues {
   return { holderName: post.holderName.slice(0, 100), expiryMonth: post.expiryMonth.slice(0, 2), expiryYear: post.expiryYear.slice(0, 4), saveCard: post.saveCard };
-}
-
-function attemptsLeft(parent: Parent): number {
-  return Math.max(0, MAX_ATTEMPTS - parent.record.attempts);
 }
 
 /** The hosted form's own checks, worded for a customer; the charge repeats the API's checks after them. */
@@ -208,18 +149,6 @@ function saveParent(sandbox: Sandbox, parent: Parent): void {
   else sandbox.checkouts.update(parent.record);
 }
 
-/** The parent after its lifecycle moved to `to` ('open' and 'challenge' are the open states). */
-function moved(parent: Parent, to: 'open' | 'challenge' | Ending, now: number, payment?: PaymentRecord): Parent {
-  const attempts = parent.record.attempts + (payment ? 1 : 0);
-  const paymentIds = payment ? [...parent.record.paymentIds, payment.id] : parent.record.paymentIds;
-  if (parent.kind === 'link') {
-    const status = to === 'open' ? 'READY' : to === 'challenge' ? 'PENDING' : to === 'paid' ? 'PAID' : to === 'declined' ? 'DECLINED' : 'DECLINEDBYCUSTOMER';
-    return { kind: 'link', record: { ...parent.record, status, attempts, paymentIds, updatedAt: now } };
-  }
-  const state = to === 'open' || to === 'challenge' ? 'PENDING' : to === 'paid' ? 'PAID' : to === 'declined' ? 'DECLINED' : 'DECLINEDBYCUSTOMER';
-  return { kind: 'checkout', record: { ...parent.record, state, challengeOpen: to === 'challenge', attempts, paymentIds, updatedAt: now } };
-}
-
 function failureReason(payment: PaymentRecord): string {
   const message = payment.error?.message ?? payment.description;
   return `The payment was not approved: ${message}`;
@@ -230,22 +159,11 @@ function failureReason(payment: PaymentRecord): string {
  * `parent` already counts the payment.
  */
 function afterPayment(sandbox: Sandbox, parent: Parent, payment: PaymentRecord, values: KeptValues): SubmissionOutcome {
-  const now = sandbox.clock.now();
-  if (payment.result === 0) {
-    const done = moved(parent, 'paid', now);
-    saveParent(sandbox, done);
-    return { kind: 'redirect', url: merchantRedirect(done, 'paid', payment.id), ending: 'paid', payment };
-  }
-  if (payment.result === 2) {
-    saveParent(sandbox, moved(parent, 'challenge', now));
-    return { kind: 'challenge', url: challengePath(payment.id) };
-  }
-  if (parent.record.attempts >= MAX_ATTEMPTS) {
-    const done = moved(parent, 'declined', now);
-    saveParent(sandbox, done);
-    return { kind: 'redirect', url: merchantRedirect(done, 'declined', payment.id), ending: 'declined', payment };
-  }
-  saveParent(sandbox, moved(parent, 'open', now));
+  const to = moveAfterAttempt(parent, payment);
+  const done = moveParent(parent, to, sandbox.clock.now());
+  saveParent(sandbox, done);
+  if (to === 'challenge') return { kind: 'challenge', url: challengePath(payment.id), paymentId: payment.id };
+  if (to !== 'open') return { kind: 'redirect', url: merchantRedirect(done, to, payment.id), ending: to, payment };
   // The internal-error test card asks for a 500; the page answers it with the form all the same.
   const httpStatus = payment.result === -7 ? 500 : 200;
   return { kind: 'retry', reason: failureReason(payment), attemptsLeft: attemptsLeft(parent), values, httpStatus, payment };
@@ -279,12 +197,12 @@ function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): Subm
   const state = parentState(parent, now);
   if (state === 'challenge') {
     const open = openChallenge(sandbox, parent);
-    if (open) return { kind: 'challenge', url: challengePath(open.id) };
+    if (open) return { kind: 'challenge', url: challengePath(open.id), paymentId: open.id };
   }
   if (state !== 'open') return { kind: 'refused', state };
 
   if (post.action === 'decline') {
-    const done = moved(parent, 'declinedbycustomer', now);
+    const done = moveParent(parent, 'declinedbycustomer', now);
     saveParent(sandbox, done);
     return { kind: 'redirect', url: merchantRedirect(done, 'declinedbycustomer'), ending: 'declinedbycustomer' };
   }
@@ -327,7 +245,7 @@ function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): Subm
     sandbox.forgetCaches();
     return { kind: 'retry', reason: `Please check the card: ${error.message}`, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
   }
-  return afterPayment(sandbox, moved(parent, 'open', now, payment), payment, values);
+  return afterPayment(sandbox, moveParent(parent, 'open', now, payment), payment, values);
 }
 
 /** The fields of a 3-D Secure form post (contract 3). */
@@ -361,7 +279,7 @@ export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: C
   if (parent !== undefined && parentState(parent, now) !== 'challenge') {
     // Expired or cancelled while the challenge was open: the check is abandoned, nothing is paid.
     resolveChallenge(sandbox, payment.id, null);
-    if (parent.kind === 'checkout') saveParent(sandbox, { kind: 'checkout', record: { ...parent.record, challengeOpen: false, updatedAt: now } });
+    if (parent.kind === 'checkout') saveParent(sandbox, { kind: 'checkout', record: closeChallenge(parent.record, now) });
     recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
     return { kind: 'refused', state: parentState(parent, now) };
   }
@@ -380,4 +298,33 @@ export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: C
   const outcome = afterPayment(sandbox, parent, resolved, values);
   remember(sandbox, post.formToken, outcome);
   return outcome;
+}
+
+/** What the customer does when played in this process (the dashboard's "pay as customer"). */
+export type CustomerPlay = { action: 'decline' } | { action: 'pay'; card: { number: string; cvv: string }; threeDsCode: string };
+
+/**
+ * Plays the customer on a link or checkout in one write: the same one-time form token and submission as
+ * the hosted form, then the 3-D Secure page answered with `threeDsCode` if a challenge opened. Returns the
+ * parent as it ends, or -8 if it could not be paid any more.
+ */
+export function playCustomer(sandbox: Sandbox, parent: Parent, play: CustomerPlay): Parent {
+  const { kind, record } = parent;
+  const year = String(new Date(sandbox.clock.now()).getUTCFullYear() + 3);
+  const outcome = submitCardForm(sandbox, parent, {
+    formToken: issueFormToken(sandbox, `${kind}:${record.id}`),
+    action: play.action,
+    cardNumber: play.action === 'pay' ? play.card.number : '',
+    expiryMonth: '12',
+    expiryYear: year,
+    cvv: play.action === 'pay' ? play.card.cvv : '',
+    holderName: 'Dashboard Customer',
+    saveCard: true,
+  });
+  if (outcome.kind === 'refused') throw notPayable(kind, parentStatus(parent, sandbox.clock.now()));
+  if (outcome.kind === 'challenge' && play.action === 'pay') {
+    const payment = sandbox.payments.get(outcome.paymentId);
+    if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, `3ds:${payment.id}`), action: 'submit', code: play.threeDsCode });
+  }
+  return loadParent(sandbox, kind, record.id) ?? parent;
 }

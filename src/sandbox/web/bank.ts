@@ -8,7 +8,8 @@ import { readForm } from '../http/request.js';
 import { refuseCrossSite } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
-import { bankPageUrl, bankPending, settleBankPayment } from '../services/bank.js';
+import { bankPending, settleBankPayment } from '../services/bank.js';
+import { bankPath } from '../domain/paths.js';
 import type { PaymentRecord } from '../domain/records.js';
 
 function bankPayment(req: RouteRequest): PaymentRecord {
@@ -27,7 +28,7 @@ function page(payment: PaymentRecord): Reply {
       issuerId: payment.bank?.issuerId ?? '',
       state: pending ? 'form' : 'result',
       outcome: pending ? undefined : `The payment is settled: ${payment.description} (result ${payment.result}).`,
-      action: bankPageUrl('', payment.id),
+      action: bankPath(payment.id),
     }),
     { 'cache-control': 'no-store' },
   );
@@ -50,7 +51,7 @@ async function submitBank(req: RouteRequest) {
     const how = action === 'approve' ? 'approved' : 'cancelled';
     await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how));
   }
-  return Reply.redirect(bankPageUrl('', payment.id), 303);
+  return Reply.redirect(bankPath(payment.id), 303);
 }
 
 export const bankRoutes: Route[] = [

@@ -5,7 +5,6 @@
  */
 import type { Sandbox } from '../context.js';
 import { brandById } from '../domain/brands.js';
-import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
@@ -21,22 +20,17 @@ import {
   type StatePageView,
 } from '../../pages/hosted/index.js';
 import {
-  challengePath,
-  hostedPath,
   issueFormToken,
   loadParent,
-  merchantRedirect,
   openChallenge,
   parentOfPayment,
-  parentState,
   submitCardForm,
   submitChallenge,
   type ChallengeOutcome,
-  type Ending,
   type KeptValues,
-  type Parent,
-  type ParentState,
 } from '../services/submission.js';
+import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
+import { challengePath, hostedPath, merchantRedirect } from '../domain/paths.js';
 
 /**
  * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and
@@ -82,10 +76,6 @@ function nowParts(sandbox: Sandbox): { year: number; month: number } {
 
 const NOUN: Record<Parent['kind'], string> = { link: 'payment link', checkout: 'checkout' };
 
-/** The parent's status as the API names it (the `state` of the `{error}` message). */
-function apiStatus(parent: Parent, now: number): string {
-  return parent.kind === 'link' ? linkStatus(parent.record, now) : checkoutState(parent.record, now);
-}
 
 function lastPaymentId(parent: Parent): string | undefined {
   return parent.record.paymentIds[parent.record.paymentIds.length - 1];
@@ -98,7 +88,7 @@ function paidPaymentId(sandbox: Sandbox, parent: Parent): string | undefined {
 /** The page for a link or checkout that offers no form: what happened, and the way back to the shop. */
 function statePageView(sandbox: Sandbox, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
   const noun = NOUN[parent.kind];
-  const status = apiStatus(parent, sandbox.clock.now());
+  const status = parentStatus(parent, sandbox.clock.now());
   const texts: Record<typeof state, { title: string; message: string; tone: StatePageView['tone']; back?: { ending: Ending; paymentId?: string | undefined } }> = {
     expired: { title: `This ${noun} has expired`, message: `It can no longer be paid. Ask the shop for a new one.`, tone: 'warn' },
     cancelled: { title: `This ${noun} was cancelled`, message: 'The shop cancelled it, so it can no longer be paid.', tone: 'warn' },

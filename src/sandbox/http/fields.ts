@@ -3,8 +3,9 @@
  * a typed value or throws the catalogue error naming that path (1004 missing, 1002 invalid). They are the
  * only way request data enters the domain, so a wrong type anywhere is an input error, never a crash.
  */
-import { brandById } from './brands.js';
-import { hasAtMostDecimals, MAX_AMOUNT, minorUnits } from './money.js';
+import { brandById } from '../domain/brands.js';
+import { hasAtMostDecimals, MAX_AMOUNT, minorUnits } from '../domain/money.js';
+import type { AuthorizationMode, Tokenize } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -90,7 +91,7 @@ export function requireAmount(value: unknown, path: string, currencyCode: string
   return amount;
 }
 
-export type AuthorizationMode = 'PAYMENT' | 'AUTHORIZE';
+
 
 /** `payment` or `authorize` in any case, returned upper case; `PAYMENT` when absent. */
 export function authorizationMode(value: unknown, path: string): AuthorizationMode {
@@ -111,7 +112,7 @@ export function trackingCode(value: unknown, path: string, required: boolean): s
 /** C0 controls and DEL: refused in identifiers that end up in terminals and logs. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-export type Tokenize = 'FALSE' | 'INQUIRE' | 'TRUE';
+
 
 /** `false`, `inquire` or `true` in any case (a JSON boolean is taken too), returned upper case; default FALSE. */
 export function tokenize(value: unknown, path: string): Tokenize {

@@ -1,0 +1,59 @@
+/**
+ * Every address the sandbox hands out (SANDBOX.md, "Paths"): hosted pages, the 3-D Secure page, the bank
+ * page and the redirect back to the merchant. Root-relative paths keep a redirect on the origin the browser
+ * used; `…Url` functions prefix the sandbox's public base URL for what the API answers.
+ */
+import type { Ending, Parent } from './lifecycle.js';
+
+/** Path of the hosted page of a link or checkout. */
+export function hostedPath(kind: Parent['kind'], id: string): string {
+  return `/gateway/v3/web/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+}
+
+/** Address of a hosted page (`redirect.url` of a link or checkout). */
+export function hostedPageUrl(baseUrl: string, kind: Parent['kind'], id: string): string {
+  return baseUrl + hostedPath(kind, id);
+}
+
+/** Path of the 3-D Secure page of a payment. */
+export function challengePath(paymentId: string): string {
+  return `/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
+}
+
+/** Path of the sandbox bank page of a bank payment. */
+export function bankPath(paymentId: string): string {
+  return `/gateway/v3/web/bank/${encodeURIComponent(paymentId)}`;
+}
+
+/** Address of the sandbox bank page (`redirect.url` of a bank payment). */
+export function bankPageUrl(baseUrl: string, paymentId: string): string {
+  return baseUrl + bankPath(paymentId);
+}
+
+/**
+ * `returnUrl` with the given parameters appended; the merchant's own query string is kept as it was (not
+ * re-encoded), and a fragment stays at the end.
+ */
+export function returnUrlWith(returnUrl: string, params: Array<[string, string]>): string {
+  const url = new URL(returnUrl);
+  const extra = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  const existing = url.search.slice(1);
+  url.search = existing ? `${existing}&${extra}` : extra;
+  return url.href;
+}
+
+/**
+ * The spec 4.9 / SANDBOX.md redirect: link `linkId=<id>&id=<paymentId>` (no `id` after the decline
+ * button); checkout `checkoutId=<id>`, plus `&id=<paymentId>` when paid.
+ */
+export function merchantRedirect(parent: Parent, ending: Ending, paymentId?: string): string {
+  const params: Array<[string, string]> = [];
+  if (parent.kind === 'link') {
+    params.push(['linkId', parent.record.id]);
+    if (paymentId !== undefined && ending !== 'declinedbycustomer') params.push(['id', paymentId]);
+  } else {
+    params.push(['checkoutId', parent.record.id]);
+    if (paymentId !== undefined && ending === 'paid') params.push(['id', paymentId]);
+  }
+  return returnUrlWith(parent.record.returnUrl, params);
+}

@@ -1,0 +1,36 @@
+/**
+ * Capture, cancel and refund of a stored payment: the rules of `domain/follow-ups.ts` applied inside one
+ * write, so two concurrent refunds can never move more than was captured.
+ */
+import type { Sandbox } from '../context.js';
+import { applyFollowUp, followUpAmount, type FollowUpAction } from '../domain/follow-ups.js';
+import type { PaymentRecord } from '../domain/records.js';
+import { notFound } from '../errors.js';
+
+export interface FollowUpRequest {
+  businessId: string;
+  paymentId: string;
+  action: FollowUpAction;
+  /** Parses the asked amount for the original's currency (undefined: none asked). */
+  amountFor: (currencyCode: string) => number | undefined;
+  trackingCode?: string | undefined;
+}
+
+/** Stores the follow-up and the original it moved; returns the follow-up's record. */
+export function followUp(sandbox: Sandbox, req: FollowUpRequest): Promise<PaymentRecord> {
+  return sandbox.store.write(() => {
+    const original = sandbox.payments.getOwned(req.paymentId, req.businessId);
+    if (!original) throw notFound('Payment');
+    const amount = followUpAmount(original, req.action, req.amountFor);
+    const ids = {
+      id: sandbox.ids.uuid(),
+      requestCode: sandbox.ids.requestCode(),
+      approvalCode: original.card ? sandbox.ids.approvalCode() : '',
+      trackingCode: req.trackingCode,
+    };
+    const moved = applyFollowUp(original, req.action, amount, ids, sandbox.clock.now());
+    sandbox.payments.insert(moved.followUp);
+    sandbox.payments.update(moved.original);
+    return moved.followUp;
+  });
+}
