@@ -7,6 +7,9 @@
  */
 import { resolveConnection, type GlobalFlags } from './config.js';
 import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
+import { httpRequest, type HttpAnswer, type HttpRequest, type Transport } from './http.js';
+
+export type { HttpAnswer } from './http.js';
 
 export interface ApiClientOptions {
   /** API base URL, e.g. `http://127.0.0.1:8417` (no trailing slash needed). */
@@ -16,8 +19,8 @@ export interface ApiClientOptions {
   /** HTTP Basic user name; sent on API calls only, never to hosted pages or the merchant. */
   username?: string | undefined;
   password?: string | undefined;
-  /** `fetch` to use (tests, proxies). @default globalThis.fetch */
-  fetch?: typeof fetch;
+  /** Sends each request: a `fetch` (tests, proxies) or {@link httpRequest}. @default httpRequest */
+  fetch?: Transport | undefined;
   /** Milliseconds before a request is abandoned. @default 30000 */
   timeoutMs?: number;
 }
@@ -34,7 +37,7 @@ export const START_HINT = 'Is the sandbox running? Start it with `paylink sandbo
 export class ApiClient {
   readonly baseUrl: string;
   readonly businessId: string;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: Transport;
   private readonly authorization: string | undefined;
   private readonly timeoutMs: number;
   /** Cookies the hosted pages set, sent back like a browser would (per origin). */
@@ -43,7 +46,7 @@ export class ApiClient {
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.businessId = options.businessId;
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.fetchImpl = options.fetch ?? httpRequest;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.authorization =
       options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
@@ -77,26 +80,25 @@ export class ApiClient {
    * Submits a hosted form exactly like a browser: urlencoded fields, cookies of that origin, and
    * `redirect: 'manual'` so the caller sees each 303 (3-D Secure, returnUrl).
    */
-  async postForm(url: string, fields: Record<string, string | undefined>): Promise<Response> {
+  async postForm(url: string, fields: Record<string, string | undefined>): Promise<HttpAnswer> {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.set(key, value);
     return this.page(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
   }
 
   /** GETs (or sends `init` to) a page as a browser would, without following redirects. */
-  async page(url: string, init: RequestInit = {}): Promise<Response> {
+  async page(url: string, init: HttpRequest = {}): Promise<HttpAnswer> {
     const target = new URL(url);
-    const headers = new Headers(init.headers);
-    headers.set('accept', 'text/html,application/xhtml+xml');
+    const headers: Record<string, string> = { ...init.headers, accept: 'text/html,application/xhtml+xml' };
     const jar = this.cookies.get(target.origin);
-    if (jar && jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (jar && jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await this.send(target.href, { ...init, headers, redirect: 'manual' });
     this.keepCookies(target.origin, response);
     return response;
   }
 
   /** GET a URL outside the API (the merchant's returnUrl); connection errors are the caller's to report. */
-  async visit(url: string): Promise<Response> {
+  async visit(url: string): Promise<HttpAnswer> {
     return this.fetchImpl(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
   }
 
@@ -106,8 +108,8 @@ export class ApiClient {
     return headers;
   }
 
-  private keepCookies(origin: string, response: Response): void {
-    const list = response.headers.getSetCookie?.() ?? [];
+  private keepCookies(origin: string, response: HttpAnswer): void {
+    const list = response.headers.getSetCookie();
     if (list.length === 0) return;
     const jar = this.cookies.get(origin) ?? new Map<string, string>();
     for (const line of list) {
@@ -118,11 +120,11 @@ export class ApiClient {
     this.cookies.set(origin, jar);
   }
 
-  private send(url: string, init: RequestInit): Promise<Response> {
+  private send(url: string, init: HttpRequest): Promise<HttpAnswer> {
     return send(this.fetchImpl, url, init, this.timeoutMs);
   }
 
-  private json<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> {
+  private json<T>(url: string, init: HttpRequest): Promise<ApiResponse<T>> {
     // Something that answers without JSON is not the API: a wrong --base-url or another service on the port.
     return this.send(url, init).then((response) =>
       readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`),
@@ -131,7 +133,7 @@ export class ApiClient {
 }
 
 /** Sends a request; no HTTP answer (refused, DNS, timeout) is an {@link UnreachableError}. */
-async function send(fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
+async function send(fetchImpl: Transport, url: string, init: HttpRequest, timeoutMs: number, signal?: AbortSignal): Promise<HttpAnswer> {
   try {
     const timeout = AbortSignal.timeout(timeoutMs);
     return await fetchImpl(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
@@ -141,7 +143,7 @@ async function send(fetchImpl: typeof fetch, url: string, init: RequestInit, tim
 }
 
 /** Parses an answer's JSON envelope; an answer that is not JSON is an {@link UnreachableError} saying `notJson`. */
-async function readEnvelope<T>(response: Response, notJson: string): Promise<ApiResponse<T>> {
+async function readEnvelope<T>(response: HttpAnswer, notJson: string): Promise<ApiResponse<T>> {
   const text = await response.text();
   try {
     return { status: response.status, body: JSON.parse(text) as T };
@@ -155,11 +157,18 @@ export function unreachable(url: string, error: unknown): UnreachableError {
   return new UnreachableError(`Cannot reach ${new URL(url).origin} (${networkReason(error)}). ${START_HINT}`);
 }
 
-/** Why a fetch got no answer, in a word or two: `ECONNREFUSED`, `ENOTFOUND`, `timed out`, `bad port`. */
+type NetworkError = { code?: unknown; message?: string; errors?: { code?: unknown }[] };
+
+/**
+ * Why a request got no answer, in a word or two: `ECONNREFUSED`, `ENOTFOUND`, `timed out`. Reads the
+ * system error of {@link httpRequest} (an AggregateError when every address of a host refused), or the
+ * `cause` that `fetch` wraps it in.
+ */
 export function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })?.cause;
   if ((error as Error)?.name === 'TimeoutError') return 'timed out';
-  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
+  const e = error as (NetworkError & { cause?: NetworkError }) | null;
+  const code = [e?.cause?.code, e?.cause?.errors?.[0]?.code, e?.code, e?.errors?.[0]?.code].find((c): c is string => typeof c === 'string');
+  return code ?? e?.cause?.message ?? e?.message ?? String(error);
 }
 
 /**
@@ -185,8 +194,8 @@ export interface AdminConnection {
   baseUrl: string;
   /** `--admin-token` / `PAYLINK_ADMIN_TOKEN`: needed when the sandbox is not on loopback. */
   adminToken?: string | undefined;
-  /** `fetch` to use (tests). @default globalThis.fetch */
-  fetch?: typeof fetch;
+  /** Sends each request (tests). @default httpRequest */
+  fetch?: Transport | undefined;
   /** @default 30000 */
   timeoutMs?: number;
 }
@@ -204,8 +213,8 @@ export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET'
   const headers: Record<string, string> = { accept: 'application/json' };
   if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
-  const response = await send(conn.fetch ?? globalThis.fetch, url, init, options.timeoutMs ?? conn.timeoutMs ?? 30_000, options.signal);
+  const init: HttpRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const response = await send(conn.fetch ?? httpRequest, url, init, options.timeoutMs ?? conn.timeoutMs ?? 30_000, options.signal);
   return readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is it a paylink sandbox?`);
 }
 

@@ -6,6 +6,7 @@
 import { adminConnectionOf, ApiClient, type AdminConnection, type AdminFlags } from './client.js';
 import { resolveConnection, type Connection, type GlobalFlags } from './config.js';
 import { Journal } from './journal.js';
+import type { Transport } from './http.js';
 import type { Ui } from './ui.js';
 
 export interface CommandContext {
@@ -18,14 +19,14 @@ export interface CommandContext {
   journal: Journal;
   /** The environment read for configuration and `${env:...}` references in fixtures. */
   env: NodeJS.ProcessEnv;
-  /** `fetch` for every request, when not the global one (tests). */
-  fetch?: typeof fetch | undefined;
+  /** Sends every request, when not the CLI's own transport (`http.ts`); tests may pass a `fetch`. */
+  fetch?: Transport | undefined;
 }
 
 export interface MakeContextOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  fetch?: typeof fetch;
+  fetch?: Transport;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ApiClient, type AdminConnection } from '../client.js';
 import type { Connection } from '../config.js';
+import type { Transport } from '../http.js';
 import { FixtureFormatError, parseFixture, type FixtureFile } from './format.js';
 import { runFixtures, type RunFixturesResult } from './runner.js';
 
@@ -26,7 +27,7 @@ export interface LoadFixturesOptions {
   connection: Connection;
   admin: AdminConnection;
   env?: NodeJS.ProcessEnv;
-  fetch?: typeof fetch;
+  fetch?: Transport;
   onStep?: (label: string) => void;
 }
 
