@@ -5,8 +5,13 @@
 // measured under the same conditions. Printed: requests/s, p99 latency, ratio to the bare server, non-2xx
 // answers, start-up time to the first answered request, and the sandbox's peak and final RSS.
 //
+// Then the CLI as a process, each the median of BENCH_PROCESS_RUNS runs (default 7), interleaved so that
+// every command sees the same conditions, with its ratio to `node -e 0` measured in the same run:
+// `paylink --version`, `paylink --help`, `paylink pay <linkId> --outcome approved` against a sandbox the
+// bench starts for it, and `paylink sandbox --port 0 --db <tmp>` from spawn to its first answered request.
+//
 // Options (environment): BENCH_CONNECTIONS (default 10), BENCH_DURATION seconds per run (default 5),
-// BENCH_WARMUP seconds (default 1).
+// BENCH_WARMUP seconds (default 1), BENCH_PROCESS_RUNS (default 7).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +26,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const BUSINESS = 'bench-business';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100 };
+const PROCESS_RUNS = Number(process.env.BENCH_PROCESS_RUNS ?? 7);
+
+const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100, cliStartRatio: 1.5, cliPayRatio: 2.5, sandboxFirstAnswerMs: 250 };
 
 // The bare server: node:http answering a fixed JSON body of about the size of a link (GET) and reading the
 // request body before answering (POST), as any JSON API must.
@@ -110,19 +117,97 @@ async function measure(name, options) {
 }
 
 let trackingCounter = 0;
-function linkBody() {
+function linkBody(returnUrl = 'https://merchant.example/return') {
   trackingCounter += 1;
   return JSON.stringify({
     header: { businessId: BUSINESS },
     body: {
       transaction: { amount: 12.5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: `bench-${process.pid}-${trackingCounter}` },
-      link: { duration: 'P1D', brandIds: [1010, 1020], returnUrl: 'https://merchant.example/return' },
+      link: { duration: 'P1D', brandIds: [1010, 1020], returnUrl },
     },
   });
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const LOAD_BEFORE = loadavg().map((n) => n.toFixed(2)).join(' ');
+
+const BIN = join(root, 'bin/paylink.js');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+/** Runs `node ...args` to its end; resolves with the wall time from spawn to exit, in ms. */
+function timeProcess(args) {
+  return new Promise((resolve, reject) => {
+    const startedAt = performance.now();
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const ms = performance.now() - startedAt;
+      if (code === 0) resolve(ms);
+      else reject(new Error(`node ${args.join(' ')} exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+/** `paylink sandbox --port 0 --db <file>`: ms from spawn until a request it answered came back. */
+async function timeSandboxStart(db) {
+  const startedAt = performance.now();
+  const child = spawnServer([BIN, 'sandbox', '--port', '0', '--db', db]);
+  try {
+    // With --port 0 the address is only known from the banner; it is printed once listening.
+    let stdout = '';
+    child.stdout.removeAllListeners('data');
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    let url;
+    for (;;) {
+      url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)?.[0];
+      if (url) break;
+      if (child.exitCode !== null) throw new Error(`paylink sandbox exited with ${child.exitCode}: ${child.stderrText()}`);
+      if (performance.now() - startedAt > 15_000) throw new Error('paylink sandbox printed no URL within 15 s');
+      await sleep(1);
+    }
+    return await waitForAnswer(`${url}/__sandbox/health`, startedAt, child);
+  } finally {
+    await stop(child);
+  }
+}
+
+/**
+ * The CLI as a process, interleaved run by run: node -e 0, --version, --help, pay (against `apiUrl`, a
+ * fresh link each run), and the sandbox's start. Medians in ms.
+ */
+async function measureProcesses(apiUrl, dir) {
+  const times = { node: [], version: [], help: [], pay: [], sandbox: [] };
+  const links = [];
+  for (let i = 0; i < PROCESS_RUNS + 1; i++) {
+    // The sandbox stands in for the merchant: pay follows the redirect to an address that answers.
+    const created = await fetch(`${apiUrl}/gateway/v3/paymentlinks`, { method: 'POST', headers: JSON_HEADERS, body: linkBody(`${apiUrl}/__sandbox/health`) }).then((r) => r.json());
+    const linkId = created?.body?.link?.linkId;
+    if (typeof linkId !== 'string') throw new Error(`could not create a link: ${JSON.stringify(created)}`);
+    links.push(linkId);
+  }
+  const pay = (linkId) => [BIN, 'pay', linkId, '--outcome', 'approved', '--base-url', apiUrl, '--business-id', BUSINESS];
+  // One unmeasured round so that every file is in the page cache.
+  await timeProcess(['-e', '0']);
+  await timeProcess([BIN, '--version']);
+  await timeProcess([BIN, '--help']);
+  await timeProcess(pay(links[PROCESS_RUNS]));
+  await timeSandboxStart(join(dir, 'start-warmup.db'));
+  for (let i = 0; i < PROCESS_RUNS; i++) {
+    times.node.push(await timeProcess(['-e', '0']));
+    times.version.push(await timeProcess([BIN, '--version']));
+    times.help.push(await timeProcess([BIN, '--help']));
+    times.pay.push(await timeProcess(pay(links[i])));
+    times.sandbox.push(await timeSandboxStart(join(dir, `start-${i}.db`)));
+  }
+  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { median: median(list), min: Math.min(...list), max: Math.max(...list) }]));
+}
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
@@ -131,8 +216,21 @@ async function main() {
   let memory;
   let bare;
   let sandbox;
+  let processes;
   try {
-    // Sandbox first, alone on the machine: start-up to the first answered request, as a user starts it.
+    // The CLI as a process first, while nothing else runs: a sandbox for `paylink pay`, stopped afterwards.
+    {
+      const cliPort = await freePort();
+      const cliSandbox = spawnServer([BIN, 'sandbox', '--port', String(cliPort), '--db', join(dir, 'cli.db')]);
+      try {
+        await waitForAnswer(`http://127.0.0.1:${cliPort}/__sandbox/health`, performance.now(), cliSandbox);
+        processes = await measureProcesses(`http://127.0.0.1:${cliPort}`, dir);
+      } finally {
+        await stop(cliSandbox);
+      }
+    }
+
+    // Then the sandbox alone on the machine: start-up to the first answered request, as a user starts it.
     const port = await freePort();
     const startedAt = performance.now();
     sandbox = spawnServer(['bin/paylink.js', 'sandbox', '--port', String(port), '--db', join(dir, 'bench.db')]);
@@ -167,12 +265,14 @@ async function main() {
 
     rows.push({ ...bareGet, ratio: 1 }, { ...sbGet, ratio: sbGet.rps / bareGet.rps }, { ...barePost, ratio: 1 }, { ...sbPost, ratio: sbPost.rps / barePost.rps });
     print(rows, startup, memory);
+    const cliOk = printProcesses(processes);
     const ok =
       rows[1].ratio >= TARGETS.getRatio &&
       rows[3].ratio >= TARGETS.postRatio &&
       rows.every((r) => r.non2xx === 0) &&
       startup < TARGETS.startupMs &&
-      memory.rssMb < TARGETS.rssMb;
+      memory.rssMb < TARGETS.rssMb &&
+      cliOk;
     console.log(ok ? '\nAll targets met.' : '\nSome targets were NOT met (see above).');
   } finally {
     if (bare) await stop(bare);
@@ -198,6 +298,27 @@ function print(rows, startup, memory) {
   console.log(`start-up to 1st answer ${startup.toFixed(0)} ms        target < ${TARGETS.startupMs} ms  ${mark(startup < TARGETS.startupMs)}`);
   console.log(`sandbox RSS after run ${memory.rssMb.toFixed(1)} MB      target < ${TARGETS.rssMb} MB  ${mark(memory.rssMb < TARGETS.rssMb)}`);
   console.log(`sandbox peak RSS      ${memory.peakMb.toFixed(1)} MB (VmHWM)`);
+}
+
+/** Prints the process timings; returns whether they meet their targets. */
+function printProcesses(p) {
+  const base = p.node.median;
+  const ms = (t) => `${t.median.toFixed(0)} ms`.padStart(8);
+  const spread = (t) => `(${t.min.toFixed(0)}-${t.max.toFixed(0)})`.padEnd(12);
+  const mark = (ok) => (ok ? 'ok' : 'MISSED');
+  const checks = [
+    ['node -e 0', p.node, undefined],
+    ['paylink --version', p.version, p.version.median / base <= TARGETS.cliStartRatio, `<= ${TARGETS.cliStartRatio}x`],
+    ['paylink --help', p.help, p.help.median / base <= TARGETS.cliStartRatio, `<= ${TARGETS.cliStartRatio}x`],
+    ['paylink pay (approved)', p.pay, p.pay.median / base <= TARGETS.cliPayRatio, `<= ${TARGETS.cliPayRatio}x`],
+    ['paylink sandbox: 1st answer', p.sandbox, p.sandbox.median <= TARGETS.sandboxFirstAnswerMs, `<= ${TARGETS.sandboxFirstAnswerMs} ms`],
+  ];
+  console.log(`\nthe CLI as a process: median of ${PROCESS_RUNS} runs (min-max), ratio to node -e 0 in this run\n`);
+  for (const [name, t, ok, target] of checks) {
+    const ratio = `${(t.median / base).toFixed(2)}x`.padStart(7);
+    console.log(`${name.padEnd(28)}${ms(t)} ${spread(t)}${ratio}${ok === undefined ? '' : `   target ${target.padEnd(10)}${mark(ok)}`}`);
+  }
+  return checks.every(([, , ok]) => ok !== false);
 }
 
 main().catch((error) => {
