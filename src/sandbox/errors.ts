@@ -130,6 +130,11 @@ export function errorOf(failure: Failure): { code: number; message: string } {
   return { code: failure.code, message: failure.message };
 }
 
+/** `body.error` as the provider answered it: `code`, `message` and `detailedMessage` (the message again where there is no more detail). */
+export function errorBody(error: { code: number; message: string; detailedMessage?: string | undefined }): { code: number; message: string; detailedMessage: string } {
+  return { code: error.code, message: error.message, detailedMessage: error.detailedMessage ?? error.message };
+}
+
 export interface ApiErrorInit {
   /** Body `result` (negative for failures). */
   result: number;

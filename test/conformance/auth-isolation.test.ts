@@ -45,7 +45,7 @@ describe('cross-business isolation (SANDBOX.md Authentication)', () => {
     const payment = await open.post('/gateway/v3/payments', paymentBody({ businessId: 'biz-a' }));
     const res = await open.get(`/gateway/v3/payments?businessId=biz-b&trackingCode=${payment.body.body.trackingCode}`);
     expect(res.status).toBe(200);
-    expect(res.body.body).toEqual([]);
+    expect(res.body).toEqual([]);
   });
 
   it('treats the businessId verbatim: another letter case is another business', async () => {

@@ -53,7 +53,7 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
     expect(res.body.body.payments[0].result).toBe(-4);
   });
 
-  it('answers -4 Declined with HTTP 400 and body.error after three failed attempts, still carrying the checkout', async () => {
+  it('answers -4 Declined with HTTP 200 (as the provider answered GETs) and body.error after three failed attempts, still carrying the checkout', async () => {
     const { checkout } = await createCheckout(sb);
     await customerSubmits(checkout.redirect.url, { number: '4000000000000002' });
     await customerSubmits(checkout.redirect.url, { number: '4000000000000002' });
@@ -61,7 +61,7 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
     expect(back.searchParams.get('checkoutId')).toBe(checkout.checkoutId);
     expect(back.searchParams.has('id')).toBe(false);
     const res = await readCheckout(checkout.checkoutId);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(200);
     expect(res.body.result).toBe(-4);
     expect(res.body.description).toBe('Declined');
     expect(res.body.header.requestCode).toMatch(REQUEST_CODE);
@@ -71,13 +71,13 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
     expect(res.body.body.payments).toHaveLength(3);
   });
 
-  it('answers -10 Customer processing error with HTTP 400 and body.error after the decline button', async () => {
+  it('answers -10 Customer processing error with HTTP 200 (as the provider answered GETs) and body.error after the decline button', async () => {
     const { checkout } = await createCheckout(sb);
     const back = await customerReturns(checkout.redirect.url, { button: /decline/i });
     expect(back.searchParams.get('checkoutId')).toBe(checkout.checkoutId);
     expect(back.searchParams.has('id')).toBe(false);
     const res = await readCheckout(checkout.checkoutId);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(200);
     expect(res.body.result).toBe(-10);
     expect(res.body.description).toBe('Customer processing error');
     expect(res.body.header.requestCode).toMatch(REQUEST_CODE);

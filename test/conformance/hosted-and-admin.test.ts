@@ -140,7 +140,7 @@ describe('the bank page of an iDEAL payment (SANDBOX.md Bank redirect payments)'
     const payment = await idealPayment();
     await customerSubmits(payment.redirect.url, { button: /cancel/i });
     const read = await sb.get(`/gateway/v3/payments/${payment.id}?businessId=conf-biz`);
-    expect(read.status).toBe(400);
+    expect(read.status).toBe(200);
     expect(read.body.result).toBe(-10);
   });
 

@@ -28,7 +28,7 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     expectInputError(await sb.post(PATH[kind], without(body(kind), 'currencyCode')), 1004, 'body.transaction.currencyCode');
   });
 
-  it.each([0, -5, '12.50', 1_000_000_000, 12.345, true])('refuses amount %s with 1002 naming body.transaction.amount', async (amount) => {
+  it.each([0, -5, 'abc', '1e400', '', '12.5.0', 1_000_000_000, 12.345, true])('refuses amount %s with 1002 naming body.transaction.amount', async (amount) => {
     expectInputError(await sb.post(PATH[kind], body(kind, { amount })), 1002, 'body.transaction.amount');
   });
 
@@ -89,7 +89,7 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
 
   const resource = kind === 'link' ? 'body.link' : 'body.checkout';
 
-  it.each([[[]], [[9999]], [[1010, 42]], ['1010'], [['1010']], [1010]])('refuses brandIds %j with 1002 naming brandIds', async (brandIds) => {
+  it.each([[[]], [[9999]], [[1010, 42]], ['1010'], [['abc']], [['9999']], [1010]])('refuses brandIds %j with 1002 naming brandIds', async (brandIds) => {
     expectInputError(await sb.post(PATH[kind], body(kind, {}, { brandIds })), 1002, `${resource}.brandIds`);
   });
 
@@ -147,7 +147,7 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     ['body', (r: any) => (r.body = [])],
     ['body.transaction', (r: any) => (r.body.transaction = 'tx')],
     [`${resource}`, (r: any) => (r.body[kind] = 5)],
-    ['header.businessId', (r: any) => (r.header.businessId = 7)],
+    ['header.businessId', (r: any) => (r.header.businessId = 7.5)],
   ])('answers a wrong type at %s with 400, -1 naming it', async (path, mutate) => {
     const request = body(kind);
     mutate(request);

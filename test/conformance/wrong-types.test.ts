@@ -23,8 +23,11 @@ function cases(fields: Record<string, unknown[]>): Array<[string, string, unknow
   return Object.entries(fields).flatMap(([path, values]) => values.map((value) => [path, JSON.stringify(value), value] as [string, string, unknown]));
 }
 
+/** An identifier may be a whole number (the provider's JS SDK sends `businessId: 123456`), not a fraction. */
+const NOT_IDENTIFIER = [{}, [], true, 12.5, -3];
+
 const TRANSACTION = {
-  'header.businessId': NOT_STRING,
+  'header.businessId': NOT_IDENTIFIER,
   'body.transaction.amount': NOT_NUMBER,
   'body.transaction.currencyCode': NOT_STRING,
   'body.transaction.authorizationMode': NOT_STRING,
@@ -67,7 +70,7 @@ describe('wrong types in a direct payment', () => {
   it.each(
     cases({
       action: NOT_STRING,
-      'header.businessId': NOT_STRING,
+      'header.businessId': NOT_IDENTIFIER,
       'body.transaction': NOT_OBJECT,
       'body.transaction.amount': NOT_NUMBER,
       'body.transaction.currencyCode': NOT_STRING,
@@ -101,7 +104,7 @@ describe('wrong types in a token creation', () => {
 
   it.each(
     cases({
-      'header.businessId': NOT_STRING,
+      'header.businessId': NOT_IDENTIFIER,
       body: NOT_OBJECT,
       'body.brandId': [{}, [], true, 'x'],
       'body.card': NOT_OBJECT,

@@ -142,6 +142,11 @@ function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | un
   }
   if (kind === 'asset' && res.status < 400) return undefined;
   if (res.body === undefined || typeof res.body !== 'object') return `not a JSON envelope: ${res.text.slice(0, 200)}`;
+  // The payments lookup by trackingCode answers a bare array of payment envelopes, as the provider did.
+  if (Array.isArray(res.body) && res.status === 200 && req?.method === 'GET' && /^\/+gateway\/+v3\/+payments\/*(\?|$)/i.test(req.path)) {
+    const bad = res.body.find((entry: any) => typeof entry?.result !== 'number');
+    return bad === undefined ? undefined : `a lookup entry with no numeric result: ${JSON.stringify(bad).slice(0, 200)}`;
+  }
   if (typeof res.body.result !== 'number') return `no numeric result: ${res.text.slice(0, 200)}`;
   if (res.status >= 400) {
     const error = res.body.body?.error;

@@ -38,7 +38,7 @@ describe('creating a payment link (spec 4.1)', () => {
     expect(res.body.description).toBe('Success');
     expect(res.body.header.requestTimestamp).toMatch(ISO_Z);
     const link = res.body.body.link;
-    expect(Object.keys(link).sort()).toEqual(['brandIds', 'expirationTime', 'linkId', 'redirect']);
+    expect(Object.keys(link).sort()).toEqual(['brandIds', 'expirationTime', 'linkId', 'redirect', 'status']);
     expect(link.linkId).toMatch(UUID);
     expect(link.redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/paymentlinks/${link.linkId}` });
     expect(link.brandIds).toEqual([1010, 1020]);
@@ -161,7 +161,7 @@ describe('reading a payment link (spec 4.2, 4.3)', () => {
     const res = await sb.get('/gateway/v3/paymentlinks?businessId=biz-1');
     expect(res.status).toBe(400);
     expect(res.body.result).toBe(-1);
-    expect(res.body.body.error).toEqual({ code: 1004, message: 'Property not found in request: trackingCode.' });
+    expect(res.body.body.error).toEqual({ code: 1004, message: 'Property not found in request: trackingCode.', detailedMessage: 'Property not found in request: trackingCode.' });
   });
 
   it('answers an unknown link id with a 404 envelope carrying requestCode and requestTimestamp', async () => {

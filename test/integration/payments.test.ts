@@ -55,7 +55,8 @@ describe('POST /gateway/v3/payments with every test card', () => {
       }
       if (card.outcome === 'cvv-mismatch') expect(created.body.body.card.cvvResult).toBe('N');
       const read = await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`);
-      expect(read.status).toBe(created.status);
+      // A GET answers 200 whatever the result, as the provider did; the body is the creation's.
+      expect(read.status).toBe(200);
       expect(read.body).toEqual(created.body);
     });
   }
@@ -101,7 +102,7 @@ describe('validation of the payment body', () => {
     ['missing transaction', { action: 'payment', header: { businessId: BIZ }, body: {} }, 1004, 'body.transaction'],
     ['missing amount', payment({ transaction: { amount: undefined } }), 1004, 'body.transaction.amount'],
     ['negative amount', payment({ transaction: { amount: -1 } }), 1002, 'body.transaction.amount'],
-    ['string amount', payment({ transaction: { amount: '10' } }), 1002, 'body.transaction.amount'],
+    ['non-numeric string amount', payment({ transaction: { amount: '10 EUR' } }), 1002, 'body.transaction.amount'],
     ['too many decimals', payment({ transaction: { amount: 1.234 } }), 1002, 'body.transaction.amount'],
     ['unknown currency', payment({ transaction: { currencyCode: 'XXX' } }), 1002, 'body.transaction.currencyCode'],
     ['missing trackingCode', payment({ transaction: { trackingCode: undefined } }), 1004, 'body.transaction.trackingCode'],
@@ -116,7 +117,6 @@ describe('validation of the payment body', () => {
     ['number as a JSON number', payment({ card: { number: 4111111111111111 } }), 1002, 'body.card.number'],
     ['letters in the number', payment({ card: { number: '4111abcd11111111' } }), 1002, 'body.card.number'],
     ['Luhn-invalid number', payment({ card: { number: '4111111111111112' } }), 1002, 'body.card.number'],
-    ['missing cvv', payment({ card: { cvv: undefined } }), 1004, 'body.card.cvv'],
     ['short cvv', payment({ card: { cvv: '12' } }), 1002, 'body.card.cvv'],
     ['3-digit cvv on Amex', payment({ number: '378282246310005', card: { cvv: '123' } }), 1002, 'body.card.cvv'],
     ['missing expiryMonth', payment({ card: { expiryMonth: undefined } }), 1004, 'body.card.expiryMonth'],
@@ -154,19 +154,17 @@ describe('validation of the payment body', () => {
 });
 
 describe('lookup', () => {
-  it('answers GET /payments?trackingCode with an array of payment envelopes', async () => {
+  it('answers GET /payments?trackingCode with a top-level array of payment envelopes', async () => {
     const trackingCode = uniqueCode('find');
     const created = await sb.post('/gateway/v3/payments', payment({ transaction: { trackingCode } }));
     const found = await sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=${trackingCode}`);
     expect(found.status).toBe(200);
-    expect(found.body.result).toBe(0);
-    expect(Array.isArray(found.body.body)).toBe(true);
-    expect(found.body.body).toEqual([created.body]);
+    expect(found.body).toEqual([created.body]);
   });
 
   it('answers an empty array for an unknown trackingCode', async () => {
     const found = await sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=nothing-here`);
-    expect([found.status, found.body.body]).toEqual([200, []]);
+    expect([found.status, found.body]).toEqual([200, []]);
   });
 
   it('refuses a lookup without a trackingCode with 1004', async () => {
@@ -209,7 +207,7 @@ describe('lookup', () => {
     const again = await sb.post('/gateway/v3/payments', payment({ transaction: { trackingCode } }));
     expect([again.status, again.body.result, again.body.body.error.code]).toEqual([400, -8, 2001]);
     const found = await sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=${trackingCode}`);
-    expect(found.body.body.map((e: any) => e.result)).toEqual([-4, 0]);
+    expect(found.body.map((e: any) => e.result)).toEqual([-4, 0]);
   });
 
   it('lets another business use the same trackingCode', async () => {
@@ -257,7 +255,7 @@ describe('authorize, capture, cancel and refund', () => {
     const original = await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`);
     expect(original.body.body.transaction).toMatchObject({ capturedAmount: 30, refundedAmount: 30 });
     const all = await sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=${auth.body.body.trackingCode}`);
-    expect(all.body.body.map((e: any) => e.body.transaction.action)).toEqual(['authorize', 'capture', 'capture', 'refund', 'refund']);
+    expect(all.body.map((e: any) => e.body.transaction.action)).toEqual(['authorize', 'capture', 'capture', 'refund', 'refund']);
   });
 
   it('cancels an authorization, then refuses capturing or cancelling it again', async () => {
@@ -332,7 +330,7 @@ describe('bank redirect payments (iDEAL)', () => {
       const created = await sb.post('/gateway/v3/payments', bankPayment(amount));
       const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
       expect(read.body.result).toBe(result);
-      expect(read.status).toBe(result < 0 ? 400 : 200);
+      expect(read.status).toBe(200); // whatever the result, as the provider answered GETs
     });
   }
 
@@ -354,7 +352,7 @@ describe('bank redirect payments (iDEAL)', () => {
     const created = await sb.post('/gateway/v3/payments', bankPayment(10));
     await fetch(created.body.body.redirect.url, { method: 'POST', body: new URLSearchParams({ action: 'cancel' }), redirect: 'manual' });
     const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
-    expect([read.status, read.body.result]).toEqual([400, -10]);
+    expect([read.status, read.body.result]).toEqual([200, -10]);
   });
 
   it('answers an unknown bank page with a 404 page', async () => {

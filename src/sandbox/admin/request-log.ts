@@ -12,7 +12,7 @@
  */
 import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
-import { isoUtc } from '../domain/clock.js';
+import { isoUtcMs } from '../domain/clock.js';
 import { maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
 import type { RequestFilter, RequestLogRepository, RequestLogRow } from '../store/request-log.js';
 
@@ -266,7 +266,7 @@ function toLogged(row: RequestLogRow): LoggedRequest {
   const request = parseJson(row.request) as { kind?: string; query?: string; body?: unknown } | undefined;
   const entry: LoggedRequest = {
     seq: row.seq,
-    at: isoUtc(row.at),
+    at: isoUtcMs(row.at),
     method: row.method,
     path: row.path,
     query: request?.query ?? '',

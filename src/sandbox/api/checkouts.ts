@@ -6,12 +6,12 @@ import { brandIds, requireObject, returnUrl, tokenize } from '../http/fields.js'
 import { CHECKOUT_VALIDITY_MS, checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { errorOf, FAILURES, httpStatusOfResult, missingProperty, notFound, RESULTS } from '../errors.js';
+import { errorBody, errorOf, FAILURES, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { createCheckout as createStoredCheckout } from '../services/links.js';
-import { checkoutView, transactionView } from './views.js';
+import { checkoutView, transactionView } from '../domain/answers.js';
 
 async function createCheckout(req: RouteRequest) {
   const { sandbox } = req;
@@ -57,9 +57,10 @@ const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: str
 
 /**
  * The status answer: the result follows the checkout's state (2 Pending, 0 Completed, -4 Declined,
- * -10 Customer processing error, 4 Timeout) and, to the letter of SANDBOX.md's result table, so does the
- * HTTP status (400 for -4 and -10, with `body.error` and a requestCode as on every error result). The
- * body still carries the checkout, its transaction and every payment attempt.
+ * -10 Customer processing error, 4 Timeout), with `body.error` and a requestCode for the error results.
+ * The HTTP status is 200 whatever the result, as the provider answered status GETs (SANDBOX.md's table
+ * gives 400 for -4 and -10; docs/api.md lists the difference). The body still carries the checkout, its
+ * transaction and every payment attempt.
  */
 export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord): Reply {
   const state = checkoutState(checkout, sandbox.clock.now());
@@ -72,8 +73,9 @@ export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord):
   }
   const outcome = RESULT_OF_CHECKOUT_STATE[state];
   const error = ERROR_OF_STATE[state];
-  if (error) body.error = { ...error };
-  return Reply.json(httpStatusOfResult(outcome.result), envelope(sandbox, outcome, body, outcome.result < 0));
+  if (error) body.error = errorBody(error);
+  // A GET answers 200 whatever the checkout's result (recorded from the provider): the result is in the body.
+  return Reply.json(200, envelope(sandbox, outcome, body, outcome.result < 0));
 }
 
 function getCheckout(req: RouteRequest) {

@@ -5,7 +5,7 @@ import { authorizationMode, requireAmount, requireCurrency, requireObject, track
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
 import type { Sandbox } from '../context.js';
-import { paymentEntry } from './views.js';
+import { paymentEntry } from '../domain/answers.js';
 
 /**
  * `body.transaction` {amount, currencyCode, authorizationMode, trackingCode}. The amount's presence is

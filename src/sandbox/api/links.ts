@@ -11,7 +11,7 @@ import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { cancelLink, createLink as createStoredLink } from '../services/links.js';
-import { linkCreatedView, linkView, transactionView } from './views.js';
+import { linkCreatedView, linkView, transactionView } from '../domain/answers.js';
 
 async function createLink(req: RouteRequest) {
   const { sandbox } = req;

@@ -4,6 +4,7 @@
  */
 import { brandById } from '../domain/brands.js';
 import {
+  optionalIdentifier,
   optionalObject,
   optionalString,
   requireAmount,
@@ -25,26 +26,7 @@ import { chargeCard, type CardInput } from '../services/charge.js';
 import { followUp } from '../services/follow-ups.js';
 import type { FollowUpAction } from '../domain/follow-ups.js';
 import { parseTransaction } from './common.js';
-import { paymentBody, paymentEntry } from './views.js';
-
-/** The body of a direct payment: the spec's `id` and `trackingCode`, then transaction, card, token... */
-export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { id: p.id };
-  if (p.trackingCode !== undefined) body.trackingCode = p.trackingCode;
-  Object.assign(body, paymentBody(p));
-  const transaction = body.transaction as Record<string, unknown>;
-  // Sandbox extension: how much of a payment or authorization was captured, refunded or cancelled.
-  if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
-  if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
-  if (p.cancelled) transaction.cancelled = true;
-  if (p.bank !== undefined) body.bank = { ...p.bank };
-  return body;
-}
-
-/** The envelope of a payment, as its creation answered it (and every later GET answers it). */
-export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
-  return paymentEntry(p, directPaymentBody(p));
-}
+import { paymentEnvelope } from '../domain/answers.js';
 
 /** A payment answered with the HTTP status of its result: 200, 400 for failures, 500 for the -7 test card. */
 function paymentReply(p: PaymentRecord): Reply {
@@ -118,6 +100,7 @@ async function createPayment(req: RouteRequest) {
   const brandId = optionalBrandId(t.brandId, 'body.transaction.brandId');
   const tokenize = parseTokenize(t.tokenize, 'body.transaction.tokenize');
   const token = optionalString(t.token, 'body.transaction.token', { max: 100 });
+  const descriptor = optionalString(t.descriptor, 'body.transaction.descriptor', { max: 127 });
   const card = optionalObject(body.card, 'body.card');
   const bank = optionalObject(body.bank, 'body.bank');
 
@@ -127,9 +110,10 @@ async function createPayment(req: RouteRequest) {
     if (action !== 'PAYMENT') throw invalidValue('action', 'A bank payment (iDEAL) can only be a payment, not an authorization.');
     if (tokenize) throw invalidValue('body.transaction.tokenize', 'A bank payment cannot be tokenized.');
     if (transaction.currencyCode !== 'EUR') throw invalidValue('body.transaction.currencyCode', 'iDEAL takes EUR only.');
-    const countryCode = requireString(bank.countryCode, 'body.bank.countryCode').toUpperCase();
-    if (!/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
-    const issuerId = requireString(bank.issuerId, 'body.bank.issuerId', { max: 50 });
+    // The provider's clients send issuerId as a number and often no countryCode (iDEAL is Dutch).
+    const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
+    if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+    const issuerId = optionalIdentifier(bank.issuerId, 'body.bank.issuerId', { max: 50 });
     const record = await sandbox.store.write(() => {
       checkTrackingCodeFree(sandbox, businessId, trackingCode);
       const now = sandbox.clock.now();
@@ -149,7 +133,8 @@ async function createPayment(req: RouteRequest) {
         amount: transaction.amount,
         currencyCode: transaction.currencyCode,
         brandId,
-        bank: { countryCode, issuerId },
+        ...(descriptor !== undefined ? { descriptor } : {}),
+        bank: { ...(countryCode !== undefined ? { countryCode } : {}), ...(issuerId !== undefined ? { issuerId } : {}) },
         redirect: { method: 'GET', url: bankPageUrl(sandbox.baseUrl, id) },
         refundedAmount: 0,
       };
@@ -162,7 +147,7 @@ async function createPayment(req: RouteRequest) {
   if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010, iDEAL) takes body.bank.');
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
-  const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: true }) } : { token: token! };
+  const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };
 
   const record = await sandbox.store.write(() => {
     checkTrackingCodeFree(sandbox, businessId, trackingCode);
@@ -172,6 +157,7 @@ async function createPayment(req: RouteRequest) {
       amount: transaction.amount,
       currencyCode: transaction.currencyCode,
       trackingCode,
+      descriptor,
       source,
       brandId,
       tokenize,
@@ -185,10 +171,15 @@ async function getPayment(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const payment = req.sandbox.payments.getOwned(req.params.paymentId!, businessId);
   if (!payment) throw notFound('Payment');
-  return paymentReply(await settleOnRead(req.sandbox, payment));
+  // A GET answers 200 whatever the payment's result (recorded from the provider): the result is in the body.
+  return Reply.json(200, paymentEnvelope(await settleOnRead(req.sandbox, payment)));
 }
 
-/** Every payment of a business with a trackingCode, oldest first, each as its own envelope (captures and refunds too). */
+/**
+ * Every payment of a business with a trackingCode, oldest first, each as its own envelope (captures and
+ * refunds too), as a top-level JSON array: the provider answered this lookup without an envelope (its PHP
+ * client reads it with `executeAndReturnArray`). None found is an empty array.
+ */
 async function findPayments(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
@@ -196,7 +187,7 @@ async function findPayments(req: RouteRequest) {
   const found = req.sandbox.payments.byTrackingCode(businessId, code);
   const settled: PaymentRecord[] = [];
   for (const p of found) settled.push(await settleOnRead(req.sandbox, p));
-  return envelope(req.sandbox, RESULTS.ok, settled.map(paymentEnvelope));
+  return Reply.json(200, settled.map(paymentEnvelope));
 }
 
 function followUpRoute(action: FollowUpAction) {

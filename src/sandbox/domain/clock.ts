@@ -60,12 +60,21 @@ const isoCache = { ms: [Number.NaN, Number.NaN], text: ['', ''], next: 0 };
 export function isoUtc(epochMs: number): string {
   if (epochMs === isoCache.ms[0]) return isoCache.text[0]!;
   if (epochMs === isoCache.ms[1]) return isoCache.text[1]!;
-  const text = new Date(epochMs).toISOString();
+  // The provider answered date-times in whole seconds (`2020-11-16T12:45:58Z`).
+  const text = new Date(epochMs).toISOString().slice(0, -5) + 'Z';
   const slot = isoCache.next;
   isoCache.ms[slot] = epochMs;
   isoCache.text[slot] = text;
   isoCache.next = 1 - slot;
   return text;
+}
+
+/**
+ * ISO 8601 UTC with milliseconds, for the sandbox's own admin answers (the clock, the request log), where
+ * requests a few milliseconds apart must stay apart. The provider's API answers use {@link isoUtc}.
+ */
+export function isoUtcMs(epochMs: number): string {
+  return new Date(epochMs).toISOString();
 }
 
 /** A clock offset for people: `+31m`, `-2h 5m`, or `wall clock` when under a second. */

@@ -103,6 +103,8 @@ export interface PaymentRecord extends StoredDocument {
   token?: { token: string; displayHint: string } | undefined;
   /** Bank redirect payments: where the customer approves. */
   redirect?: { method: 'GET'; url: string } | undefined;
+  /** The statement descriptor the merchant sent, echoed in `body.transaction`. */
+  descriptor?: string | undefined;
   /** Bank payments' extra request data (country, issuer). */
   bank?: { countryCode?: string; issuerId?: string } | undefined;
   /** For authorizations and payments: how much was captured, refunded, and whether it was cancelled. */

@@ -4,7 +4,7 @@
  */
 import { isoUtc, type Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
-import { ApiError } from '../errors.js';
+import { ApiError, errorBody } from '../errors.js';
 
 export interface EnvelopeHeader {
   requestTimestamp: string;
@@ -42,6 +42,6 @@ export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope {
     result: error.result,
     description: error.description,
     header: { requestTimestamp: isoUtc(ctx.clock.now()), requestCode: ctx.ids.requestCode() },
-    body: { ...(error.body ?? {}), error: { code: error.code, message: error.message } },
+    body: { ...(error.body ?? {}), error: errorBody(error) },
   };
 }

@@ -52,10 +52,42 @@ function checkString(value: unknown, path: string, rule: StringRule): string {
   return value;
 }
 
+/**
+ * A number as the provider took it: a JSON number, or a string holding one in decimal notation ("5", "5.0",
+ * "5.00", "-2"), as its clients send amounts and ids. Anything else ("abc", "1e400", "") is refused.
+ */
+const NUMBER_TEXT = /^-?\d{1,15}(\.\d{1,15})?$/;
+
+function numberOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  return NUMBER_TEXT.test(text) ? Number(text) : undefined;
+}
+
 export function requireNumber(value: unknown, path: string): number {
   if (value === undefined || value === null) throw missingProperty(path);
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidValue(path, 'Expected a finite number.');
-  return value;
+  const n = numberOf(value);
+  if (n === undefined) throw invalidValue(path, 'Expected a number (or a string holding one, such as "12.50").');
+  return n;
+}
+
+/** {@link requireNumber} when present; null counts as absent. */
+export function optionalNumber(value: unknown, path: string): number | undefined {
+  return value === undefined || value === null ? undefined : requireNumber(value, path);
+}
+
+/**
+ * An identifier the provider took as a number or a string (`issuerId`, `storeId`): returned as text.
+ * Numbers must be whole; strings follow {@link StringRule}.
+ */
+export function optionalIdentifier(value: unknown, path: string, rule: StringRule = {}): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidValue(path, 'Expected an identifier: a whole number or a string.');
+    return String(value);
+  }
+  return checkString(value, path, rule);
 }
 
 export function requireInteger(value: unknown, path: string): number {
@@ -129,8 +161,9 @@ export function brandIds(value: unknown, path: string): number[] {
   if (!Array.isArray(value)) throw invalidValue(path, 'Expected an array of brand ids.');
   if (value.length === 0) throw invalidValue(path, 'Must name at least one brand.');
   const seen = new Set<number>();
-  value.forEach((id, i) => {
-    if (typeof id !== 'number' || !Number.isInteger(id) || brandById(id) === undefined) {
+  value.forEach((item, i) => {
+    const id = numberOf(item);
+    if (id === undefined || !Number.isInteger(id) || brandById(id) === undefined) {
       throw invalidValue(`${path}[${i}]`, 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
     }
     seen.add(id);

@@ -30,6 +30,8 @@ export interface ChargeRequest {
   amount: number;
   currencyCode: string;
   trackingCode?: string;
+  /** Statement descriptor, echoed in the answer. */
+  descriptor?: string | undefined;
   source: { card: CardInput } | { token: string };
   /** Brand the request names (direct payments); checked against the card. */
   brandId?: number;
@@ -231,6 +233,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
     // A number outside the test-card table leaves no trace of itself, not even its first and last digits.
     card: source.behaviour === 'not-a-test-card' ? undefined : cardSummary(source, outcome),
   };
+  if (req.descriptor !== undefined) record.descriptor = req.descriptor;
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if (outcome.result === 0 || outcome.result === 2) record.refundedAmount = 0;
 

@@ -1,9 +1,12 @@
 /**
- * Response bodies built from records, exactly in the provider's field names and casing.
+ * The provider's answers built from records, exactly in its field names and casing: the bodies of links,
+ * checkouts and payments and a payment's whole envelope (what a GET answers and what a webhook carries).
+ * Pure: records in, plain objects out.
  */
-import { isoUtc } from '../domain/clock.js';
-import { hostedPageUrl } from '../domain/paths.js';
-import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from '../domain/records.js';
+import { isoUtc } from './clock.js';
+import { errorBody } from '../errors.js';
+import { hostedPageUrl } from './paths.js';
+import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from './records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -20,6 +23,8 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
 export function linkCreatedView(link: LinkRecord, baseUrl: string): Record<string, unknown> {
   return {
     linkId: link.id,
+    // The provider's creation answer carried the status too (its PHP client requires it).
+    status: link.status,
     redirect: { method: 'GET', url: hostedPageUrl(baseUrl, 'link', link.id) },
     brandIds: link.brandIds,
     expirationTime: isoUtc(link.expiresAt),
@@ -61,6 +66,7 @@ export function paymentTransactionView(p: PaymentRecord): Record<string, unknown
   };
   if (p.trackingCode !== undefined) view.trackingCode = p.trackingCode;
   if (p.parentPaymentId !== undefined) view.parentId = p.parentPaymentId;
+  if (p.descriptor !== undefined) view.descriptor = p.descriptor;
   return view;
 }
 
@@ -70,7 +76,7 @@ export function paymentBody(p: PaymentRecord): Record<string, unknown> {
   if (p.card !== undefined) body.card = { ...p.card };
   if (p.token !== undefined) body.token = { ...p.token };
   if (p.redirect !== undefined) body.redirect = { ...p.redirect };
-  if (p.error !== undefined) body.error = { ...p.error };
+  if (p.error !== undefined) body.error = errorBody(p.error);
   return body;
 }
 
@@ -85,4 +91,23 @@ export function paymentEntry(p: PaymentRecord, body: Record<string, unknown> = p
     header: { requestTimestamp: p.requestTimestamp, requestCode: p.requestCode },
     body,
   };
+}
+
+/** The body of a direct payment: the spec's `id` and `trackingCode`, then transaction, card, token... */
+export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = { id: p.id };
+  if (p.trackingCode !== undefined) body.trackingCode = p.trackingCode;
+  Object.assign(body, paymentBody(p));
+  const transaction = body.transaction as Record<string, unknown>;
+  // Sandbox extension: how much of a payment or authorization was captured, refunded or cancelled.
+  if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
+  if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
+  if (p.cancelled) transaction.cancelled = true;
+  if (p.bank !== undefined) body.bank = { ...p.bank };
+  return body;
+}
+
+/** The envelope of a payment, as its creation answered it (and every later GET answers it). */
+export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
+  return paymentEntry(p, directPaymentBody(p));
 }
