@@ -8,9 +8,11 @@ import {
   optionalObject,
   optionalString,
   requireAmount,
+  requireCurrency,
   requireInteger,
   requireObject,
   requireString,
+  trackingCode as parseTrackingCode,
   type Json,
   type JsonObject,
 } from '../http/fields.js';
@@ -170,7 +172,7 @@ async function createPayment(req: RouteRequest) {
 async function getPayment(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const payment = req.sandbox.payments.getOwned(req.params.paymentId!, businessId);
-  if (!payment) throw notFound('Payment');
+  if (!payment || payment.action === 'CREDIT') throw notFound('Payment');
   // A GET answers 200 whatever the payment's result (recorded from the provider): the result is in the body.
   return Reply.json(200, paymentEnvelope(await settleOnRead(req.sandbox, payment)));
 }
@@ -184,7 +186,7 @@ async function findPayments(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
   if (!code) throw missingProperty('trackingCode');
-  const found = req.sandbox.payments.byTrackingCode(businessId, code);
+  const found = req.sandbox.payments.byTrackingCode(businessId, code).filter((p) => p.action !== 'CREDIT');
   const settled: PaymentRecord[] = [];
   for (const p of found) settled.push(await settleOnRead(req.sandbox, p));
   return Reply.json(200, settled.map(paymentEnvelope));
@@ -197,11 +199,18 @@ function followUpRoute(action: FollowUpAction) {
     const body = optionalObject(json.body, 'body');
     const t = body !== undefined ? optionalObject(body.transaction, 'body.transaction') : undefined;
     const requested = t?.amount;
+    // The provider's clients send the follow-up's own trackingCode (and the currency) with it.
+    const trackingCode = t === undefined ? undefined : parseTrackingCode(t.trackingCode, 'body.transaction.trackingCode', false);
+    const currency = t?.currencyCode === undefined || t.currencyCode === null ? undefined : requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
     const child = await followUp(req.sandbox, {
       businessId,
       paymentId: req.params.paymentId!,
       action,
-      amountFor: (cur) => (requested === undefined || requested === null ? undefined : requireAmount(requested, 'body.transaction.amount', cur)),
+      trackingCode,
+      amountFor: (cur) => {
+        if (currency !== undefined && currency !== cur) throw invalidValue('body.transaction.currencyCode', `The payment is in ${cur}.`);
+        return requested === undefined || requested === null ? undefined : requireAmount(requested, 'body.transaction.amount', cur);
+      },
     });
     return paymentReply(child);
   };

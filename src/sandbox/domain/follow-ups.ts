@@ -19,8 +19,24 @@ function toMinor(amount: number, currencyCode: string): number {
   return Math.round(amount * 10 ** (minorUnits(currencyCode) ?? 2));
 }
 
+/**
+ * What a refund naming a capture may move (the provider's clients refund a capture by its own id): what is
+ * left of that capture, and never more than is left of the authorization it captured.
+ */
+function refundableOfCapture(capture: PaymentRecord, authorization: PaymentRecord): number {
+  const cur = capture.currencyCode;
+  if (capture.result !== 0) refuse('The capture did not succeed; there is nothing to refund.');
+  if (authorization.cancelled) refuse('The authorization was cancelled; there is nothing to refund.');
+  const ofCapture = roundToMinor(capture.amount - (capture.refundedAmount ?? 0), cur);
+  const ofAuthorization = roundToMinor((authorization.capturedAmount ?? 0) - (authorization.refundedAmount ?? 0), cur);
+  const rest = Math.min(ofCapture, ofAuthorization);
+  if (rest <= 0) refuse('The capture is already refunded in full.');
+  return rest;
+}
+
 /** What a follow-up may move now, or a -8 naming the rule it breaks. */
-export function allowedFollowUpAmount(original: PaymentRecord, action: FollowUpAction): number {
+export function allowedFollowUpAmount(original: PaymentRecord, action: FollowUpAction, authorization?: PaymentRecord): number {
+  if (action === 'REFUND' && original.action === 'CAPTURE' && authorization !== undefined) return refundableOfCapture(original, authorization);
   const verb = VERB[action];
   const cur = original.currencyCode;
   if (original.action !== 'PAYMENT' && original.action !== 'AUTHORIZE') {
@@ -57,8 +73,13 @@ export function allowedFollowUpAmount(original: PaymentRecord, action: FollowUpA
  * cancel must match and a capture or refund must not exceed. `asked` parses it for the original's currency
  * (undefined: none asked); it runs only once the follow-up itself is allowed.
  */
-export function followUpAmount(original: PaymentRecord, action: FollowUpAction, asked: (currencyCode: string) => number | undefined): number {
-  const allowed = allowedFollowUpAmount(original, action);
+export function followUpAmount(
+  original: PaymentRecord,
+  action: FollowUpAction,
+  asked: (currencyCode: string) => number | undefined,
+  authorization?: PaymentRecord,
+): number {
+  const allowed = allowedFollowUpAmount(original, action, authorization);
   const requested = asked(original.currencyCode);
   if (requested === undefined) return allowed;
   const cur = original.currencyCode;
@@ -112,4 +133,10 @@ export function applyFollowUp(
   if (action === 'REFUND') updated.refundedAmount = roundToMinor((original.refundedAmount ?? 0) + amount, cur);
   if (action === 'CANCEL') updated.cancelled = true;
   return { followUp, original: updated };
+}
+
+/** A refund of a capture also counts against the authorization the capture belongs to. */
+export function refundAgainstAuthorization(authorization: PaymentRecord, amount: number, now: number): PaymentRecord {
+  const refunded = roundToMinor((authorization.refundedAmount ?? 0) + amount, authorization.currencyCode);
+  return { ...authorization, refundedAmount: refunded, updatedAt: now };
 }

@@ -68,7 +68,8 @@ export interface CheckoutRecord extends StoredDocument {
 }
 
 /** Upper-case actions; returned lower case in `body.transaction.action`. */
-export type PaymentAction = 'PAYMENT' | 'AUTHORIZE' | 'CAPTURE' | 'CANCEL' | 'REFUND';
+/** `CREDIT` is a payout to a card (`/gateway/v3/credits`), kept apart from payments by its action. */
+export type PaymentAction = 'PAYMENT' | 'AUTHORIZE' | 'CAPTURE' | 'CANCEL' | 'REFUND' | 'CREDIT';
 
 export interface CardSummary {
   approvalCode: string;

@@ -26,7 +26,7 @@ export interface CardInput {
 
 export interface ChargeRequest {
   businessId: string;
-  action: 'PAYMENT' | 'AUTHORIZE';
+  action: 'PAYMENT' | 'AUTHORIZE' | 'CREDIT';
   amount: number;
   currencyCode: string;
   trackingCode?: string;
@@ -235,7 +235,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
   };
   if (req.descriptor !== undefined) record.descriptor = req.descriptor;
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
-  if (outcome.result === 0 || outcome.result === 2) record.refundedAmount = 0;
+  if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 
   if (source.token) {
     record.token = { token: source.token.token, displayHint: source.token.displayHint };

@@ -3,7 +3,7 @@
  * write, so two concurrent refunds can never move more than was captured.
  */
 import type { Sandbox } from '../context.js';
-import { applyFollowUp, followUpAmount, type FollowUpAction } from '../domain/follow-ups.js';
+import { applyFollowUp, followUpAmount, refundAgainstAuthorization, type FollowUpAction } from '../domain/follow-ups.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { notFound } from '../errors.js';
 
@@ -21,7 +21,12 @@ export function followUp(sandbox: Sandbox, req: FollowUpRequest): Promise<Paymen
   return sandbox.store.write(() => {
     const original = sandbox.payments.getOwned(req.paymentId, req.businessId);
     if (!original) throw notFound('Payment');
-    const amount = followUpAmount(original, req.action, req.amountFor);
+    // A refund may name a capture: it refunds that capture, and counts against its authorization too.
+    const authorization =
+      req.action === 'REFUND' && original.action === 'CAPTURE' && original.parentPaymentId !== undefined
+        ? sandbox.payments.get(original.parentPaymentId)
+        : undefined;
+    const amount = followUpAmount(original, req.action, req.amountFor, authorization);
     const ids = {
       id: sandbox.ids.uuid(),
       requestCode: sandbox.ids.requestCode(),
@@ -31,6 +36,7 @@ export function followUp(sandbox: Sandbox, req: FollowUpRequest): Promise<Paymen
     const moved = applyFollowUp(original, req.action, amount, ids, sandbox.clock.now());
     sandbox.payments.insert(moved.followUp);
     sandbox.payments.update(moved.original);
+    if (authorization !== undefined) sandbox.payments.update(refundAgainstAuthorization(authorization, amount, sandbox.clock.now()));
     return moved.followUp;
   });
 }
