@@ -3,16 +3,13 @@
  * the `paylink` key of `package.json`) in the working directory, then defaults (docs/cli.md,
  * "Configuration file").
  */
+import { DEFAULT_DB, DEFAULT_PORT } from '../sandbox/domain/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
 
-/**
- * `paylink sandbox`'s defaults, shown in its help: the same values as `DEFAULT_PORT` and `DEFAULT_DB` of
- * src/sandbox/index.ts, which the CLI does not import before the sandbox command runs (it loads the whole
- * sandbox). test/cli/lazy-loading.test.ts checks that they agree.
- */
-export const SANDBOX_DEFAULTS = { port: 8417, db: '.paylink/sandbox.db' } as const;
+/** `paylink sandbox`'s defaults, shown in its help (from the sandbox's pure defaults module). */
+export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
 /** Seed of `paylink sandbox --deterministic` without a value. */
 export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
 /** The local sandbox at its default port. */

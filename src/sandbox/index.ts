@@ -2,6 +2,7 @@
  * The programmatic entry: `startSandbox(options) -> { url, close }`. `paylink sandbox` is a thin command
  * over it, and tests start one on port 0 with a temporary database.
  */
+import { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
@@ -47,11 +48,6 @@ export interface StartSandboxOptions {
   /** Observers of every answered request. */
   observers?: RequestObserver[];
 }
-
-/** The default port of `paylink sandbox` and of the CLI's default base URL. */
-export const DEFAULT_PORT = 8417;
-/** The default database file, relative to the working directory. */
-export const DEFAULT_DB = '.paylink/sandbox.db';
 
 export interface RunningSandbox {
   /** Base URL the sandbox listens at, e.g. `http://127.0.0.1:8417`. */
@@ -190,3 +186,4 @@ export type { Credential, SandboxConfig } from './context.js';
 export type { RequestObserver, ObservedRequest } from './http/observe.js';
 export { ApiError, ERROR_CODES, EXIT_CODES, RESULTS } from './errors.js';
 export { libraryScriptTag, servedLibrary } from './web/library.js';
+export { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';

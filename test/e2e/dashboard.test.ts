@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, hasChromium, launchChromium } from '../helpers/browser.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { loadFixtures } from '../../src/cli/fixtures/load.js';
+import { loadFixtures } from '../../src/cli/seed/load.js';
 
 const sb = useSandbox({ adminToken: 'e2e-dashboard-token' });
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
