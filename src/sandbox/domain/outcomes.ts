@@ -9,10 +9,9 @@
  */
 import { FAILURES, RESULTS, httpStatusOfResult, type Failure } from '../errors.js';
 import type { IdSource } from './ids.js';
-import type { OutcomeName } from './test-cards.js';
+import { FAILURE_OF_BEHAVIOUR as FAILURE_OF, type Behaviour } from './test-cards.js';
 
-/** What a charge does: a test card's outcome, or `not-a-test-card` for a Luhn-valid number outside the table. */
-export type Behaviour = OutcomeName | 'not-a-test-card';
+export type { Behaviour };
 
 export interface OutcomeInput {
   behaviour: Behaviour;
@@ -47,23 +46,6 @@ export interface Outcome {
   /** True when the payment must wait for the 3-D Secure challenge (result 2). */
   challenge: boolean;
 }
-
-/** The catalogue entry of each failing behaviour. */
-const FAILURE_OF: Partial<Record<Behaviour, Failure>> = {
-  declined: FAILURES.declined,
-  'insufficient-funds': FAILURES.insufficientFunds,
-  'expired-card': FAILURES.expiredCard,
-  'cvv-mismatch': FAILURES.cvvMismatch,
-  failed: FAILURES.failed,
-  'failed-retry': FAILURES.failedRetry,
-  'declined-retry': FAILURES.declinedRetry,
-  'business-rule': FAILURES.businessRule,
-  fraud: FAILURES.fraud,
-  'customer-cancelled': FAILURES.customerCancelled,
-  referral: FAILURES.referral,
-  'internal-error': FAILURES.internalError,
-  'not-a-test-card': FAILURES.notATestCard,
-};
 
 /** The failure of a 3-D Secure challenge (wrong code or cancelled). */
 export const THREE_DS_FAILED: Failure = FAILURES.threeDSecureFailed;

@@ -3,6 +3,7 @@
  * outcome it asks for. Shared by the outcome engine, the hosted pages' sandbox banner and the CLI's
  * `--outcome` names.
  */
+import { FAILURES, RESULTS, type Failure } from '../errors.js';
 
 /** Outcome names, as the CLI's `--outcome` takes them. */
 export type OutcomeName =
@@ -25,39 +26,70 @@ export interface TestCard {
   number: string;
   brandId: number;
   outcome: OutcomeName;
-  /** Result the card produces (for `3ds`, the challenge decides). */
+  /** Result the card produces, derived from its outcome (for `3ds`, 2 until the challenge decides). */
   result: number;
   /** What a person reads in the docs and on the hosted page's sandbox banner. */
   label: string;
 }
 
+/** What a charge does: a test card's outcome, or `not-a-test-card` for a Luhn-valid number outside the table. */
+export type Behaviour = OutcomeName | 'not-a-test-card';
+
+/** The catalogue failure of each failing behaviour: the one source of their results, codes and messages. */
+export const FAILURE_OF_BEHAVIOUR: Partial<Record<Behaviour, Failure>> = {
+  declined: FAILURES.declined,
+  'insufficient-funds': FAILURES.insufficientFunds,
+  'expired-card': FAILURES.expiredCard,
+  'cvv-mismatch': FAILURES.cvvMismatch,
+  failed: FAILURES.failed,
+  'failed-retry': FAILURES.failedRetry,
+  'declined-retry': FAILURES.declinedRetry,
+  'business-rule': FAILURES.businessRule,
+  fraud: FAILURES.fraud,
+  'customer-cancelled': FAILURES.customerCancelled,
+  referral: FAILURES.referral,
+  'internal-error': FAILURES.internalError,
+  'not-a-test-card': FAILURES.notATestCard,
+};
+
+/** The result an outcome gives on its first attempt: 0 approved, 2 for the 3-D Secure card, else its failure's. */
+export function resultOfOutcome(outcome: OutcomeName): number {
+  if (outcome === 'approved') return RESULTS.ok.result;
+  if (outcome === '3ds') return RESULTS.pending.result;
+  return RESULTS[FAILURE_OF_BEHAVIOUR[outcome]!.kind].result;
+}
+
+function row(number: string, brandId: number, outcome: OutcomeName, label: string): TestCard {
+  return { number, brandId, outcome, result: resultOfOutcome(outcome), label };
+}
+
 export const TEST_CARDS: readonly TestCard[] = [
-  { number: '4111111111111111', brandId: 1010, outcome: 'approved', result: 0, label: 'VISA, approved' },
-  { number: '4242424242424242', brandId: 1010, outcome: 'approved', result: 0, label: 'VISA, approved' },
-  { number: '5555555555554444', brandId: 1020, outcome: 'approved', result: 0, label: 'MasterCard, approved' },
-  { number: '5105105105105100', brandId: 1020, outcome: 'approved', result: 0, label: 'MasterCard, approved' },
-  { number: '378282246310005', brandId: 1030, outcome: 'approved', result: 0, label: 'American Express, approved' },
-  { number: '6759649826438453', brandId: 1050, outcome: 'approved', result: 0, label: 'Maestro, approved' },
-  { number: '4026000000000002', brandId: 1011, outcome: 'approved', result: 0, label: 'Visa Electron, approved' },
-  { number: '4000056655665556', brandId: 1013, outcome: 'approved', result: 0, label: 'Visa Debit, approved' },
-  { number: '5200828282828210', brandId: 1023, outcome: 'approved', result: 0, label: 'MasterCard Debit, approved' },
-  { number: '6011111111111117', brandId: 1040, outcome: 'approved', result: 0, label: 'Discover, approved' },
-  { number: '36227206271667', brandId: 1060, outcome: 'approved', result: 0, label: 'Diners Club, approved' },
-  { number: '3566002020360505', brandId: 1090, outcome: 'approved', result: 0, label: 'JCB, approved' },
-  { number: '6703444444444449', brandId: 1210, outcome: 'approved', result: 0, label: 'Bancontact, approved' },
-  { number: '4000000000000002', brandId: 1010, outcome: 'declined', result: -4, label: 'Declined' },
-  { number: '4000000000009995', brandId: 1010, outcome: 'insufficient-funds', result: -4, label: 'Declined: insufficient funds' },
-  { number: '4000000000000069', brandId: 1010, outcome: 'expired-card', result: -4, label: 'Declined: expired card' },
-  { number: '4000000000000127', brandId: 1010, outcome: 'cvv-mismatch', result: -4, label: 'Declined: CVV mismatch (cvvResult N)' },
-  { number: '4000000000000119', brandId: 1010, outcome: 'failed', result: -2, label: 'Failed' },
-  { number: '4000000000000101', brandId: 1010, outcome: 'failed-retry', result: -3, label: 'Failed, retry (first attempt only)' },
-  { number: '4000000000000325', brandId: 1010, outcome: 'declined-retry', result: -5, label: 'Declined, retry (first attempt only)' },
-  { number: '4000000000000317', brandId: 1010, outcome: 'business-rule', result: -8, label: 'Business rule error' },
-  { number: '4000000000000259', brandId: 1010, outcome: 'fraud', result: -9, label: 'Fraud' },
-  { number: '4000000000000036', brandId: 1010, outcome: 'customer-cancelled', result: -10, label: 'Customer processing error' },
-  { number: '4000000000000341', brandId: 1010, outcome: 'referral', result: -11, label: 'Referrals' },
-  { number: '4000000000000010', brandId: 1010, outcome: 'internal-error', result: -7, label: 'Internal error (HTTP 500)' },
-  { number: '4000000000003220', brandId: 1010, outcome: '3ds', result: 2, label: '3-D Secure challenge (code 1234 approves)' },
+  row('4111111111111111', 1010, 'approved', 'VISA, approved'),
+  row('4242424242424242', 1010, 'approved', 'VISA, approved'),
+  row('5555555555554444', 1020, 'approved', 'MasterCard, approved'),
+  row('5105105105105100', 1020, 'approved', 'MasterCard, approved'),
+  row('378282246310005', 1030, 'approved', 'American Express, approved'),
+  row('6759649826438453', 1050, 'approved', 'Maestro, approved'),
+  row('4026000000000002', 1011, 'approved', 'Visa Electron, approved'),
+  row('4000056655665556', 1013, 'approved', 'Visa Debit, approved'),
+  row('5200828282828210', 1023, 'approved', 'MasterCard Debit, approved'),
+  row('6011111111111117', 1040, 'approved', 'Discover, approved'),
+  row('36227206271667', 1060, 'approved', 'Diners Club, approved'),
+  row('3566002020360505', 1090, 'approved', 'JCB, approved'),
+  row('6703444444444449', 1210, 'approved', 'Bancontact, approved'),
+  row('4000000000000002', 1010, 'declined', 'Declined'),
+  row('4000000000009995', 1010, 'insufficient-funds', 'Declined: insufficient funds'),
+  row('4000000000000069', 1010, 'expired-card', 'Declined: expired card'),
+  row('4000000000000127', 1010, 'cvv-mismatch', 'Declined: CVV mismatch (cvvResult N)'),
+  row('4000000000000119', 1010, 'failed', 'Failed'),
+  row('4000000000000101', 1010, 'failed-retry', 'Failed, retry (first attempt only)'),
+  row('4000000000000325', 1010, 'declined-retry', 'Declined, retry (first attempt only)'),
+  row('4000000000000317', 1010, 'business-rule', 'Business rule error'),
+  row('4000000000000259', 1010, 'fraud', 'Fraud'),
+  row('4000000000000036', 1010, 'customer-cancelled', 'Customer processing error'),
+  row('4000000000000341', 1010, 'referral', 'Referrals'),
+  row('4000000000000010', 1010, 'internal-error', 'Internal error (HTTP 500)'),
+  row('4000000000003220', 1010, '3ds', '3-D Secure challenge (code 1234 approves)'),
 ];
 
 const BY_NUMBER = new Map(TEST_CARDS.map((card) => [card.number, card]));
