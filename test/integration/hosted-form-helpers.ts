@@ -3,6 +3,8 @@
  * post the fields, look at the answer without following redirects.
  */
 import type { TestSandbox } from '../helpers/sandbox.js';
+// The same reader of the hosted page as `paylink pay` (one parser of the form's HTML, not a copy).
+import { alertText, hiddenInput, pageState } from '../../src/cli/customer.js';
 
 export interface PageResponse {
   status: number;
@@ -21,9 +23,9 @@ async function toPage(response: Response): Promise<PageResponse> {
     headers: response.headers,
     html,
     location: response.headers.get('location'),
-    state: /<body[^>]*data-paylink-state="([^"]*)"/.exec(html)?.[1],
-    formToken: /name="formToken" value="([^"]*)"/.exec(html)?.[1],
-    alert: /role="alert"[^>]*>([^<]*)</.exec(html)?.[1],
+    state: pageState(html),
+    formToken: hiddenInput(html, 'formToken'),
+    alert: alertText(html),
   };
 }
 
