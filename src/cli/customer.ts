@@ -4,6 +4,7 @@
  * 303 to the merchant's returnUrl, then read the resulting status from the API. Used by `paylink pay` and
  * by the fixture runner (`src/cli/seed`).
  */
+import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
 import { expectOk, networkReason, type ApiClient, type ApiResponse } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
@@ -94,8 +95,7 @@ export async function findResource(client: ApiClient, id: string, kind?: Resourc
 /** Lifecycle of a link or checkout status envelope: link status, or the checkout's result description. */
 export function lifecycleOf(kind: ResourceKind, envelope: any): string {
   if (kind === 'link') return String(envelope?.body?.link?.status ?? envelope?.description ?? 'UNKNOWN');
-  const names: Record<number, string> = { 2: 'PENDING', 0: 'PAID', [-4]: 'DECLINED', [-10]: 'DECLINEDBYCUSTOMER', 4: 'TIMEOUT' };
-  return names[envelope?.result as number] ?? String(envelope?.description ?? 'UNKNOWN');
+  return checkoutStateOfResult(envelope?.result as number) ?? String(envelope?.description ?? 'UNKNOWN');
 }
 
 /** The value of a hidden input by name, whatever the attribute order. */
