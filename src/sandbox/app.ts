@@ -15,6 +15,7 @@ import type { JsonObject } from './http/fields.js';
 import { apiRoutes } from './api/index.js';
 import { adminRoutes } from './admin/routes.js';
 import { dashboardRoutes } from './admin/dashboard.js';
+import { webhookRoutes } from './admin/webhooks.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
 
 export interface BuiltApp {
@@ -36,7 +37,7 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...dashboardRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...dashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {

@@ -4,7 +4,7 @@
  * stays inside store/ (see `openStore`).
  */
 import { SandboxClock, type ClockState } from './domain/clock.js';
-import { RandomIds, SeededIds, type IdSource } from './domain/ids.js';
+import { RandomIds, SeededIds, uuidFromText, type IdSource } from './domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from './domain/records.js';
 import type { AttemptRepository } from './store/attempts.js';
 import type { BrowseRepository } from './store/browse.js';
@@ -16,6 +16,8 @@ import { openStore } from './store/open.js';
 import type { RequestLogRepository } from './store/request-log.js';
 import type { ResetRepository } from './store/reset.js';
 import type { TokenTable } from './store/tokens.js';
+import type { EventRepository } from './store/events.js';
+import { EventService } from './services/events.js';
 
 /** username -> password and the business ids those credentials own. */
 export interface Credential {
@@ -37,6 +39,10 @@ export interface SandboxConfig {
   seed?: string | undefined;
   /** Log each request to the console. */
   verbose?: boolean | undefined;
+  /** The webhook secret; else the one stored in the database, else a new one (docs/webhooks.md). */
+  webhookSecret?: string | undefined;
+  /** The request header webhook signatures go in (shown by the admin API). */
+  webhookHeader?: string | undefined;
 }
 
 /** A saved clock state only if it gives a time a Date can hold; anything else (a corrupt row) is the wall clock. */
@@ -63,6 +69,12 @@ export class Sandbox {
   readonly requestLog: RequestLogRepository;
   readonly browse: BrowseRepository;
   readonly reset: ResetRepository;
+  /** Stored events, deliveries and endpoints (read through {@link events} for what is committed). */
+  readonly eventStore: EventRepository;
+  /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
+  readonly events: EventService;
+  /** Where the webhook secret came from: the configuration, the database, or generated now. */
+  readonly webhookSecretSource: 'config' | 'stored' | 'generated';
   /** Errors no handler expected (each became a 500); tests assert there are none. */
   readonly unexpectedErrors: unknown[] = [];
   /** The URL the sandbox listens at; set by `startSandbox` once listening. */
@@ -81,6 +93,7 @@ export class Sandbox {
     this.requestLog = opened.requestLog;
     this.browse = opened.browse;
     this.reset = opened.reset;
+    this.eventStore = opened.events;
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
@@ -90,6 +103,30 @@ export class Sandbox {
       this.ids = new RandomIds();
     }
     this.store.onRollback(() => this.forgetCaches());
+
+    const stored = this.readMeta<string>('webhooks.secret');
+    const secret = config.webhookSecret ?? stored ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
+    this.webhookSecretSource = config.webhookSecret !== undefined ? 'config' : stored !== undefined ? 'stored' : 'generated';
+    if (this.webhookSecretSource === 'generated') this.writeMetaSync('webhooks.secret', secret);
+    let hookId = this.readMeta<string>('webhooks.hookId');
+    if (hookId === undefined) {
+      hookId = config.seed !== undefined ? uuidFromText(`${config.seed}:hook`) : crypto.randomUUID();
+      this.writeMetaSync('webhooks.hookId', hookId);
+    }
+    this.events = new EventService({
+      events: opened.events,
+      payments: this.payments,
+      links: this.links,
+      checkouts: this.checkouts,
+      clock: this.clock,
+      secret,
+      hookId,
+      seed: config.seed,
+    });
+    // Every payment write is an event candidate, in the same transaction (services/events.ts).
+    this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));
+    this.store.onCommit(() => this.events.afterCommit());
+    this.store.onRollback(() => this.events.afterRollback());
   }
 
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
@@ -122,6 +159,7 @@ export class Sandbox {
     this.checkouts.forgetAll();
     this.payments.forgetAll();
     this.tokens.forgetAll();
+    this.events?.forget();
   }
 
   close(): void {

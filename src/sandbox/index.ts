@@ -13,6 +13,9 @@ import { unreadableRequest } from './errors.js';
 import { Sandbox, type Credential } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
+import { DeliveryWorker } from './services/webhook-delivery.js';
+import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
+import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 
 export interface StartSandboxOptions {
   /**
@@ -47,6 +50,27 @@ export interface StartSandboxOptions {
   tunnel?: boolean;
   /** Observers of every answered request. */
   observers?: RequestObserver[];
+  /**
+   * Secret webhook events are signed with (endpoints without their own, notifyUrl, `paylink listen`).
+   * @default the one stored in the database, else a new one, stored
+   */
+  webhookSecret?: string;
+  /**
+   * Retry schedule of webhook deliveries: `standard` (5 s up to 6 h, docs/webhooks.md), `fast` (within
+   * about 5 s, for tests and CI), or the waits in milliseconds.
+   * @default "standard"
+   */
+  webhookRetry?: 'standard' | 'fast' | readonly number[];
+  /**
+   * Milliseconds a webhook attempt may take before it counts as failed.
+   * @default 10000 (2000 with the fast schedule)
+   */
+  webhookTimeoutMs?: number;
+  /**
+   * Request header carrying the event signature.
+   * @default "x-payvision-signature"
+   */
+  webhookHeader?: string;
 }
 
 export interface RunningSandbox {
@@ -60,6 +84,18 @@ export interface RunningSandbox {
   sandbox: Sandbox;
   /** Why `tunnel: true` opened no tunnel (the sandbox serves locally all the same). */
   tunnelError?: string | undefined;
+  /** How webhook events are signed and sent (docs/webhooks.md). */
+  webhooks: {
+    /** The sandbox's webhook secret. */
+    secret: string;
+    /** `config` (given), `stored` (from an earlier run) or `generated` (new, now stored). */
+    secretSource: 'config' | 'stored' | 'generated';
+    /** The request header with the signature. */
+    header: string;
+    /** The hookId of notifyUrl deliveries and `paylink listen`. */
+    hookId: string;
+    retry: 'standard' | 'fast' | 'custom';
+  };
   /** Stops listening and closes the database (committing what was answered). */
   close(): Promise<void>;
 }
@@ -79,6 +115,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     credentials: options.credentials,
     adminToken,
     seed: options.seed,
+    webhookSecret: options.webhookSecret,
+    webhookHeader: options.webhookHeader,
   });
   const { nodeListener, observe } = createSandboxApp(sandbox);
   const requestLog = requestLogOf(sandbox);
@@ -132,6 +170,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     }
   }
 
+  const retry = options.webhookRetry ?? 'standard';
+  const header = (options.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
+  const worker = new DeliveryWorker(sandbox.store, sandbox.eventStore, sandbox.events, {
+    schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
+    timeoutMs: options.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
+    header,
+  });
+  worker.start();
+
   let closed = false;
   return {
     url,
@@ -139,9 +186,17 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     adminToken,
     sandbox,
     tunnelError,
+    webhooks: {
+      secret: sandbox.events.secret,
+      secretSource: sandbox.webhookSecretSource,
+      header,
+      hookId: sandbox.events.hookId,
+      retry: typeof retry === 'string' ? retry : 'custom',
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await worker.stop();
       requestLog.close();
       await tunnel?.close().catch(() => undefined);
       await listener.close();

@@ -1,7 +1,7 @@
 /**
  * Parsing shared by the API resources: the `body.transaction` block and the payment entries of a link or checkout.
  */
-import { authorizationMode, requireAmount, requireCurrency, requireObject, trackingCode, type JsonObject } from '../http/fields.js';
+import { authorizationMode, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
 import type { Sandbox } from '../context.js';
@@ -16,12 +16,15 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
   if (t.amount === undefined || t.amount === null) throw missingProperty('body.transaction.amount');
   const currencyCode = requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
   const amount = requireAmount(t.amount, 'body.transaction.amount', currencyCode);
-  return {
+  const fields: TransactionFields = {
     amount,
     currencyCode,
     authorizationMode: authorizationMode(t.authorizationMode, 'body.transaction.authorizationMode'),
     trackingCode: trackingCode(t.trackingCode, 'body.transaction.trackingCode', options.trackingRequired),
   };
+  // Where webhook events about its payments go (docs/webhooks.md); http and https only.
+  if (t.notifyUrl !== undefined && t.notifyUrl !== null) fields.notifyUrl = returnUrl(t.notifyUrl, 'body.transaction.notifyUrl');
+  return fields;
 }
 
 /** `body.payments[]` of a link or checkout: an entry for each attempt, oldest first. */

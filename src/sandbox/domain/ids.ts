@@ -23,6 +23,11 @@ function formatUuid(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** A UUID made from the SHA-256 of `text`: reproducible ids outside the seeded counter (webhook events). */
+export function uuidFromText(text: string): string {
+  return formatUuid(createHash('sha256').update(text).digest());
+}
+
 function approvalFrom(bytes: Buffer): string {
   let code = '';
   for (let i = 0; i < 6; i++) code += APPROVAL_ALPHABET[bytes[i]! % APPROVAL_ALPHABET.length];

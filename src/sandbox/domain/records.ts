@@ -23,6 +23,8 @@ export interface TransactionFields {
   currencyCode: string;
   authorizationMode: AuthorizationMode;
   trackingCode?: string | undefined;
+  /** `body.transaction.notifyUrl`: where webhook events about its payments go (docs/webhooks.md). */
+  notifyUrl?: string | undefined;
 }
 
 /** Stored link status; `EXPIRED` is derived from the clock at read time, never stored. */
@@ -106,6 +108,8 @@ export interface PaymentRecord extends StoredDocument {
   redirect?: { method: 'GET'; url: string } | undefined;
   /** The statement descriptor the merchant sent, echoed in `body.transaction`. */
   descriptor?: string | undefined;
+  /** `body.transaction.notifyUrl` of a direct payment; hosted-page payments and follow-ups use their parent's. */
+  notifyUrl?: string | undefined;
   /** Bank payments' extra request data (country, issuer). */
   bank?: { countryCode?: string; issuerId?: string } | undefined;
   /** For authorizations and payments: how much was captured, refunded, and whether it was cancelled. */

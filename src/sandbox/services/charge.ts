@@ -32,6 +32,8 @@ export interface ChargeRequest {
   trackingCode?: string;
   /** Statement descriptor, echoed in the answer. */
   descriptor?: string | undefined;
+  /** `body.transaction.notifyUrl` of a direct payment (webhook events). */
+  notifyUrl?: string | undefined;
   source: { card: CardInput } | { token: string };
   /** Brand the request names (direct payments); checked against the card. */
   brandId?: number;
@@ -234,6 +236,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
     card: source.behaviour === 'not-a-test-card' ? undefined : cardSummary(source, outcome),
   };
   if (req.descriptor !== undefined) record.descriptor = req.descriptor;
+  if (req.notifyUrl !== undefined) record.notifyUrl = req.notifyUrl;
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 

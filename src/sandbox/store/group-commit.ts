@@ -27,6 +27,7 @@ export class Store {
   private batchStartedAt = 0;
   private seenAtLastTurn = 0;
   private readonly rollbackListeners: Array<() => void> = [];
+  private readonly commitListeners: Array<() => void> = [];
   private deferredTimer: NodeJS.Timeout | undefined;
   private readonly beginStmt;
   private readonly commitStmt;
@@ -46,6 +47,11 @@ export class Store {
   /** Called when a write is rolled back, so read caches drop what they may hold of it. */
   onRollback(listener: () => void): void {
     this.rollbackListeners.push(listener);
+  }
+
+  /** Called after each successful commit (the webhook worker sends only what is committed). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
   }
 
   /**
@@ -172,6 +178,7 @@ export class Store {
       for (const w of waiting) w.reject(error);
       return;
     }
+    for (const listener of this.commitListeners) listener();
     for (const w of waiting) w.resolve();
   }
 

@@ -134,6 +134,56 @@ export const MIGRATIONS: readonly Migration[] = [
       ])}
     `,
   },
+  {
+    version: 6,
+    description:
+      'webhooks: endpoints per business, events (one per payment change, body stored byte for byte), deliveries (one per event and destination, in order per payment) and every delivery attempt',
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        hook_id TEXT PRIMARY KEY,
+        business_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_business ON webhook_endpoints (business_id);
+
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        business_id TEXT NOT NULL,
+        payment_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX events_payment ON events (payment_id);
+
+      CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_seq INTEGER NOT NULL REFERENCES events (seq) ON DELETE CASCADE,
+        target TEXT NOT NULL,
+        order_key TEXT NOT NULL,
+        hook_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX deliveries_pending ON deliveries (next_at) WHERE status = 'pending';
+      CREATE INDEX deliveries_event ON deliveries (event_seq);
+      CREATE INDEX deliveries_order ON deliveries (target, order_key, id) WHERE status = 'pending';
+
+      CREATE TABLE delivery_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        delivery_id INTEGER NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);
+    `,
+  },
 ];
 
 /**

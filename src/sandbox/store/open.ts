@@ -3,6 +3,7 @@ import { AttemptRepository } from './attempts.js';
 import { BrowseRepository } from './browse.js';
 import { openDatabase } from './db.js';
 import { DocumentTable } from './document-table.js';
+import { EventRepository } from './events.js';
 import { FormTokenRepository } from './form-tokens.js';
 import { Store } from './group-commit.js';
 import { MetaRepository } from './meta.js';
@@ -23,6 +24,7 @@ export interface OpenStore {
   requestLog: RequestLogRepository;
   browse: BrowseRepository;
   reset: ResetRepository;
+  events: EventRepository;
 }
 
 /**
@@ -46,5 +48,6 @@ export function openStore(path: string): OpenStore {
     requestLog: new RequestLogRepository(db),
     browse: new BrowseRepository(db),
     reset: new ResetRepository(db),
+    events: new EventRepository(db),
   };
 }

@@ -1,0 +1,269 @@
+/**
+ * Webhook events: the one place they are made. The payments repository calls {@link EventService.paymentWritten}
+ * for every insert and update inside the write that makes it (store/document-table.ts `onWrite`), so an
+ * event and its deliveries commit or roll back with the change they report, whichever handler, page or
+ * clock-driven read made it. The domain decides whether a write is an event and builds its body
+ * (domain/events.ts); the store keeps event and deliveries (store/events.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { paymentEnvelope } from '../domain/answers.js';
+import type { Clock } from '../domain/clock.js';
+import { eventBody, orderKeyOf, paymentEventType, serializeEvent, type EventType, type WebhookFaults } from '../domain/events.js';
+import { uuidFromText } from '../domain/ids.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import { signEvent } from '../domain/webhook-signature.js';
+import type { DocumentTable } from '../store/document-table.js';
+import type { DeliveryRow, EndpointRecord, EventFilter, EventRepository, EventRow } from '../store/events.js';
+
+/** What the event service reads and writes. */
+export interface EventServiceDeps {
+  events: EventRepository;
+  payments: DocumentTable<PaymentRecord>;
+  links: DocumentTable<LinkRecord>;
+  checkouts: DocumentTable<CheckoutRecord>;
+  clock: Clock;
+  /** The sandbox's webhook secret (notifyUrl deliveries, endpoints without their own, `listen`). */
+  secret: string;
+  /** The hookId of notifyUrl deliveries and of `listen`. */
+  hookId: string;
+  /** Reproducible event ids (`--deterministic`). */
+  seed?: string | undefined;
+}
+
+/**
+ * Events of one payment that arrive within this hold are sent newest first to an endpoint with the
+ * out-of-order fault (or within its delay, when longer).
+ */
+export const OUT_OF_ORDER_HOLD_MS = 500;
+
+/** An event for `paylink listen`: the exact body and its signature with the sandbox's secret. */
+export interface SignedEvent {
+  seq: number;
+  id: string;
+  type: EventType;
+  businessId: string;
+  paymentId: string;
+  createdAt: number;
+  body: string;
+  signature: string;
+  hookId: string;
+}
+
+export class EventService {
+  private endpointCache: Map<string, EndpointRecord[]> | undefined;
+  /** The last event sequence number written, committed or not. */
+  private latestSeq: number;
+  /** The last event sequence number known committed: deliveries and listeners never see past it. */
+  private committed: number;
+  private readonly committedListeners = new Set<() => void>();
+
+  constructor(private readonly deps: EventServiceDeps) {
+    this.latestSeq = this.committed = deps.events.lastSeq();
+  }
+
+  get secret(): string {
+    return this.deps.secret;
+  }
+
+  get hookId(): string {
+    return this.deps.hookId;
+  }
+
+  /** The last committed event's sequence number. */
+  get committedSeq(): number {
+    return this.committed;
+  }
+
+  /** Call after each commit: events written so far are now durable; wakes the worker and listeners. */
+  afterCommit(): void {
+    if (this.latestSeq === this.committed) return;
+    this.committed = this.latestSeq;
+    for (const listener of this.committedListeners) listener();
+  }
+
+  /** After a rolled-back write the cached endpoints may hold one that was never stored. */
+  afterRollback(): void {
+    this.endpointCache = undefined;
+  }
+
+  /** Calls `listener` whenever new events are committed; returns the unsubscribe function. */
+  onCommitted(listener: () => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  /** The payments repository's write hook. Runs inside the write. */
+  paymentWritten(before: PaymentRecord | undefined, after: PaymentRecord): void {
+    const type = paymentEventType(before, after);
+    if (type === undefined) return;
+    const seq = Math.max(this.latestSeq, this.deps.events.lastSeq()) + 1;
+    const id = this.deps.seed !== undefined ? uuidFromText(`${this.deps.seed}:event:${seq}`) : randomUUID();
+    const createdAt = this.deps.clock.now();
+    const body = serializeEvent(eventBody(id, type, createdAt, paymentEnvelope(after)));
+    const event: EventRow = { seq, id, type, businessId: after.businessId, paymentId: after.id, createdAt, body };
+    this.deps.events.insertEvent(event);
+    this.latestSeq = seq;
+    this.deliver(event, orderKeyOf(after), this.notifyUrlOf(after));
+  }
+
+  /** Adds a delivery of `event` to every destination it has now: the notifyUrl and matching endpoints. */
+  private deliver(event: EventRow, orderKey: string, notifyUrl: string | undefined, only?: { hookId?: string | undefined }): DeliveryRow['id'][] {
+    const now = Date.now();
+    const ids: number[] = [];
+    if (notifyUrl !== undefined && (only?.hookId === undefined || only.hookId === this.deps.hookId)) {
+      ids.push(
+        this.deps.events.insertDelivery({
+          eventSeq: event.seq,
+          target: `url:${notifyUrl}`,
+          orderKey,
+          hookId: this.deps.hookId,
+          url: notifyUrl,
+          nextAt: now,
+          createdAt: now,
+          data: { kind: 'notify' },
+        }),
+      );
+    }
+    for (const endpoint of this.endpointsOf(event.businessId)) {
+      if (only?.hookId !== undefined && only.hookId !== endpoint.hookId) continue;
+      if (endpoint.events !== undefined && !endpoint.events.includes(event.type)) continue;
+      ids.push(
+        this.deps.events.insertDelivery({
+          eventSeq: event.seq,
+          target: `hook:${endpoint.hookId}`,
+          orderKey,
+          hookId: endpoint.hookId,
+          url: endpoint.url,
+          nextAt: now + holdOf(endpoint.faults),
+          createdAt: now,
+          data: { kind: 'endpoint', secret: endpoint.secret, faults: endpoint.faults },
+        }),
+      );
+    }
+    return ids;
+  }
+
+  /**
+   * The payment's notifyUrl: its own (direct payments), else the original's (captures, refunds, cancels),
+   * else its link's or checkout's (payments made on a hosted page).
+   */
+  notifyUrlOf(payment: PaymentRecord): string | undefined {
+    if (payment.notifyUrl !== undefined) return payment.notifyUrl;
+    if (payment.parentPaymentId !== undefined) {
+      const original = this.deps.payments.get(payment.parentPaymentId);
+      if (original !== undefined && original.id !== payment.id) return this.notifyUrlOf(original);
+    }
+    if (payment.parentKind === 'link' && payment.parentId !== undefined) return this.deps.links.get(payment.parentId)?.transaction.notifyUrl;
+    if (payment.parentKind === 'checkout' && payment.parentId !== undefined) return this.deps.checkouts.get(payment.parentId)?.transaction.notifyUrl;
+    return undefined;
+  }
+
+  /**
+   * Delivers a stored event again, to every destination it has now or to one hook. Call inside a write.
+   * Answers the new deliveries' ids.
+   */
+  resend(event: EventRow, hookId?: string): number[] {
+    const payment = this.deps.payments.get(event.paymentId);
+    const orderKey = payment ? orderKeyOf(payment) : event.paymentId;
+    return this.deliver(event, orderKey, payment ? this.notifyUrlOf(payment) : undefined, { hookId });
+  }
+
+  // ---- Endpoints ----
+
+  endpoints(businessId?: string): EndpointRecord[] {
+    const all = this.deps.events.endpoints();
+    return businessId === undefined ? all : all.filter((e) => e.businessId === businessId);
+  }
+
+  private endpointsOf(businessId: string): EndpointRecord[] {
+    if (this.endpointCache === undefined) {
+      this.endpointCache = new Map();
+      for (const endpoint of this.deps.events.endpoints()) {
+        const list = this.endpointCache.get(endpoint.businessId) ?? [];
+        list.push(endpoint);
+        this.endpointCache.set(endpoint.businessId, list);
+      }
+    }
+    return this.endpointCache.get(businessId) ?? [];
+  }
+
+  /** Registers an endpoint. Call inside a write. */
+  addEndpoint(input: { businessId: string; url: string; secret?: string | undefined; events?: EventType[] | undefined; faults?: WebhookFaults | undefined }): EndpointRecord {
+    const endpoint: EndpointRecord = {
+      hookId: randomUUID(),
+      businessId: input.businessId,
+      url: input.url,
+      createdAt: this.deps.clock.now(),
+      ...(input.secret !== undefined ? { secret: input.secret } : {}),
+      ...(input.events !== undefined ? { events: input.events } : {}),
+      ...(input.faults !== undefined && Object.keys(input.faults).length > 0 ? { faults: input.faults } : {}),
+    };
+    this.deps.events.insertEndpoint(endpoint);
+    this.endpointCache = undefined;
+    return endpoint;
+  }
+
+  /** Removes an endpoint and cancels its pending deliveries. Call inside a write. */
+  removeEndpoint(hookId: string): boolean {
+    this.endpointCache = undefined;
+    return this.deps.events.deleteEndpoint(hookId);
+  }
+
+  /** Forgets cached endpoints (after a reset). */
+  forget(): void {
+    this.endpointCache = undefined;
+  }
+
+  // ---- Reading ----
+
+  /** Committed events matching `filter`. */
+  list(filter: EventFilter): EventRow[] {
+    return this.deps.events.events({ ...filter, upTo: this.committed });
+  }
+
+  /** Committed events after `since` signed for `paylink listen`. */
+  signedSince(since: number, filter: Omit<EventFilter, 'since' | 'upTo'>): SignedEvent[] {
+    return this.list({ ...filter, since, limit: filter.limit ?? 200 }).map((e) => ({
+      seq: e.seq,
+      id: e.id,
+      type: e.type,
+      businessId: e.businessId,
+      paymentId: e.paymentId,
+      createdAt: e.createdAt,
+      body: e.body,
+      hookId: this.deps.hookId,
+      signature: signEvent(e.body, this.deps.secret, { transmissionId: e.id, timestamp: new Date().toISOString(), hookId: this.deps.hookId }),
+    }));
+  }
+
+  /**
+   * Committed events after `since`, waiting up to `waitMs` for one to arrive (long polling); `signal` ends
+   * the wait early (the client went away).
+   */
+  async follow(since: number, filter: Omit<EventFilter, 'since' | 'upTo'>, waitMs: number, signal?: AbortSignal): Promise<SignedEvent[]> {
+    const found = this.signedSince(since, filter);
+    if (found.length > 0 || waitMs <= 0) return found;
+    const end = Date.now() + waitMs;
+    while (Date.now() < end && !signal?.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, end - Date.now());
+        const off = this.onCommitted(done);
+        signal?.addEventListener('abort', done, { once: true });
+        function done() {
+          clearTimeout(timer);
+          off();
+          signal?.removeEventListener('abort', done);
+          resolve();
+        }
+      });
+      const fresh = this.signedSince(since, filter);
+      if (fresh.length > 0) return fresh;
+    }
+    return [];
+  }
+}
+
+function holdOf(faults: WebhookFaults | undefined): number {
+  const delay = faults?.delayMs ?? 0;
+  return faults?.outOfOrder ? Math.max(delay, OUT_OF_ORDER_HOLD_MS) : delay;
+}

@@ -1,0 +1,264 @@
+/**
+ * The webhook worker: sends committed deliveries in the sandbox process, one payment's events in order per
+ * destination, retrying on a non-2xx answer, a refused connection or a timeout along the retry schedule,
+ * and records every attempt. At least once: a delivery is marked done only after its answer is committed,
+ * so one sent just before a crash is sent again after the restart, which resumes every pending delivery.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isProbe, retryDelay, tamperBody, type RetrySchedule } from '../domain/events.js';
+import { forgeSignature, signEvent } from '../domain/webhook-signature.js';
+import type { Store } from '../store/group-commit.js';
+import type { AttemptRecord, DeliveryRow, EventRepository, EventRow } from '../store/events.js';
+import type { EventService } from './events.js';
+
+export interface DeliveryOptions {
+  /** Waits between attempts (domain/events.ts STANDARD_RETRY_SCHEDULE or FAST_RETRY_SCHEDULE). */
+  schedule: RetrySchedule;
+  /** Milliseconds an attempt may take before it counts as a timeout. */
+  timeoutMs: number;
+  /** The request header carrying the signature. */
+  header: string;
+  /**
+   * Deliveries in flight at once.
+   * @default 8
+   */
+  concurrency?: number;
+}
+
+/** How much of an answer is kept with its attempt. */
+const ANSWER_BYTES = 1024;
+
+interface Answer {
+  status: number | null;
+  error?: string;
+  latencyMs: number;
+  response?: string;
+}
+
+/** POSTs `body` to `url` with `headers`; never follows a redirect; resolves with the answer or the network error. */
+export function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: Omit<Answer, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...answer, latencyMs: Math.round((performance.now() - started) * 10) / 10 });
+    };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      finish({ status: null, error: 'invalid URL' });
+      return;
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      finish({ status: null, error: 'only http and https URLs are delivered to' });
+      return;
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ status: null, error: `timed out after ${timeoutMs} ms` });
+    }, timeoutMs);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < ANSWER_BYTES) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', () => finish({ status: res.statusCode ?? null, response: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8') }));
+      res.on('error', () => finish({ status: res.statusCode ?? null }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, error: error.code ?? error.message }));
+    req.end(body);
+  });
+}
+
+/** The headers of one delivery of `event`. */
+export function deliveryHeaders(header: string, signature: string, event: Pick<EventRow, 'id' | 'type'>, attempt: number): Record<string, string> {
+  return {
+    'content-type': 'application/json; charset=utf-8',
+    'user-agent': 'paylink-webhooks/1',
+    [header]: signature,
+    'x-paylink-event-id': event.id,
+    'x-paylink-event-type': event.type,
+    'x-paylink-attempt': String(attempt),
+  };
+}
+
+export class DeliveryWorker {
+  private readonly inFlight = new Set<number>();
+  private readonly aborts = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
+  private stopped = false;
+  private running: Promise<void>[] = [];
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly repo: EventRepository,
+    private readonly events: EventService,
+    private readonly options: DeliveryOptions,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = this.events.onCommitted(() => this.wake());
+    this.wake();
+  }
+
+  /**
+   * Stops sending: attempts in flight are abandoned unrecorded (their deliveries stay pending and go out
+   * after the next start: at least once).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    this.aborts.abort();
+    await Promise.allSettled(this.running);
+  }
+
+  /** Looks for due deliveries soon (after a commit, an attempt, or when the next retry is due). */
+  wake(): void {
+    if (this.stopped || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const limit = (this.options.concurrency ?? 8) - this.inFlight.size;
+    if (limit > 0) {
+      const due = this.repo.due(Date.now(), this.events.committedSeq, 200);
+      // Out-of-order endpoints: newest first within one payment.
+      const ordered = [...due.filter((d) => !d.data.faults?.outOfOrder), ...due.filter((d) => d.data.faults?.outOfOrder).reverse()];
+      let started = 0;
+      const busyOrder = new Set<string>();
+      for (const d of ordered) {
+        if (started >= limit) break;
+        if (this.inFlight.has(d.id)) continue;
+        const scope = `${d.target} ${d.orderKey}`;
+        if (d.data.faults?.outOfOrder) {
+          // One at a time per payment, so newest-first is the order they arrive in.
+          if (busyOrder.has(scope) || [...this.inFlight].some((id) => this.flightScope.get(id) === scope)) continue;
+        } else if (this.repo.hasEarlierPending(d)) {
+          continue;
+        }
+        busyOrder.add(scope);
+        started += 1;
+        this.launch(d, scope);
+      }
+    }
+    this.armTimer();
+  }
+
+  private readonly flightScope = new Map<number, string>();
+
+  private launch(d: DeliveryRow, scope: string): void {
+    this.inFlight.add(d.id);
+    this.flightScope.set(d.id, scope);
+    const run = this.attempt(d)
+      .catch((error: unknown) => {
+        if (!this.stopped) console.error('paylink: a webhook delivery failed unexpectedly:', error);
+      })
+      .finally(() => {
+        this.inFlight.delete(d.id);
+        this.flightScope.delete(d.id);
+        this.running = this.running.filter((p) => p !== run);
+        this.wake();
+      });
+    this.running.push(run);
+  }
+
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped) return;
+    const next = this.repo.nextDueAt(this.events.committedSeq);
+    if (next === undefined) return;
+    this.timer = setTimeout(() => this.wake(), Math.max(0, Math.min(next - Date.now(), 60_000)) + 1);
+    this.timer.unref();
+  }
+
+  private async attempt(d: DeliveryRow): Promise<void> {
+    const event = this.repo.eventBySeq(d.eventSeq);
+    if (event === undefined) return;
+    const faults = d.data.faults;
+    const secret = d.data.secret ?? this.events.secret;
+    const claims = () => ({ transmissionId: event.id, timestamp: new Date().toISOString(), hookId: d.hookId });
+    const n = d.attempts + 1;
+    const records: AttemptRecord[] = [];
+    let body = event.body;
+    let signature: string;
+    let fault: string | undefined;
+    if (faults?.tamperedBody) {
+      signature = signEvent(event.body, secret, claims());
+      body = tamperBody(event.body);
+      fault = 'tampered-body';
+    } else if (faults?.badSignature) {
+      signature = forgeSignature(event.body, secret, claims());
+      fault = 'bad-signature';
+    } else {
+      signature = signEvent(event.body, secret, claims());
+    }
+    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n), body, this.options.timeoutMs, this.aborts.signal);
+    if (this.stopped) return;
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const record: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: answer.status, latencyMs: answer.latencyMs };
+    if (answer.error !== undefined) record.error = answer.error;
+    if (answer.response !== undefined) record.response = answer.response;
+    if (fault !== undefined) record.fault = fault;
+    records.push(record);
+
+    const next: DeliveryRow = { ...d, attempts: n, data: { ...d.data } };
+    if (isProbe(faults) && answer.status !== null) {
+      // A probe answered: refusing it is right, accepting it is the merchant's bug.
+      if (ok) {
+        const what = fault === 'tampered-body' ? 'a changed body' : 'a bad signature';
+        record.finding = `FINDING: the endpoint answered ${answer.status} to an event with ${what}; it must verify the signature and the body's crc32 and refuse it`;
+        next.status = 'finding';
+        next.data.note = record.finding;
+        console.error(`paylink: ${record.finding} (event ${event.id}, ${d.url})`);
+      } else {
+        next.status = 'rejected';
+        next.data.note = `refused as it should (${answer.status})`;
+      }
+    } else if (ok) {
+      next.status = 'delivered';
+      next.data.note = undefined;
+      if (faults?.duplicate) {
+        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n), event.body, this.options.timeoutMs, this.aborts.signal);
+        if (this.stopped) return;
+        const dup: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: again.status, latencyMs: again.latencyMs, fault: 'duplicate' };
+        if (again.error !== undefined) dup.error = again.error;
+        if (again.response !== undefined) dup.response = again.response;
+        records.push(dup);
+      }
+    } else {
+      const wait = retryDelay(this.options.schedule, n);
+      next.data.note = answer.error ?? `HTTP ${answer.status}`;
+      if (wait === undefined) {
+        next.status = 'failed';
+      } else {
+        next.nextAt = Date.now() + wait;
+      }
+    }
+    await this.store.write(() => {
+      // The endpoint may have been removed while the attempt was in flight: keep its cancellation.
+      // A reset may have deleted it.
+      const current = this.repo.delivery(d.id);
+      if (current === undefined) return;
+      for (const r of records) this.repo.insertAttempt(r);
+      if (current.status === 'pending') this.repo.updateDelivery(next);
+    });
+  }
+}

@@ -1,0 +1,306 @@
+import type { Statement } from 'better-sqlite3';
+import type { EventType, WebhookFaults } from '../domain/events.js';
+import type { Db } from './db.js';
+
+/** A webhook endpoint of a business (table `webhook_endpoints`, migration 6). */
+export interface EndpointRecord {
+  hookId: string;
+  businessId: string;
+  url: string;
+  /** The endpoint's own secret; absent: the sandbox's webhook secret. */
+  secret?: string | undefined;
+  /** The event types it receives; absent: all. */
+  events?: EventType[] | undefined;
+  faults?: WebhookFaults | undefined;
+  createdAt: number;
+}
+
+/** A stored event: the body's exact text and what it is about. */
+export interface EventRow {
+  seq: number;
+  id: string;
+  type: EventType;
+  businessId: string;
+  paymentId: string;
+  createdAt: number;
+  body: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'rejected' | 'finding' | 'cancelled';
+
+/** What a delivery carries beyond its columns. */
+export interface DeliveryData {
+  /** `endpoint` (a registered hook), `notify` (the payment's notifyUrl). */
+  kind: 'endpoint' | 'notify';
+  /** The endpoint's own secret when it has one, else the sandbox's is used at sending time. */
+  secret?: string | undefined;
+  faults?: WebhookFaults | undefined;
+  /** Why the delivery ended the way it did (last error, the finding). */
+  note?: string | undefined;
+}
+
+export interface DeliveryRow {
+  id: number;
+  eventSeq: number;
+  /** Ordering scope: `hook:<hookId>` or `url:<url>`. */
+  target: string;
+  orderKey: string;
+  hookId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAt: number;
+  createdAt: number;
+  data: DeliveryData;
+}
+
+/** One HTTP attempt of a delivery. */
+export interface AttemptRecord {
+  deliveryId: number;
+  /** 1 for the first attempt. */
+  n: number;
+  /** Epoch ms (wall clock). */
+  at: number;
+  /** HTTP status, or null for no answer (refused, timeout). */
+  status: number | null;
+  error?: string | undefined;
+  latencyMs: number;
+  /** The first KB of the answer's body. */
+  response?: string | undefined;
+  /** The fault this attempt applied (`duplicate`, `bad-signature`, `tampered-body`). */
+  fault?: string | undefined;
+  /** Set when a merchant accepted a delivery it had to refuse. */
+  finding?: string | undefined;
+}
+
+export interface EventFilter {
+  businessId?: string | undefined;
+  paymentId?: string | undefined;
+  type?: string | undefined;
+  /** Only events after this sequence number, oldest first; without it, the newest. */
+  since?: number | undefined;
+  /** Never events after this one (the last committed). */
+  upTo?: number | undefined;
+  /** @default 50 */
+  limit?: number | undefined;
+}
+
+interface DeliveryDbRow {
+  id: number;
+  event_seq: number;
+  target: string;
+  order_key: string;
+  hook_id: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_at: number;
+  created_at: number;
+  data: string;
+}
+
+function deliveryOf(row: DeliveryDbRow): DeliveryRow {
+  return {
+    id: row.id,
+    eventSeq: row.event_seq,
+    target: row.target,
+    orderKey: row.order_key,
+    hookId: row.hook_id,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    nextAt: row.next_at,
+    createdAt: row.created_at,
+    data: JSON.parse(row.data) as DeliveryData,
+  };
+}
+
+interface EventDbRow {
+  seq: number;
+  id: string;
+  type: EventType;
+  business_id: string;
+  payment_id: string;
+  created_at: number;
+  body: string;
+}
+
+function eventOf(row: EventDbRow): EventRow {
+  return { seq: row.seq, id: row.id, type: row.type, businessId: row.business_id, paymentId: row.payment_id, createdAt: row.created_at, body: row.body };
+}
+
+/**
+ * Webhook endpoints, events, deliveries and their attempts (migration 6). Writers run inside
+ * `store.write`; events and deliveries are written in the same write as the payment change they report.
+ */
+export class EventRepository {
+  private readonly insertEventStmt;
+  private readonly insertDeliveryStmt;
+  private readonly eventByIdStmt;
+  private readonly eventBySeqStmt;
+  private readonly lastSeqStmt;
+  private readonly dueStmt;
+  private readonly earlierPendingStmt;
+  private readonly nextDueStmt;
+  private readonly updateDeliveryStmt;
+  private readonly deliveriesOfStmt;
+  private readonly deliveryStmt;
+  private readonly insertAttemptStmt;
+  private readonly attemptsOfStmt;
+  private readonly cancelForHookStmt;
+  private readonly endpointsStmt;
+  private readonly insertEndpointStmt;
+  private readonly deleteEndpointStmt;
+  private readonly recentFindingsStmt;
+  private readonly listQueries = new Map<string, Statement<unknown[]>>();
+
+  constructor(private readonly db: Db) {
+    this.insertEventStmt = db.prepare('INSERT INTO events (seq, id, type, business_id, payment_id, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insertDeliveryStmt = db.prepare(
+      "INSERT INTO deliveries (event_seq, target, order_key, hook_id, url, status, attempts, next_at, created_at, data) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
+    );
+    this.eventByIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
+    this.eventBySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
+    // sqlite_sequence survives a reset, so sequence numbers keep growing and a follower's `since` stays valid.
+    this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
+    this.dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? AND event_seq <= ? ORDER BY id LIMIT ?");
+    this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
+    this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND event_seq <= ?").pluck();
+    this.updateDeliveryStmt = db.prepare('UPDATE deliveries SET status = ?, attempts = ?, next_at = ?, data = ? WHERE id = ?');
+    this.deliveriesOfStmt = db.prepare('SELECT * FROM deliveries WHERE event_seq = ? ORDER BY id');
+    this.deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?');
+    this.insertAttemptStmt = db.prepare('INSERT INTO delivery_attempts (delivery_id, at, data) VALUES (?, ?, ?)');
+    this.attemptsOfStmt = db.prepare('SELECT data FROM delivery_attempts WHERE delivery_id = ? ORDER BY id').pluck();
+    this.cancelForHookStmt = db.prepare("UPDATE deliveries SET status = 'cancelled' WHERE hook_id = ? AND status = 'pending'");
+    this.endpointsStmt = db.prepare('SELECT data FROM webhook_endpoints ORDER BY created_at, rowid').pluck();
+    this.insertEndpointStmt = db.prepare('INSERT INTO webhook_endpoints (hook_id, business_id, created_at, data) VALUES (?, ?, ?, ?)');
+    this.deleteEndpointStmt = db.prepare('DELETE FROM webhook_endpoints WHERE hook_id = ?');
+    this.recentFindingsStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'finding' ORDER BY id DESC LIMIT ?");
+  }
+
+  // ---- Endpoints ----
+
+  endpoints(): EndpointRecord[] {
+    return (this.endpointsStmt.all() as string[]).map((data) => JSON.parse(data) as EndpointRecord);
+  }
+
+  insertEndpoint(endpoint: EndpointRecord): void {
+    this.insertEndpointStmt.run(endpoint.hookId, endpoint.businessId, endpoint.createdAt, JSON.stringify(endpoint));
+  }
+
+  /** Deletes the endpoint and cancels its pending deliveries; answers whether it existed. */
+  deleteEndpoint(hookId: string): boolean {
+    const deleted = this.deleteEndpointStmt.run(hookId).changes > 0;
+    if (deleted) this.cancelForHookStmt.run(hookId);
+    return deleted;
+  }
+
+  // ---- Events ----
+
+  /** The largest sequence number handed out (0 when none), deleted events included. */
+  lastSeq(): number {
+    return (this.lastSeqStmt.get() as number | undefined) ?? 0;
+  }
+
+  insertEvent(event: EventRow): void {
+    this.insertEventStmt.run(event.seq, event.id, event.type, event.businessId, event.paymentId, event.createdAt, event.body);
+  }
+
+  event(id: string): EventRow | undefined {
+    const row = this.eventByIdStmt.get(id) as EventDbRow | undefined;
+    return row && eventOf(row);
+  }
+
+  eventBySeq(seq: number): EventRow | undefined {
+    const row = this.eventBySeqStmt.get(seq) as EventDbRow | undefined;
+    return row && eventOf(row);
+  }
+
+  /** Events matching `filter`, oldest first: after `since`, else the newest `limit`. */
+  events(filter: EventFilter = {}): EventRow[] {
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    let key = '';
+    if (filter.businessId) {
+      where.push('business_id = ?');
+      args.push(filter.businessId);
+      key += 'b';
+    }
+    if (filter.paymentId) {
+      where.push('payment_id = ?');
+      args.push(filter.paymentId);
+      key += 'p';
+    }
+    if (filter.type) {
+      where.push('type = ?');
+      args.push(filter.type);
+      key += 't';
+    }
+    if (filter.upTo !== undefined) {
+      where.push('seq <= ?');
+      args.push(filter.upTo);
+      key += 'u';
+    }
+    const after = filter.since !== undefined;
+    if (after) {
+      where.push('seq > ?');
+      args.push(filter.since!);
+      key += 'a';
+    }
+    let stmt = this.listQueries.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT * FROM events ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq ${after ? 'ASC' : 'DESC'} LIMIT ?`);
+      this.listQueries.set(key, stmt);
+    }
+    const rows = (stmt.all(...args, Math.min(Math.max(filter.limit ?? 50, 1), 1000)) as EventDbRow[]).map(eventOf);
+    if (!after) rows.reverse();
+    return rows;
+  }
+
+  // ---- Deliveries ----
+
+  insertDelivery(d: Omit<DeliveryRow, 'id' | 'status' | 'attempts'>): number {
+    return Number(this.insertDeliveryStmt.run(d.eventSeq, d.target, d.orderKey, d.hookId, d.url, d.nextAt, d.createdAt, JSON.stringify(d.data)).lastInsertRowid);
+  }
+
+  delivery(id: number): DeliveryRow | undefined {
+    const row = this.deliveryStmt.get(id) as DeliveryDbRow | undefined;
+    return row && deliveryOf(row);
+  }
+
+  /** Pending deliveries due at `now` of events up to `upTo`, oldest first. */
+  due(now: number, upTo: number, limit: number): DeliveryRow[] {
+    return (this.dueStmt.all(now, upTo, limit) as DeliveryDbRow[]).map(deliveryOf);
+  }
+
+  /** Whether an earlier delivery to the same target about the same payment is still pending. */
+  hasEarlierPending(d: DeliveryRow): boolean {
+    return this.earlierPendingStmt.get(d.target, d.orderKey, d.id) !== undefined;
+  }
+
+  /** The earliest time a pending delivery of an event up to `upTo` is due, if any. */
+  nextDueAt(upTo: number): number | undefined {
+    return (this.nextDueStmt.get(upTo) as number | null) ?? undefined;
+  }
+
+  updateDelivery(d: DeliveryRow): void {
+    this.updateDeliveryStmt.run(d.status, d.attempts, d.nextAt, JSON.stringify(d.data), d.id);
+  }
+
+  deliveriesOf(eventSeq: number): DeliveryRow[] {
+    return (this.deliveriesOfStmt.all(eventSeq) as DeliveryDbRow[]).map(deliveryOf);
+  }
+
+  /** The newest deliveries a merchant accepted when it had to refuse them. */
+  recentFindings(limit = 20): DeliveryRow[] {
+    return (this.recentFindingsStmt.all(limit) as DeliveryDbRow[]).map(deliveryOf);
+  }
+
+  insertAttempt(attempt: AttemptRecord): void {
+    this.insertAttemptStmt.run(attempt.deliveryId, attempt.at, JSON.stringify(attempt));
+  }
+
+  attemptsOf(deliveryId: number): AttemptRecord[] {
+    return (this.attemptsOfStmt.all(deliveryId) as string[]).map((data) => JSON.parse(data) as AttemptRecord);
+  }
+}
