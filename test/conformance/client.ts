@@ -68,9 +68,20 @@ export function expectError(
   if (expected.message instanceof RegExp) expect(res.body.body.error.message).toMatch(expected.message);
 }
 
-/** Expects an input error (400, -1) with the code and field path. */
+/** Date-times in API answers are whole seconds, as the provider answered them (docs/api.md, "Compatibility"). */
+export const ISO_Z_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * Expects an input error (400, -1 Input error) with the code, a message that starts with the field's path
+ * ("Property not found in request: <path>." for 1004, "Invalid property value: <path>." for 1002), whole-second
+ * requestTimestamp, and nothing stored echoed back (no body.transaction).
+ */
 export function expectInputError(res: JsonResponse, code: 1002 | 1004, path: string): void {
   expectError(res, { result: -1, status: 400, code, path });
+  expect(res.body.header.requestTimestamp).toMatch(ISO_Z_SECONDS);
+  const prefix = code === 1004 ? `Property not found in request: ${path}.` : `Invalid property value: ${path}.`;
+  expect(res.body.body.error.message.startsWith(prefix), res.body.body.error.message).toBe(true);
+  expect(res.body.body.transaction).toBeUndefined();
 }
 
 export function linkBody(patch: { businessId?: string; transaction?: Record<string, unknown>; link?: Record<string, unknown> } = {}) {

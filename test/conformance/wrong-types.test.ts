@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { checkoutBody, expectError, linkBody, paymentBody } from './client.js';
+import { ISO_Z_SECONDS, checkoutBody, expectError, linkBody, paymentBody } from './client.js';
 
 const sb = useSandbox();
 
@@ -17,6 +17,18 @@ function setPath(target: Record<string, any>, path: string, value: unknown): voi
   let node = target;
   for (const part of parts.slice(0, -1)) node = node[part];
   node[parts[parts.length - 1]!] = value;
+}
+
+/**
+ * A wrong type is an invalid value: 400, -1, 1002, whole-second requestTimestamp, and a message starting
+ * "Invalid property value: <path>." (an element of a list is named by its index, as brandIds[0]).
+ */
+function expectWrongType(res: Parameters<typeof expectError>[0], path: string, value: unknown): void {
+  expectError(res, { result: -1, status: 400, code: 1002, path });
+  expect(res.body.header.requestTimestamp).toMatch(ISO_Z_SECONDS);
+  const named = Array.isArray(value) && value.length > 0 && path.endsWith('brandIds') ? `${path}[0]` : path;
+  const prefix = `Invalid property value: ${named}.`;
+  expect(res.body.body.error.message.startsWith(prefix), res.body.body.error.message).toBe(true);
 }
 
 function cases(fields: Record<string, unknown[]>): Array<[string, string, unknown]> {
@@ -43,10 +55,10 @@ describe('wrong types in a link creation', () => {
       'body.link.brandIds': [{}, true, 'x', [{}], [null], [true], ['x'], [1010.5]],
       'body.link.returnUrl': NOT_STRING,
     }),
-  )('answers %s = %s with 400, -1 naming the path', async (path, _shown, value) => {
+  )('answers %s = %s with 400, -1, 1002 naming the path', async (path, _shown, value) => {
     const request = linkBody();
     setPath(request, path, value);
-    expectError(await sb.post('/Gateway/v3/Paymentlinks', request), { result: -1, status: 400, path });
+    expectWrongType(await sb.post('/Gateway/v3/Paymentlinks', request), path, value);
   });
 });
 
@@ -59,10 +71,10 @@ describe('wrong types in a checkout creation', () => {
       'body.checkout.returnUrl': NOT_STRING,
       'body.checkout.tokenize': [{}, [], 5],
     }),
-  )('answers %s = %s with 400, -1 naming the path', async (path, _shown, value) => {
+  )('answers %s = %s with 400, -1, 1002 naming the path', async (path, _shown, value) => {
     const request = checkoutBody();
     setPath(request, path, value);
-    expectError(await sb.post('/Gateway/v3/Checkouts', request), { result: -1, status: 400, path });
+    expectWrongType(await sb.post('/Gateway/v3/Checkouts', request), path, value);
   });
 });
 

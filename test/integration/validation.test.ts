@@ -36,54 +36,13 @@ function linkWith(patch: Patch) {
 
 const invalidLinkFields: Array<[string, Patch, string]> = [
   // amount
-  ['a string amount that is no number', { transaction: { amount: 'twelve' } }, 'body.transaction.amount'],
-  ['a zero amount', { transaction: { amount: 0 } }, 'body.transaction.amount'],
-  ['a negative amount', { transaction: { amount: -5 } }, 'body.transaction.amount'],
-  ['an amount above 999,999,999', { transaction: { amount: 1_000_000_000 } }, 'body.transaction.amount'],
   ['a huge amount', { transaction: { amount: 1e308 } }, 'body.transaction.amount'],
-  ['three decimals in EUR', { transaction: { amount: 12.345 } }, 'body.transaction.amount'],
-  ['decimals in JPY', { transaction: { amount: 100.5, currencyCode: 'JPY' } }, 'body.transaction.amount'],
-  ['four decimals in BHD', { transaction: { amount: 1.2345, currencyCode: 'BHD' } }, 'body.transaction.amount'],
   ['a tiny amount in exponent notation', { transaction: { amount: 1e-7 } }, 'body.transaction.amount'],
-  ['a boolean amount', { transaction: { amount: true } }, 'body.transaction.amount'],
-  ['an object amount', { transaction: { amount: { value: 1 } } }, 'body.transaction.amount'],
-  ['an array amount', { transaction: { amount: [1] } }, 'body.transaction.amount'],
   ['a "NaN" amount', { transaction: { amount: 'NaN' } }, 'body.transaction.amount'],
-  // currencyCode
-  ['an unknown currency', { transaction: { currencyCode: 'XYZ' } }, 'body.transaction.currencyCode'],
-  ['a four-letter currency', { transaction: { currencyCode: 'EURO' } }, 'body.transaction.currencyCode'],
-  ['a numeric currency', { transaction: { currencyCode: 978 } }, 'body.transaction.currencyCode'],
-  ['an empty currency', { transaction: { currencyCode: '' } }, 'body.transaction.currencyCode'],
-  // authorizationMode
-  ['authorizationMode capture', { transaction: { authorizationMode: 'capture' } }, 'body.transaction.authorizationMode'],
-  ['a numeric authorizationMode', { transaction: { authorizationMode: 1 } }, 'body.transaction.authorizationMode'],
-  // trackingCode
-  ['an empty trackingCode', { transaction: { trackingCode: '' } }, 'body.transaction.trackingCode'],
-  ['a 101-character trackingCode', { transaction: { trackingCode: 'x'.repeat(101) } }, 'body.transaction.trackingCode'],
-  ['a numeric trackingCode', { transaction: { trackingCode: 12345 } }, 'body.transaction.trackingCode'],
   // duration
-  ['duration P0D', { link: { duration: 'P0D' } }, 'body.link.duration'],
-  ['duration P366D', { link: { duration: 'P366D' } }, 'body.link.duration'],
-  ['duration PT0M', { link: { duration: 'PT0M' } }, 'body.link.duration'],
   ['duration PT9000H (over 365 days)', { link: { duration: 'PT9000H' } }, 'body.link.duration'],
-  ['duration P1W', { link: { duration: 'P1W' } }, 'body.link.duration'],
-  ['duration 1D', { link: { duration: '1D' } }, 'body.link.duration'],
   ['duration P1DT1H', { link: { duration: 'P1DT1H' } }, 'body.link.duration'],
-  ['a numeric duration', { link: { duration: 1 } }, 'body.link.duration'],
-  // brandIds
-  ['an empty brandIds', { link: { brandIds: [] } }, 'body.link.brandIds'],
-  ['brandIds not an array', { link: { brandIds: 1010 } }, 'body.link.brandIds'],
-  ['an unknown brand id', { link: { brandIds: [1010, 9999] } }, 'body.link.brandIds[1]'],
-  ['a brand id as a string that is no number', { link: { brandIds: ['VISA'] } }, 'body.link.brandIds[0]'],
-  ['a fractional brand id', { link: { brandIds: [1010.5] } }, 'body.link.brandIds[0]'],
-  ['a null brand id', { link: { brandIds: [null] } }, 'body.link.brandIds[0]'],
   // returnUrl
-  ['a javascript: returnUrl', { link: { returnUrl: 'javascript:alert(1)' } }, 'body.link.returnUrl'],
-  ['a data: returnUrl', { link: { returnUrl: 'data:text/html,<script>alert(1)</script>' } }, 'body.link.returnUrl'],
-  ['an ftp: returnUrl', { link: { returnUrl: 'ftp://merchant.example/return' } }, 'body.link.returnUrl'],
-  ['a relative returnUrl', { link: { returnUrl: '/return' } }, 'body.link.returnUrl'],
-  ['a returnUrl over 2048 characters', { link: { returnUrl: `https://merchant.example/${'a'.repeat(2030)}` } }, 'body.link.returnUrl'],
-  ['a numeric returnUrl', { link: { returnUrl: 42 } }, 'body.link.returnUrl'],
   ['an empty returnUrl', { link: { returnUrl: '' } }, 'body.link.returnUrl'],
   // tokenize and threeDSecure
   ['tokenize maybe', { link: { tokenize: 'maybe' } }, 'body.link.tokenize'],
@@ -92,9 +51,6 @@ const invalidLinkFields: Array<[string, Patch, string]> = [
 ];
 
 const missingLinkFields: Array<[string, Patch, string]> = [
-  ['amount', { transaction: { amount: undefined } }, 'body.transaction.amount'],
-  ['a null amount', { transaction: { amount: null } }, 'body.transaction.amount'],
-  ['currencyCode', { transaction: { currencyCode: undefined } }, 'body.transaction.currencyCode'],
   ['brandIds', { link: { brandIds: undefined } }, 'body.link.brandIds'],
   ['returnUrl', { link: { returnUrl: undefined } }, 'body.link.returnUrl'],
 ];
@@ -113,23 +69,14 @@ describe('link validation (SANDBOX.md "Validation")', () => {
     expectInputError(res, 1004, 'body.transaction.amount');
   });
 
-  it('accepts the boundary values of every rule', async () => {
+  it('accepts the boundary values the conformance suite does not cover (lower-case currency, 12.1, an https returnUrl of 2048 characters, localhost)', async () => {
     const cases: Patch[] = [
-      { transaction: { amount: 999_999_999 } },
-      { transaction: { amount: 0.01 } },
-      { transaction: { amount: 100, currencyCode: 'JPY' } },
       { transaction: { amount: 1.234, currencyCode: 'bhd' } },
       { transaction: { amount: 12.1 } },
-      { transaction: { trackingCode: 'x'.repeat(100) } },
-      { link: { duration: 'P1D' } },
-      { link: { duration: 'P365D' } },
-      { link: { duration: 'PT1M' } },
       { link: { returnUrl: `https://merchant.example/${'a'.repeat(2048 - 'https://merchant.example/'.length)}` } },
       { link: { returnUrl: 'http://localhost:3000/return?order=1#top' } },
-      { link: { brandIds: [1010, 1011, 1013, 1015, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010] } },
     ];
     for (const patch of cases) {
-      if (patch.transaction?.trackingCode !== undefined) patch.transaction.trackingCode = `${'x'.repeat(90)}${Math.random().toString(36).slice(2, 12)}`.slice(0, 100);
       const res = await sb.post('/gateway/v3/paymentlinks', linkWith(patch));
       expect(res.status, `${JSON.stringify(patch).slice(0, 120)}: ${res.text}`).toBe(200);
     }
@@ -164,24 +111,17 @@ describe('link validation (SANDBOX.md "Validation")', () => {
 
 describe('checkout validation', () => {
   it.each([
-    ['brandIds', { brandIds: [] }, 'body.checkout.brandIds', 1002],
-    ['brandIds', { brandIds: [7] }, 'body.checkout.brandIds[0]', 1002],
     ['brandIds', { brandIds: undefined }, 'body.checkout.brandIds', 1004],
-    ['returnUrl', { returnUrl: 'javascript:void(0)' }, 'body.checkout.returnUrl', 1002],
     ['returnUrl', { returnUrl: undefined }, 'body.checkout.returnUrl', 1004],
-    ['tokenize', { tokenize: 'sometimes' }, 'body.checkout.tokenize', 1002],
-    ['tokenize', { tokenize: 3 }, 'body.checkout.tokenize', 1002],
   ] as const)('refuses a bad %s (%j) naming %s', async (_name, checkout, path, code) => {
     const request = checkoutRequest({ checkout: checkout as Record<string, unknown> });
     for (const [key, value] of Object.entries(checkout)) if (value === undefined) delete (request.body.checkout as Record<string, unknown>)[key];
     expectInputError(await sb.post('/gateway/v3/checkouts', request), code, path);
   });
 
-  it('refuses a missing body.checkout and a bad transaction as for links', async () => {
+  it('refuses a missing body.checkout with 1004 naming it', async () => {
     const base = checkoutRequest();
     expectInputError(await sb.post('/gateway/v3/checkouts', { header: base.header, body: { transaction: base.body.transaction } }), 1004, 'body.checkout');
-    expectInputError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ transaction: { amount: '20 EUR' } })), 1002, 'body.transaction.amount');
-    expectInputError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ transaction: { currencyCode: 'ZZZ' } })), 1002, 'body.transaction.currencyCode');
   });
 });
 
