@@ -107,6 +107,7 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     }
 
     observed.status = reply.status;
+    if (reply.status >= 300 && reply.status < 400 && reply.headers.location !== undefined) observed.location = reply.headers.location;
     if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
     const json = send(event, reply);
     if (json !== undefined) observed.responseJson = json;

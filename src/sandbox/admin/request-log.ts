@@ -13,7 +13,7 @@
 import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtcMs } from '../domain/clock.js';
-import { maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
+import { maskDigitRuns, maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
 import type { RequestFilter, RequestLogRepository, RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
@@ -62,6 +62,8 @@ export interface LoggedRequest {
   durationMs: number;
   request?: unknown;
   response?: unknown;
+  /** Where a redirect sent the client (hosted pages' 303 back to the merchant's `returnUrl`). */
+  location?: string;
 }
 
 /** Requests that are the log's own readers or the dashboard: logging them would drown everything else. */
@@ -113,6 +115,7 @@ export class RequestLog {
       durationMs: entry.durationMs,
       businessId: entry.businessId,
     };
+    if (entry.location !== undefined) kept.location = entry.location;
     if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
     else kept.requestBody = entry.requestBody;
     if (entry.responseJson !== undefined) kept.responseJson = entry.responseJson;
@@ -175,6 +178,7 @@ export class RequestLog {
       if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(entry.query))}`;
       const body = entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody);
       if (body !== undefined) request += `,"body":${body}`;
+      if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskDigitRuns(entry.location))}`;
       request += '}';
       const response = (entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
       this.rows.insert({
@@ -263,7 +267,7 @@ function parseJson(text: string | null): unknown {
 }
 
 function toLogged(row: RequestLogRow): LoggedRequest {
-  const request = parseJson(row.request) as { kind?: string; query?: string; body?: unknown } | undefined;
+  const request = parseJson(row.request) as { kind?: string; query?: string; body?: unknown; location?: string } | undefined;
   const entry: LoggedRequest = {
     seq: row.seq,
     at: isoUtcMs(row.at),
@@ -276,6 +280,7 @@ function toLogged(row: RequestLogRow): LoggedRequest {
     durationMs: row.duration_ms,
   };
   if (request?.body !== undefined) entry.request = request.body;
+  if (request?.location !== undefined) entry.location = request.location;
   const response = parseJson(row.response);
   if (response !== undefined) entry.response = response;
   return entry;

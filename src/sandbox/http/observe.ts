@@ -25,4 +25,6 @@ export interface ObservedRequest {
   /** The JSON answer exactly as sent, so observers need not serialize it again. */
   responseJson?: string;
   businessId?: string | undefined;
+  /** Where a redirect (3xx) sent the client: the advisor sees hosted pages send customers back to `returnUrl`. */
+  location?: string | undefined;
 }
