@@ -48,6 +48,7 @@ const NAV: Array<[DashboardPage['section'], string, string]> = [
   ['payments', 'Payments', '/__sandbox/dashboard/payments'],
   ['tokens', 'Tokens', '/__sandbox/dashboard/tokens'],
   ['requests', 'Request log', '/__sandbox/dashboard/requests'],
+  ['advisor', 'Advisor', '/__sandbox/dashboard/advisor'],
 ];
 
 function stateClass(state: string): string {

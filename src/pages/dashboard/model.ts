@@ -56,7 +56,7 @@ export interface RequestsPanel {
 export interface DashboardPage {
   title: string;
   /** Navigation highlight. */
-  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests';
+  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'advisor';
   clock: ClockPanel;
   /** A one-line notice (after paying, resetting...). */
   notice?: string | undefined;

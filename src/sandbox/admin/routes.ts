@@ -9,6 +9,7 @@ import type { Route, RouteRequest } from '../http/router.js';
 import { changeClock, clockView } from './clock.js';
 import { requestLogOf, type RequestFilter } from './request-log.js';
 import { resetSandbox } from './reset.js';
+import { advisorRoutes } from './advisor.js';
 import { listRecords, RESOURCE_TABLES, type ResourceTable } from './browse.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, TokenRecord } from '../domain/records.js';
@@ -95,4 +96,5 @@ export const adminRoutes: Route[] = [
     handler: async ({ sandbox }) => envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox)),
   },
   { method: 'GET', path: '/__sandbox/requests', kind: 'admin', handler: listRequests },
+  ...advisorRoutes,
 ];

@@ -1,0 +1,99 @@
+/**
+ * The integration advisor's surfaces (docs/advisor.md): `GET /__sandbox/advice?businessId=&since=` for the
+ * CLI (`paylink advise`, `paylink logs`) and the dashboard's Advisor page. Both answer the same view of
+ * services/advisor.ts's findings, times as ISO 8601.
+ */
+import type { Sandbox } from '../context.js';
+import { CHECKS, type Advice, type AdviceView, type Evidence, type EvidenceView, type Finding, type FindingView } from '../domain/advisor.js';
+import { isoUtcMs } from '../domain/clock.js';
+import { envelope } from '../http/envelope.js';
+import { checkAdminAccess } from '../http/guards.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { invalidValue, RESULTS } from '../errors.js';
+import { adviceFor } from '../services/advisor.js';
+import { formatClockOffset } from '../domain/clock.js';
+import { clockView, parseClockStep } from './clock.js';
+import { requestLogOf } from './request-log.js';
+import { renderAdvisor, type AdvisorView } from '../../pages/dashboard/advisor.js';
+
+/** Where each check's "how to fix" lives. */
+export function docOf(check: string): string {
+  return `docs/advisor.md#${check}`;
+}
+
+function evidenceView(e: Evidence): EvidenceView {
+  const view: EvidenceView = { at: isoUtcMs(e.at), summary: e.summary };
+  if (e.seq !== undefined) view.seq = e.seq;
+  if (e.deliveryId !== undefined) view.deliveryId = e.deliveryId;
+  return view;
+}
+
+function findingView(f: Finding): FindingView {
+  return {
+    check: f.check,
+    severity: f.severity,
+    businessId: f.businessId,
+    message: f.message,
+    ...(f.resource ? { resource: f.resource } : {}),
+    evidence: f.evidence.map(evidenceView),
+    at: isoUtcMs(f.at),
+    doc: docOf(f.check),
+  };
+}
+
+export function adviceView(sandbox: Sandbox, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }): AdviceView {
+  const count = (severity: string) => advice.findings.filter((f) => f.severity === severity).length;
+  return {
+    generatedAt: isoUtcMs(sandbox.clock.now()),
+    businessId: options.businessId ?? null,
+    since: options.since ?? null,
+    from: options.from === undefined ? null : isoUtcMs(options.from),
+    summary: { errors: count('error'), warnings: count('warning'), infos: count('info'), pending: advice.checks.reduce((n, c) => n + c.pending, 0) },
+    checks: advice.checks.map((c) => ({ ...c, doc: docOf(c.id) })),
+    findings: advice.findings.map(findingView),
+  };
+}
+
+/** The query of the advice endpoint and page, validated: `businessId`, `since` (`10m`, `2h`, `PT30M`). */
+function adviceQuery(sandbox: Sandbox, query: URLSearchParams): { businessId?: string | undefined; since?: string | undefined; from?: number | undefined } {
+  const businessId = query.get('businessId') || undefined;
+  const since = query.get('since') || undefined;
+  if (since === undefined) return { businessId };
+  const ms = parseClockStep(since);
+  if (ms === undefined || ms <= 0) throw invalidValue('since', 'Use a duration such as "10m", "2h", "1d" or "PT30M".');
+  return { businessId, since, from: sandbox.clock.now() - ms };
+}
+
+/** The advice for a query: the request log's buffered rows are written first, so the newest count. */
+export function currentAdvice(sandbox: Sandbox, query: URLSearchParams): AdviceView {
+  const options = adviceQuery(sandbox, query);
+  requestLogOf(sandbox).flush();
+  return adviceView(sandbox, adviceFor(sandbox, options), options);
+}
+
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+};
+
+function advisorPage(req: RouteRequest): Reply {
+  const { sandbox, query } = req;
+  checkAdminAccess(sandbox, req.event, query);
+  const advice = currentAdvice(sandbox, query);
+  const clock = clockView(sandbox);
+  const view: AdvisorView = {
+    title: 'Advisor',
+    section: 'advisor',
+    clock: { now: clock.now, offset: formatClockOffset(clock.offsetMs), frozen: clock.frozen, action: '/__sandbox/dashboard/clock', back: '/__sandbox/dashboard/advisor' },
+    advice,
+    filters: { businessId: advice.businessId ?? '', since: advice.since ?? '', action: '/__sandbox/dashboard/advisor' },
+    titles: Object.fromEntries(CHECKS.map((c) => [c.id, c.title])),
+  };
+  return Reply.html(200, renderAdvisor(view), PAGE_HEADERS);
+}
+
+export const advisorRoutes: Route[] = [
+  { method: 'GET', path: '/__sandbox/advice', kind: 'admin', handler: ({ sandbox, query }) => envelope(sandbox, RESULTS.ok, currentAdvice(sandbox, query)) },
+  { method: 'GET', path: '/__sandbox/dashboard/advisor', kind: 'page', handler: advisorPage },
+];
