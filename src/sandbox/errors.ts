@@ -121,6 +121,8 @@ export const FAILURES = {
   threeDSecureFailed: { kind: 'customerProcessing', code: ERROR_CODES.threeDSecureFailed, message: 'The 3-D Secure challenge failed or was cancelled by the customer.' },
   bankCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the bank.' },
   bankFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' },
+  walletCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the wallet.' },
+  walletFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The wallet could not process the payment.' },
   checkoutDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
   checkoutDeclinedByCustomer: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
 } as const satisfies Record<string, Failure>;

@@ -321,7 +321,7 @@ describe('bank redirect payments (iDEAL)', () => {
     expect([res.status, res.body.result, res.body.description]).toEqual([200, 2, 'Pending']);
     const id = res.body.body.id as string;
     expect(res.body.body.redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/bank/${id}` });
-    expect(res.body.body.bank).toEqual({ countryCode: 'NL', issuerId: 'INGBNL2A' });
+    expect(res.body.body.bank).toEqual({ name: 'iDEAL', countryCode: 'NL', issuerId: 'INGBNL2A' });
   });
 
   const convention: Array<[number, number]> = [[1, 0], [2.5, -10], [3, 4], [4, 2], [5.99, -2], [7, 2]];

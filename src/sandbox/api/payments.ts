@@ -1,10 +1,13 @@
 /**
- * Direct payments (spec 4.6-4.7, SANDBOX.md "Payments and tokens", "Bank redirect payments"):
- * card, token and bank payments, their lookup, and capture, cancel and refund.
+ * Direct payments (spec 4.6-4.7, SANDBOX.md "Payments and tokens", docs/api.md "Redirect payments"): card
+ * and token payments, redirect payments (a card brand's hosted form, bank and wallet pages), invoice
+ * payments (AfterPay), their lookup, and capture, cancel and refund.
  */
-import { brandById } from '../domain/brands.js';
+import { brandById, brandTakesCurrency } from '../domain/brands.js';
 import {
+  isObject,
   optionalIdentifier,
+  optionalNumber,
   optionalObject,
   optionalString,
   requireAmount,
@@ -12,18 +15,18 @@ import {
   requireInteger,
   requireObject,
   requireString,
+  returnUrl,
   trackingCode as parseTrackingCode,
   type Json,
   type JsonObject,
 } from '../http/fields.js';
-import { isoUtc } from '../domain/clock.js';
 import type { PaymentAction, PaymentRecord } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
+import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { settleOnRead } from '../services/bank.js';
-import { bankPageUrl } from '../domain/paths.js';
+import { createInvoicePayment, createRedirectPayment } from '../services/brand-payments.js';
 import { chargeCard, type CardInput } from '../services/charge.js';
 import { followUp } from '../services/follow-ups.js';
 import type { FollowUpAction } from '../domain/follow-ups.js';
@@ -82,6 +85,54 @@ function optionalBrandId(value: Json | undefined, path: string): number | undefi
   return id;
 }
 
+/** `body.transaction.returnUrl` of a bank or wallet payment: optional, an absolute http(s) URL. */
+function optionalReturnUrl(value: Json | undefined): string | undefined {
+  return value === undefined || value === null ? undefined : returnUrl(value, 'body.transaction.returnUrl');
+}
+
+const INVOICE_TEXT_FIELDS: Record<string, readonly string[]> = {
+  customer: ['ipAddress', 'birthDate', 'email', 'familyName', 'givenName', 'phoneNumber', 'sex'],
+  address: ['city', 'countryCode', 'houseNumber', 'houseNumberAddition', 'street', 'zip', 'state'],
+};
+
+/** Known text fields of `object` hold text (or a number, taken as its digits); others are not looked at. */
+function checkTexts(object: JsonObject, path: string, fields: readonly string[]): void {
+  for (const field of fields) {
+    const value = object[field];
+    if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
+      throw invalidValue(`${path}.${field}`, 'Expected a string.');
+    }
+  }
+}
+
+/**
+ * What an invoice payment (AfterPay) sends beside the transaction, as the provider's PHP client's
+ * AfterpayTest does: `customer`, `billingAddress`, `shippingAddress` (with its own `customer`) and
+ * `order.orderLines`. Checked loosely (objects where objects belong, text and numbers where the client
+ * sends them, unknown fields left alone) and not stored: the sandbox decides nothing on them.
+ */
+function parseInvoiceDetails(body: JsonObject): void {
+  const customer = optionalObject(body.customer, 'body.customer');
+  if (customer !== undefined) checkTexts(customer, 'body.customer', INVOICE_TEXT_FIELDS.customer!);
+  for (const key of ['billingAddress', 'shippingAddress'] as const) {
+    const address = optionalObject(body[key], `body.${key}`);
+    if (address === undefined) continue;
+    checkTexts(address, `body.${key}`, INVOICE_TEXT_FIELDS.address!);
+    const addressee = optionalObject(address.customer, `body.${key}.customer`);
+    if (addressee !== undefined) checkTexts(addressee, `body.${key}.customer`, INVOICE_TEXT_FIELDS.customer!);
+  }
+  const order = optionalObject(body.order, 'body.order');
+  const lines = order?.orderLines;
+  if (lines === undefined || lines === null) return;
+  if (!Array.isArray(lines)) throw invalidValue('body.order.orderLines', 'Expected an array of order lines.');
+  lines.forEach((line, index) => {
+    const path = `body.order.orderLines[${index}]`;
+    if (!isObject(line)) throw invalidValue(path, 'Expected an object.');
+    checkTexts(line, path, ['description', 'productCode', 'purchaseType']);
+    for (const field of ['itemAmount', 'totalAmount', 'quantity', 'taxPercentage', 'discountAmount', 'taxAmount']) optionalNumber(line[field], `${path}.${field}`);
+  });
+}
+
 /** A direct payment with this trackingCode that succeeded or is pending blocks another (failed ones may be retried). */
 function checkTrackingCodeFree(sandbox: Sandbox, businessId: string, trackingCode: string): void {
   const taken = sandbox.payments
@@ -106,48 +157,45 @@ async function createPayment(req: RouteRequest) {
   const card = optionalObject(body.card, 'body.card');
   const bank = optionalObject(body.bank, 'body.bank');
 
-  if (brandId !== undefined && brandById(brandId)?.kind === 'bank') {
-    if (card !== undefined || token !== undefined) throw invalidValue('body.transaction.brandId', 'A bank payment (iDEAL) takes body.bank, not a card or a token.');
-    if (bank === undefined) throw missingProperty('body.bank');
-    if (action !== 'PAYMENT') throw invalidValue('action', 'A bank payment (iDEAL) can only be a payment, not an authorization.');
-    if (tokenize) throw invalidValue('body.transaction.tokenize', 'A bank payment cannot be tokenized.');
-    if (transaction.currencyCode !== 'EUR') throw invalidValue('body.transaction.currencyCode', 'iDEAL takes EUR only.');
-    // The provider's clients send issuerId as a number and often no countryCode (iDEAL is Dutch).
-    const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
-    if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
-    const issuerId = optionalIdentifier(bank.issuerId, 'body.bank.issuerId', { max: 50 });
+  const brand = brandId !== undefined ? brandById(brandId) : undefined;
+  const extra = transaction.notifyUrl !== undefined ? { notifyUrl: transaction.notifyUrl } : undefined;
+  const common = { businessId, action, amount: transaction.amount, currencyCode: transaction.currencyCode, trackingCode, descriptor, extra };
+
+  if (brand !== undefined && brand.kind !== 'card') {
+    if (card !== undefined || token !== undefined) throw invalidValue('body.transaction.brandId', `A ${brand.name} payment takes no card or token; leave out body.card and body.transaction.token.`);
+    if (!brandTakesCurrency(brand, transaction.currencyCode)) {
+      throw invalidValue('body.transaction.currencyCode', `${brand.name} takes ${brand.currencies!.join(', ')}; see docs/api.md.`);
+    }
+    if (tokenize) throw invalidValue('body.transaction.tokenize', `A ${brand.name} payment cannot be tokenized.`);
+    if (brand.kind === 'invoice') {
+      parseInvoiceDetails(body);
+      if (bank !== undefined) throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
+      const record = await sandbox.store.write(() => {
+        checkTrackingCodeFree(sandbox, businessId, trackingCode);
+        return createInvoicePayment(sandbox, { ...common, brand });
+      });
+      return paymentReply(record);
+    }
+    if (action !== 'PAYMENT') throw invalidValue('action', `A ${brand.name} payment can only be a payment, not an authorization.`);
+    const back = optionalReturnUrl(t.returnUrl);
+    let bankInput: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
+    if (brand.kind === 'bank') {
+      if (bank === undefined) throw missingProperty('body.bank');
+      // The provider's clients send issuerId as a number and often no countryCode (iDEAL is Dutch).
+      const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
+      if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+      bankInput = { countryCode, issuerId: optionalIdentifier(bank.issuerId, 'body.bank.issuerId', { max: 50 }) };
+    } else if (bank !== undefined) {
+      throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
+    }
     const record = await sandbox.store.write(() => {
       checkTrackingCodeFree(sandbox, businessId, trackingCode);
-      const now = sandbox.clock.now();
-      const id = sandbox.ids.uuid();
-      const p: PaymentRecord = {
-        kind: 'payment',
-        id,
-        businessId,
-        trackingCode,
-        createdAt: now,
-        updatedAt: now,
-        action: 'PAYMENT',
-        ...RESULTS.pending,
-        httpStatus: 200,
-        requestCode: sandbox.ids.requestCode(),
-        requestTimestamp: isoUtc(now),
-        amount: transaction.amount,
-        currencyCode: transaction.currencyCode,
-        brandId,
-        ...(descriptor !== undefined ? { descriptor } : {}),
-        ...(transaction.notifyUrl !== undefined ? { notifyUrl: transaction.notifyUrl } : {}),
-        bank: { ...(countryCode !== undefined ? { countryCode } : {}), ...(issuerId !== undefined ? { issuerId } : {}) },
-        redirect: { method: 'GET', url: bankPageUrl(sandbox.baseUrl, id) },
-        refundedAmount: 0,
-      };
-      sandbox.payments.insert(p);
-      return p;
+      return createRedirectPayment(sandbox, { ...common, action: 'PAYMENT', brand, returnUrl: back, bank: bankInput });
     });
     return paymentReply(record);
   }
 
-  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010, iDEAL) takes body.bank.');
+  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) takes body.bank.');
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };

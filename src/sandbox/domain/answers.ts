@@ -6,6 +6,7 @@
 import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
+import { brandById } from './brands.js';
 import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from './records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
@@ -70,12 +71,12 @@ export function paymentTransactionView(p: PaymentRecord): Record<string, unknown
   return view;
 }
 
-/** The `body` of a payment: transaction, card, token when tokenized, redirect for bank payments, error on failure. */
+/** The `body` of a payment: transaction, card, token when tokenized, redirect while pending, error on failure. */
 export function paymentBody(p: PaymentRecord): Record<string, unknown> {
   const body: Record<string, unknown> = { transaction: paymentTransactionView(p) };
   if (p.card !== undefined) body.card = { ...p.card };
   if (p.token !== undefined) body.token = { ...p.token };
-  if (p.redirect !== undefined) body.redirect = { ...p.redirect };
+  if (p.redirect !== undefined) body.redirect = p.redirect.fields !== undefined ? { ...p.redirect, fields: { ...p.redirect.fields } } : { ...p.redirect };
   if (p.error !== undefined) body.error = errorBody(p.error);
   return body;
 }
@@ -103,8 +104,25 @@ export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
   if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
   if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
   if (p.cancelled) transaction.cancelled = true;
-  if (p.bank !== undefined) body.bank = { ...p.bank };
+  if (p.bank !== undefined) body.bank = bankView(p);
   return body;
+}
+
+/**
+ * `body.bank` of a bank payment: the bank's `name` (the brand's), `countryCode` when known, the `issuerId`
+ * sent, and once paid the payer's `accountHolderName`, `iban` and `bic`. Only strings: a value not known
+ * is left out, never answered as `{}` or `null`.
+ */
+export function bankView(p: PaymentRecord): Record<string, string> {
+  const bank = p.bank ?? {};
+  const view: Record<string, string> = {};
+  const name = bank.name ?? brandById(p.brandId)?.name;
+  if (name !== undefined) view.name = name;
+  for (const key of ['countryCode', 'issuerId', 'accountHolderName', 'iban', 'bic'] as const) {
+    const value = bank[key];
+    if (typeof value === 'string') view[key] = value;
+  }
+  return view;
 }
 
 /** The envelope of a payment, as its creation answered it (and every later GET answers it). */

@@ -1,7 +1,8 @@
 /**
- * Every address the sandbox hands out (SANDBOX.md, "Paths"): hosted pages, the 3-D Secure page, the bank
- * page and the redirect back to the merchant. Root-relative paths keep a redirect on the origin the browser
- * used; `…Url` functions prefix the sandbox's public base URL for what the API answers.
+ * Every address the sandbox hands out (SANDBOX.md, "Paths"): hosted pages, the card form of a redirect
+ * payment, the 3-D Secure page, the bank and wallet pages and the redirect back to the merchant.
+ * Root-relative paths keep a redirect on the origin the browser used; `…Url` functions prefix the sandbox's
+ * public base URL for what the API answers.
  */
 import type { Ending, Parent } from './lifecycle.js';
 
@@ -28,6 +29,29 @@ export function bankPath(paymentId: string): string {
 /** Address of the sandbox bank page (`redirect.url` of a bank payment). */
 export function bankPageUrl(baseUrl: string, paymentId: string): string {
   return baseUrl + bankPath(paymentId);
+}
+
+/** Path of the hosted card form of a card redirect payment (a payment created without card data). */
+export function paymentFormPath(paymentId: string): string {
+  return `/gateway/v3/web/payments/${encodeURIComponent(paymentId)}`;
+}
+
+/** Path of the sandbox wallet page (PayPal) of a wallet payment. */
+export function walletPath(paymentId: string): string {
+  return `/gateway/v3/web/wallet/${encodeURIComponent(paymentId)}`;
+}
+
+/** Path of the simulator page of a bank or wallet payment. */
+export function simulatorPath(flow: 'bank' | 'wallet', paymentId: string): string {
+  return flow === 'wallet' ? walletPath(paymentId) : bankPath(paymentId);
+}
+
+/**
+ * Where the browser goes once the customer acted on a redirect payment: its `returnUrl` with
+ * `id=<paymentId>`; the merchant reads the outcome with `GET /gateway/v3/payments/{id}`.
+ */
+export function paymentReturnUrl(returnUrl: string, paymentId: string): string {
+  return returnUrlWith(returnUrl, [['id', paymentId]]);
 }
 
 /**

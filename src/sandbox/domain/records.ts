@@ -84,6 +84,29 @@ export interface CardSummary {
   holderName: string;
 }
 
+/** `body.redirect` of a pending payment. */
+export interface PaymentRedirect {
+  method: 'GET' | 'POST';
+  url: string;
+  /** Form fields to post (wallets), string to string. */
+  fields?: Record<string, string> | undefined;
+}
+
+/** The page a redirect payment is completed on: the hosted card form, the bank or the wallet simulator. */
+export type RedirectFlow = 'card' | 'bank' | 'wallet';
+
+/** `body.bank` of a bank payment, as the provider answered it (every value a string). */
+export interface BankDetails {
+  /** The bank or scheme (the brand's name: iDEAL, Sofort...). */
+  name?: string;
+  countryCode?: string;
+  issuerId?: string;
+  /** The payer's account, known once the payment succeeded (sandbox values, docs/api.md). */
+  accountHolderName?: string;
+  iban?: string;
+  bic?: string;
+}
+
 export interface PaymentRecord extends StoredDocument {
   kind: 'payment';
   action: PaymentAction;
@@ -104,14 +127,26 @@ export interface PaymentRecord extends StoredDocument {
   brandId: number;
   card?: CardSummary | undefined;
   token?: { token: string; displayHint: string } | undefined;
-  /** Bank redirect payments: where the customer approves. */
-  redirect?: { method: 'GET'; url: string } | undefined;
+  /**
+   * Where the customer goes while the payment is pending: the card form, the 3-D Secure page, the bank or
+   * wallet simulator. A wallet's is a form post (`method` POST with `fields`).
+   */
+  redirect?: PaymentRedirect | undefined;
+  /**
+   * A redirect payment (created without card data): which page the customer completes it on. Kept once the
+   * payment is settled, so the page can show how it ended.
+   */
+  flow?: RedirectFlow | undefined;
+  /** A redirect payment's `body.transaction.returnUrl`: where the browser goes once the customer acted. */
+  returnUrl?: string | undefined;
+  /** A card redirect payment's `body.transaction.tokenize`: save the card the customer enters. */
+  tokenize?: boolean | undefined;
   /** The statement descriptor the merchant sent, echoed in `body.transaction`. */
   descriptor?: string | undefined;
   /** `body.transaction.notifyUrl` of a direct payment; hosted-page payments and follow-ups use their parent's. */
   notifyUrl?: string | undefined;
-  /** Bank payments' extra request data (country, issuer). */
-  bank?: { countryCode?: string; issuerId?: string } | undefined;
+  /** Bank payments: the request's country and issuer, the bank's name, and the payer's account once paid. */
+  bank?: BankDetails | undefined;
   /** For authorizations and payments: how much was captured, refunded, and whether it was cancelled. */
   capturedAmount?: number | undefined;
   refundedAmount?: number | undefined;

@@ -1,18 +1,30 @@
 /**
- * Bank redirect payments (SANDBOX.md, "Bank redirect payments"): created Pending, resolved by the
- * customer on the sandbox bank page, or, for API-only tests, by the provider's staging convention on the
- * amount's integer part when the payment is read. Call the writers inside `sandbox.store.write`.
+ * Bank and wallet redirect payments (SANDBOX.md, "Bank redirect payments"; docs/api.md "Redirect
+ * payments"): created Pending, resolved by the customer on the sandbox's bank or wallet page, or, for
+ * API-only tests, by the provider's staging convention on the amount's integer part when the payment is
+ * read. Call the writers inside `sandbox.store.write`.
  */
 import { errorOf, FAILURES, RESULTS, httpStatusOfResult } from '../errors.js';
+import { sandboxAccount } from '../domain/bank-accounts.js';
 import type { PaymentRecord } from '../domain/records.js';
 import type { Sandbox } from '../context.js';
 
-/** True for a bank payment still waiting for the customer. */
-export function bankPending(p: PaymentRecord): boolean {
-  return p.bank !== undefined && p.result === 2;
+/**
+ * The simulator page a payment is completed on: `wallet` for PayPal, `bank` for the bank brands (payments
+ * stored before `flow` existed are recognised by their `bank`), none for any other payment.
+ */
+export function simulatorFlow(p: PaymentRecord): 'bank' | 'wallet' | undefined {
+  if (p.flow === 'wallet') return 'wallet';
+  if (p.flow === 'bank' || (p.flow === undefined && p.bank !== undefined)) return 'bank';
+  return undefined;
 }
 
-type Settlement = 'approved' | 'cancelled' | 'timeout' | 'failed';
+/** True for a bank or wallet payment still waiting for the customer. */
+export function bankPending(p: PaymentRecord): boolean {
+  return p.result === 2 && simulatorFlow(p) !== undefined;
+}
+
+export type Settlement = 'approved' | 'cancelled' | 'timeout' | 'failed';
 
 /**
  * The staging convention: the amount's integer part 1 approves, 2 is cancelled by the customer (-10),
@@ -33,17 +45,31 @@ export function settlementByAmount(amount: number): Settlement | undefined {
   }
 }
 
-const OUTCOMES: Record<Settlement, { kind: keyof typeof RESULTS; error?: { code: number; message: string } }> = {
-  approved: { kind: 'ok' },
-  cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.bankCancelled) },
-  timeout: { kind: 'timeout' },
-  failed: { kind: 'failed', error: errorOf(FAILURES.bankFailed) },
+type Outcome = { kind: keyof typeof RESULTS; error?: { code: number; message: string } };
+
+const OUTCOMES: Record<'bank' | 'wallet', Record<Settlement, Outcome>> = {
+  bank: {
+    approved: { kind: 'ok' },
+    cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.bankCancelled) },
+    timeout: { kind: 'timeout' },
+    failed: { kind: 'failed', error: errorOf(FAILURES.bankFailed) },
+  },
+  wallet: {
+    approved: { kind: 'ok' },
+    cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.walletCancelled) },
+    timeout: { kind: 'timeout' },
+    failed: { kind: 'failed', error: errorOf(FAILURES.walletFailed) },
+  },
 };
 
-/** Resolves a pending bank payment and stores it; a payment that is no longer pending is returned as it is. */
+/**
+ * Resolves a pending bank or wallet payment and stores it; a payment that is no longer pending is returned
+ * as it is. An approved bank payment gets the account that paid it (`body.bank` iban, bic, holder).
+ */
 export function settleBankPayment(sandbox: Sandbox, p: PaymentRecord, how: Settlement): PaymentRecord {
-  if (!bankPending(p)) return p;
-  const { kind, error } = OUTCOMES[how];
+  const flow = simulatorFlow(p);
+  if (flow === undefined || p.result !== 2) return p;
+  const { kind, error } = OUTCOMES[flow][how];
   const { result, description } = RESULTS[kind];
   const updated: PaymentRecord = {
     ...p,
@@ -55,11 +81,12 @@ export function settleBankPayment(sandbox: Sandbox, p: PaymentRecord, how: Settl
     refundedAmount: result === 0 ? 0 : undefined,
     updatedAt: sandbox.clock.now(),
   };
+  if (result === 0 && p.bank !== undefined) updated.bank = { ...p.bank, ...sandboxAccount(p.bank.countryCode) };
   sandbox.payments.update(updated);
   return updated;
 }
 
-/** Applies the amount convention to a pending bank payment being read, storing the outcome. */
+/** Applies the amount convention to a pending bank or wallet payment being read, storing the outcome. */
 export async function settleOnRead(sandbox: Sandbox, p: PaymentRecord): Promise<PaymentRecord> {
   if (!bankPending(p)) return p;
   const how = settlementByAmount(p.amount);

@@ -1,60 +1,82 @@
 /**
- * The sandbox bank page for bank redirect payments: `GET /gateway/v3/web/bank/{paymentId}` shows approve
- * and cancel buttons, `POST` settles the payment (0 Ok or -10) and shows the outcome.
+ * The sandbox bank and wallet pages of redirect payments (docs/api.md, "Redirect payments"):
+ * `GET /gateway/v3/web/bank/{paymentId}` (iDEAL, Sofort, Giropay, EPS) and `/gateway/v3/web/wallet/{paymentId}`
+ * (PayPal) show approve, cancel and fail buttons; a `POST` of a button settles the payment (0 Ok, -10 or -2)
+ * and sends the browser to the payment's `returnUrl?id=<paymentId>`, or back to the page, which then shows
+ * the outcome, when it has none. A `POST` without a button (a wallet's `redirect`, posted with its `fields`
+ * from the merchant's page) shows the page.
  */
+import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
 import { notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { refuseCrossSite } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
-import { bankPending, settleBankPayment } from '../services/bank.js';
-import { bankPath } from '../domain/paths.js';
+import { bankPending, settleBankPayment, simulatorFlow, type Settlement } from '../services/bank.js';
+import { paymentReturnUrl, simulatorPath } from '../domain/paths.js';
 import type { PaymentRecord } from '../domain/records.js';
 
-function bankPayment(req: RouteRequest): PaymentRecord {
-  const payment = req.sandbox.payments.get(req.params.paymentId!);
-  if (!payment || payment.bank === undefined) throw notFound('Bank payment');
-  return payment;
+/** The buttons and what each does. */
+const SETTLEMENT_OF_BUTTON: Record<string, Settlement> = { approve: 'approved', cancel: 'cancelled', fail: 'failed' };
+
+function loader(flow: 'bank' | 'wallet') {
+  return (req: RouteRequest): PaymentRecord => {
+    const payment = req.sandbox.payments.get(req.params.paymentId!);
+    if (!payment || simulatorFlow(payment) !== flow) throw notFound(flow === 'wallet' ? 'Wallet payment' : 'Bank payment');
+    return payment;
+  };
 }
 
-function page(payment: PaymentRecord): Reply {
+function returnUrlOf(payment: PaymentRecord): string | undefined {
+  return payment.returnUrl !== undefined ? paymentReturnUrl(payment.returnUrl, payment.id) : undefined;
+}
+
+function page(flow: 'bank' | 'wallet', payment: PaymentRecord): Reply {
   const pending = bankPending(payment);
   return Reply.html(
     200,
     renderBankPage({
       paymentId: payment.id,
+      kind: flow,
+      brandName: brandById(payment.brandId)?.name ?? 'the bank',
       amount: formatAmount(payment.amount, payment.currencyCode),
-      issuerId: payment.bank?.issuerId ?? '',
+      issuerId: payment.bank?.issuerId,
       state: pending ? 'form' : 'result',
       outcome: pending ? undefined : `The payment is settled: ${payment.description} (result ${payment.result}).`,
-      action: bankPath(payment.id),
+      action: simulatorPath(flow, payment.id),
+      returnUrl: pending ? undefined : returnUrlOf(payment),
     }),
     { 'cache-control': 'no-store' },
   );
 }
 
-function showBank(req: RouteRequest) {
-  return page(bankPayment(req));
+function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
+  const load = loader(flow);
+  return [
+    { method: 'GET', path: `/gateway/v3/web/${segment}/:paymentId`, kind: 'page', handler: (req) => page(flow, load(req)) },
+    {
+      method: 'POST',
+      path: `/gateway/v3/web/${segment}/:paymentId`,
+      kind: 'page',
+      handler: async (req) => {
+        const { sandbox } = req;
+        const payment = load(req);
+        const form = await readForm(req.event.node.req);
+        const action = form.get('action') ?? '';
+        // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
+        const how = Object.hasOwn(SETTLEMENT_OF_BUTTON, action) ? SETTLEMENT_OF_BUTTON[action] : undefined;
+        // Entering by a form post (a wallet's redirect, from the merchant's page) changes nothing.
+        if (how === undefined) return Reply.redirect(simulatorPath(flow, payment.id), 303);
+        // The buttons have no one-time token (unlike the card form), so a post from another site is
+        // refused: it could otherwise settle a payment whose id it learned.
+        refuseCrossSite(sandbox, req.event);
+        const settled = await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how));
+        // Back to the merchant once settled (also for a second press after it was settled elsewhere).
+        return Reply.redirect(returnUrlOf(settled) ?? simulatorPath(flow, payment.id), 303);
+      },
+    },
+  ];
 }
 
-async function submitBank(req: RouteRequest) {
-  const { sandbox } = req;
-  // The form has no one-time token (unlike the card form), so a post from another site is refused: it
-  // could otherwise approve or cancel a payment whose id it learned.
-  refuseCrossSite(sandbox, req.event);
-  const payment = bankPayment(req);
-  const form = await readForm(req.event.node.req);
-  const action = form.get('action');
-  // Anything but the two buttons changes nothing and shows the page again.
-  if (action === 'approve' || action === 'cancel') {
-    const how = action === 'approve' ? 'approved' : 'cancelled';
-    await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how));
-  }
-  return Reply.redirect(bankPath(payment.id), 303);
-}
-
-export const bankRoutes: Route[] = [
-  { method: 'GET', path: '/gateway/v3/web/bank/:paymentId', kind: 'page', handler: showBank },
-  { method: 'POST', path: '/gateway/v3/web/bank/:paymentId', kind: 'page', handler: submitBank },
-];
+export const bankRoutes: Route[] = [...routes('bank', 'bank'), ...routes('wallet', 'wallet')];

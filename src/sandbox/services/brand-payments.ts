@@ -1,0 +1,96 @@
+/**
+ * Payments by brand without card data (docs/api.md, "Redirect payments"): a card brand with a `returnUrl`
+ * sends the customer to the hosted card form of that payment, a bank brand to the sandbox bank page, a
+ * wallet (PayPal) to the sandbox wallet page, each created `2 Pending`; an invoice brand (AfterPay)
+ * answers at once. Both functions are synchronous and run inside `sandbox.store.write(...)`.
+ */
+import type { Sandbox } from '../context.js';
+import type { Brand } from '../domain/brands.js';
+import { isoUtc } from '../domain/clock.js';
+import { bankPath, paymentFormPath, walletPath } from '../domain/paths.js';
+import type { BankDetails, PaymentRecord, PaymentRedirect, RedirectFlow } from '../domain/records.js';
+import { RESULTS } from '../errors.js';
+
+export interface BrandPaymentRequest {
+  businessId: string;
+  action: 'PAYMENT' | 'AUTHORIZE';
+  amount: number;
+  currencyCode: string;
+  trackingCode: string;
+  brand: Brand;
+  descriptor?: string | undefined;
+  /** Where the browser goes once the customer acted (required for card brands). */
+  returnUrl?: string | undefined;
+  /** Card brands: save the card the customer enters as a token. */
+  tokenize?: boolean | undefined;
+  /** Bank brands: `body.bank` as sent. */
+  bank?: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
+  /** Further fields the API layer keeps on the record (e.g. where webhooks go). */
+  extra?: Partial<PaymentRecord> | undefined;
+}
+
+const FLOW_OF_KIND: Partial<Record<Brand['kind'], RedirectFlow>> = { card: 'card', bank: 'bank', wallet: 'wallet' };
+
+function baseRecord(sandbox: Sandbox, req: BrandPaymentRequest, id: string): PaymentRecord {
+  const now = sandbox.clock.now();
+  return {
+    ...req.extra,
+    kind: 'payment',
+    id,
+    businessId: req.businessId,
+    trackingCode: req.trackingCode,
+    createdAt: now,
+    updatedAt: now,
+    action: req.action,
+    ...RESULTS.pending,
+    httpStatus: 200,
+    requestCode: sandbox.ids.requestCode(),
+    requestTimestamp: isoUtc(now),
+    amount: req.amount,
+    currencyCode: req.currencyCode,
+    brandId: req.brand.id,
+    ...(req.descriptor !== undefined ? { descriptor: req.descriptor } : {}),
+    refundedAmount: 0,
+  };
+}
+
+/** Where the customer is sent: the card form or the bank page (GET), or the wallet page (a form post). */
+function redirectOf(sandbox: Sandbox, flow: RedirectFlow, id: string): PaymentRedirect {
+  if (flow === 'card') return { method: 'GET', url: sandbox.baseUrl + paymentFormPath(id) };
+  if (flow === 'bank') return { method: 'GET', url: sandbox.baseUrl + bankPath(id) };
+  // The provider answered wallets with a form to post (its PHP client requires non-empty `fields`).
+  return { method: 'POST', url: sandbox.baseUrl + walletPath(id), fields: { token: id } };
+}
+
+/**
+ * A `2 Pending` payment waiting for the customer on the card form, the bank page or the wallet page, with
+ * `redirect` to it; stored and returned. The brand must be a card, bank or wallet brand.
+ */
+export function createRedirectPayment(sandbox: Sandbox, req: BrandPaymentRequest): PaymentRecord {
+  const flow = FLOW_OF_KIND[req.brand.kind];
+  if (flow === undefined) throw new Error(`${req.brand.name} is not paid by redirect`);
+  const id = sandbox.ids.uuid();
+  const record: PaymentRecord = { ...baseRecord(sandbox, req, id), flow, redirect: redirectOf(sandbox, flow, id) };
+  if (req.returnUrl !== undefined) record.returnUrl = req.returnUrl;
+  if (flow === 'card' && req.tokenize) record.tokenize = true;
+  if (flow === 'bank') {
+    const countryCode = req.bank?.countryCode ?? req.brand.countryCode;
+    const bank: BankDetails = { name: req.brand.name };
+    if (countryCode !== undefined) bank.countryCode = countryCode;
+    if (req.bank?.issuerId !== undefined) bank.issuerId = req.bank.issuerId;
+    record.bank = bank;
+  }
+  sandbox.payments.insert(record);
+  return record;
+}
+
+/**
+ * An invoice payment (AfterPay): approved at once (`0 Ok`), as the provider's synchronous brands answered;
+ * an authorization can then be captured, refunded or cancelled like a card's.
+ */
+export function createInvoicePayment(sandbox: Sandbox, req: BrandPaymentRequest): PaymentRecord {
+  const record: PaymentRecord = { ...baseRecord(sandbox, req, sandbox.ids.uuid()), ...RESULTS.ok };
+  if (req.action === 'AUTHORIZE') record.capturedAmount = 0;
+  sandbox.payments.insert(record);
+  return record;
+}
