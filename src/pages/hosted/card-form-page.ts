@@ -1,7 +1,8 @@
 /**
- * The card form of a payment link or checkout (contract 3): a plain `<form method="post">` that works
- * without JavaScript, with the one-time `formToken`, labelled fields with `autocomplete` hints, the offered
- * brands, the save-card choice for `tokenize` INQUIRE (a notice for TRUE), a pay and a decline button.
+ * The card form of a payment link, checkout or card redirect payment (contract 3): a plain
+ * `<form method="post">` that works without JavaScript, with the one-time `formToken`, labelled fields with
+ * `autocomplete` hints, the offered brands, the save-card choice for `tokenize` INQUIRE (a notice for TRUE),
+ * a pay and a decline button.
  */
 import { BRANDS } from '../../sandbox/domain/brands.js';
 import { html } from '../html.js';
@@ -9,7 +10,8 @@ import { hostedLayout } from './layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
 
 export interface CardFormView extends OrderSummary {
-  kind: 'link' | 'checkout';
+  /** What is paid: a link, a checkout, or a card redirect payment (one attempt, no attempts count). */
+  kind: 'link' | 'checkout' | 'payment';
   /** Path the form posts to (the page's own). */
   action: string;
   formToken: string;

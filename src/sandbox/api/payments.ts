@@ -195,6 +195,16 @@ async function createPayment(req: RouteRequest) {
     return paymentReply(record);
   }
 
+  // A card brand and a returnUrl without card data: the customer enters the card on the hosted form.
+  if (brand !== undefined && card === undefined && token === undefined && bank === undefined && t.returnUrl !== undefined && t.returnUrl !== null) {
+    const back = returnUrl(t.returnUrl, 'body.transaction.returnUrl');
+    const record = await sandbox.store.write(() => {
+      checkTrackingCodeFree(sandbox, businessId, trackingCode);
+      return createRedirectPayment(sandbox, { ...common, brand, returnUrl: back, tokenize });
+    });
+    return paymentReply(record);
+  }
+
   if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) takes body.bank.');
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');

@@ -48,6 +48,11 @@ export interface ChargeRequest {
   skipThreeDSecure?: boolean;
   /** Link created with threeDSecure: true: approved cards go through the challenge first. */
   forceThreeDSecure?: boolean;
+  /**
+   * A pending card redirect payment to charge in place: the outcome replaces it under the same id (and keeps
+   * its request code, time and return address) instead of making a new payment.
+   */
+  into?: PaymentRecord;
 }
 
 const MAX_HOLDER_NAME = 100;
@@ -198,8 +203,9 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
   const retryCard = source.behaviour === 'failed-retry' || source.behaviour === 'declined-retry';
   const retryAttempt = retryCard && !expired ? countAttempt(sandbox, req.attemptKey) : 1;
 
-  const id = sandbox.ids.uuid();
-  const requestCode = sandbox.ids.requestCode();
+  const base = req.into;
+  const id = base?.id ?? sandbox.ids.uuid();
+  const requestCode = base?.requestCode ?? sandbox.ids.requestCode();
   const outcome = decideOutcome(
     {
       behaviour: source.behaviour,
@@ -214,11 +220,13 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
   );
 
   const record: PaymentRecord = {
+    // In place: what the pending payment was created with stays (flow, returnUrl...); the outcome is new.
+    ...(base !== undefined ? { ...base, redirect: undefined, challenge: undefined, refundedAmount: undefined, capturedAmount: undefined } : {}),
     kind: 'payment',
     id,
     businessId: req.businessId,
     trackingCode: req.trackingCode,
-    createdAt: now,
+    createdAt: base?.createdAt ?? now,
     updatedAt: now,
     action: req.action,
     parentKind: req.parent?.kind,
@@ -228,7 +236,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
     httpStatus: outcome.httpStatus,
     error: outcome.error,
     requestCode,
-    requestTimestamp: isoUtc(now),
+    requestTimestamp: base?.requestTimestamp ?? isoUtc(now),
     amount: req.amount,
     currencyCode: req.currencyCode,
     brandId: source.brandId,
@@ -255,7 +263,8 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
     record.redirect = { method: 'GET', url: sandbox.baseUrl + challengePath(id) };
     record.challenge ??= { behaviour: source.behaviour, cvvPresented: source.cvvPresented };
   }
-  sandbox.payments.insert(record);
+  if (base !== undefined) sandbox.payments.update(record);
+  else sandbox.payments.insert(record);
   return record;
 }
 

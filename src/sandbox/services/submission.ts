@@ -1,5 +1,6 @@
 /**
- * What a customer's submission on a hosted page does to its link or checkout (SANDBOX.md, "Lifecycle"):
+ * What a customer's submission on a hosted page does to its link or checkout (SANDBOX.md, "Lifecycle"),
+ * or to a card redirect payment (docs/api.md, "Redirect payments"):
  * one-time form tokens, the charge, the attempt count, the parent's status (PAID, DECLINED after three
  * failed attempts, DECLINEDBYCUSTOMER, PENDING / `challengeOpen` while 3-D Secure is open), and the
  * redirect to the merchant's `returnUrl` with the query of spec 4.9.
@@ -23,10 +24,10 @@ import {
   type Parent,
   type ParentState,
 } from '../domain/lifecycle.js';
-import { challengePath, merchantRedirect } from '../domain/paths.js';
+import { challengePath, merchantRedirect, paymentReturnUrl } from '../domain/paths.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
-import { ApiError, notPayable } from '../errors.js';
+import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
 import { chargeCard, resolveChallenge } from './charge.js';
 
 /** The link or checkout with this id, whatever its business: the hosted page's id is its capability. */
@@ -286,8 +287,9 @@ export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: C
 
   const resolved = resolveChallenge(sandbox, payment.id, post.action === 'cancel' ? null : post.code.trim());
   if (parent === undefined) {
-    recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
-    return { kind: 'finished', payment: resolved };
+    const back = backToMerchant(resolved);
+    recordTokenOutcome(sandbox, post.formToken, back ?? { kind: 'page' });
+    return back ?? { kind: 'finished', payment: resolved };
   }
   const values: KeptValues = {
     holderName: resolved.card?.holderName ?? '',
@@ -298,6 +300,111 @@ export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: C
   const outcome = afterPayment(sandbox, parent, resolved, values);
   remember(sandbox, post.formToken, outcome);
   return outcome;
+}
+
+// ---- Card redirect payments (a direct payment created with a card brand and a returnUrl, no card) ----
+
+/** The one-time token target of a card redirect payment's form. */
+export function paymentFormTarget(paymentId: string): string {
+  return `payment:${paymentId}`;
+}
+
+/** A card redirect payment still waiting for the card form (not charged yet, no 3-D Secure open). */
+export function awaitingCard(p: PaymentRecord): boolean {
+  return p.flow === 'card' && p.result === 2 && p.challenge === undefined;
+}
+
+/** How a finished payment ended, for the way back to the merchant. */
+function paymentEnding(p: PaymentRecord): Ending {
+  if (p.result === 0) return 'paid';
+  return p.error?.code === FAILURES.checkoutDeclinedByCustomer.code && p.card === undefined ? 'declinedbycustomer' : 'declined';
+}
+
+/** The 303 to a finished card redirect payment's `returnUrl?id=<paymentId>`, if it has one. */
+function backToMerchant(p: PaymentRecord): { kind: 'redirect'; url: string; ending: Ending } | undefined {
+  if (p.flow !== 'card' || p.returnUrl === undefined || p.result === 2) return undefined;
+  return { kind: 'redirect', url: paymentReturnUrl(p.returnUrl, p.id), ending: paymentEnding(p) };
+}
+
+export type PaymentFormOutcome =
+  /** Back to the merchant: the payment ended (paid, declined, declined by the customer). */
+  | { kind: 'redirect'; url: string; ending: Ending }
+  /** To the 3-D Secure page of the payment. */
+  | { kind: 'challenge'; url: string; paymentId: string }
+  /** Bad input: the form again with the reason (nothing was charged). */
+  | { kind: 'retry'; reason: string; values: KeptValues }
+  /** The payment is no longer waiting for a card: its page says how it ended. */
+  | { kind: 'closed'; payment: PaymentRecord }
+  /** The token was used before: where that post went. */
+  | { kind: 'replay'; outcome: StoredOutcome | undefined }
+  /** No such token for this form: nothing was done. */
+  | { kind: 'stale' };
+
+/**
+ * A post of a card redirect payment's form. One attempt: the charge (or the decline button) settles the
+ * payment in place, under its own id, and sends the customer back to the `returnUrl`; a 3-D Secure card
+ * goes to the challenge first; input errors show the form again and charge nothing.
+ */
+export function submitPaymentForm(sandbox: Sandbox, loaded: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
+  const token = takeFormToken(sandbox, post.formToken, paymentFormTarget(loaded.id));
+  if (token.status === 'unknown') return { kind: 'stale' };
+  if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
+  const payment = sandbox.payments.get(loaded.id) ?? loaded;
+  const outcome = paymentFormFresh(sandbox, payment, post);
+  if (outcome.kind === 'redirect') recordTokenOutcome(sandbox, post.formToken, outcome);
+  else if (outcome.kind === 'challenge') recordTokenOutcome(sandbox, post.formToken, { kind: 'challenge', url: outcome.url });
+  else recordTokenOutcome(sandbox, post.formToken, { kind: 'page' });
+  return outcome;
+}
+
+function paymentFormFresh(sandbox: Sandbox, payment: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
+  if (!awaitingCard(payment)) {
+    if (payment.flow === 'card' && payment.result === 2) return { kind: 'challenge', url: challengePath(payment.id), paymentId: payment.id };
+    return { kind: 'closed', payment };
+  }
+  if (post.action === 'decline') {
+    const declined: PaymentRecord = {
+      ...payment,
+      ...RESULTS.customerProcessing,
+      httpStatus: httpStatusOfResult(RESULTS.customerProcessing.result),
+      error: errorOf(FAILURES.checkoutDeclinedByCustomer),
+      redirect: undefined,
+      refundedAmount: undefined,
+      updatedAt: sandbox.clock.now(),
+    };
+    sandbox.payments.update(declined);
+    return backToMerchant(declined) ?? { kind: 'closed', payment: declined };
+  }
+  const values = keptValues(post);
+  const problem = formProblem(post);
+  if (problem !== undefined) return { kind: 'retry', reason: problem, values };
+  let charged: PaymentRecord;
+  try {
+    charged = sandbox.store.savepoint(() =>
+      chargeCard(sandbox, {
+        businessId: payment.businessId,
+        action: payment.action === 'AUTHORIZE' ? 'AUTHORIZE' : 'PAYMENT',
+        amount: payment.amount,
+        currencyCode: payment.currencyCode,
+        ...(payment.trackingCode !== undefined ? { trackingCode: payment.trackingCode } : {}),
+        descriptor: payment.descriptor,
+        source: {
+          card: { number: post.cardNumber, cvv: post.cvv.trim(), expiryMonth: post.expiryMonth, expiryYear: post.expiryYear, holderName: post.holderName },
+        },
+        // The brand the merchant asked for is the one card brand this form takes.
+        allowedBrandIds: [payment.brandId],
+        tokenize: payment.tokenize === true,
+        attemptKey: `tc:${payment.businessId}:${payment.trackingCode ?? payment.id}`,
+        into: payment,
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    sandbox.forgetCaches();
+    return { kind: 'retry', reason: `Please check the card: ${error.message}`, values };
+  }
+  if (charged.result === 2) return { kind: 'challenge', url: challengePath(charged.id), paymentId: charged.id };
+  return backToMerchant(charged) ?? { kind: 'closed', payment: charged };
 }
 
 /** What the customer does when played in this process (the dashboard's "pay as customer"). */

@@ -30,7 +30,7 @@ import {
   type KeptValues,
 } from '../services/submission.js';
 import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
-import { challengePath, hostedPath, merchantRedirect } from '../domain/paths.js';
+import { challengePath, hostedPath, merchantRedirect, paymentFormPath } from '../domain/paths.js';
 
 /**
  * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and
@@ -56,11 +56,13 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
-function page(status: number, text: string): Reply {
+/** A hosted page answer with the hosted pages' headers. */
+export function page(status: number, text: string): Reply {
   return Reply.html(status, text, { ...PAGE_HEADERS });
 }
 
-function seeOther(location: string): Reply {
+/** A 303 that is never cached. */
+export function seeOther(location: string): Reply {
   return Reply.redirect(location, 303, { 'cache-control': 'no-store' });
 }
 
@@ -69,7 +71,8 @@ function orderOf(parent: Parent): OrderSummary {
   return { merchant: parent.record.businessId, amountText: formatAmount(t.amount, t.currencyCode), trackingCode: t.trackingCode };
 }
 
-function nowParts(sandbox: Sandbox): { year: number; month: number } {
+/** The sandbox clock's year and month, for the card form's past-expiry check. */
+export function nowParts(sandbox: Sandbox): { year: number; month: number } {
   const now = new Date(sandbox.clock.now());
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
@@ -175,7 +178,7 @@ const ENDINGS: Record<Ending, { title: string; message: string; tone: StatePageV
 };
 
 /** The end of the flow: a 303 to the merchant, or inside the library's iframe a page that posts `{redirect}`. */
-function toMerchant(url: string, ending: Ending, framed: boolean): Reply {
+export function toMerchant(url: string, ending: Ending, framed: boolean): Reply {
   if (!framed) return seeOther(url);
   const text = ENDINGS[ending];
   return page(200, renderStatePage({ state: 'result', ...text, returnUrl: url, redirect: true }));
@@ -292,10 +295,11 @@ function loadPayment(req: RouteRequest): PaymentRecord {
   return payment;
 }
 
-/** A payment that is no longer waiting: its link or checkout page, or how the check ended. */
+/** A payment that is no longer waiting: its link, checkout or card redirect page, or how the check ended. */
 function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
   const parent = parentOfPayment(sandbox, payment);
   if (parent) return seeOther(hostedPath(parent.kind, parent.record.id));
+  if (payment.flow === 'card') return seeOther(paymentFormPath(payment.id));
   return page(200, renderStatePage(finishedView(payment)));
 }
 

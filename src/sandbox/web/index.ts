@@ -1,6 +1,7 @@
 /**
- * Routes of the customer-facing side: hosted pages, the bank simulator, the browser library. Rendering lives in
- * `src/pages` (which never reads the store); these handlers load records and hand view models to it.
+ * Routes of the customer-facing side: hosted pages (links, checkouts, card redirect payments), the bank and
+ * wallet simulator, the browser library. Rendering lives in `src/pages` (which never reads the store); these
+ * handlers load records and hand view models to it.
  */
 import type { Sandbox } from '../context.js';
 import type { ApiError } from '../errors.js';
@@ -8,8 +9,9 @@ import { Reply, type Route } from '../http/router.js';
 import { libraryRoutes } from './library.js';
 import { bankRoutes } from './bank.js';
 import { hostedErrorPage, hostedRoutes } from './hosted.js';
+import { paymentFormRoutes } from './payment-form.js';
 
-export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes];
+export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes, ...paymentFormRoutes];
 
 /**
  * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error
