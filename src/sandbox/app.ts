@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './http/envelope.js';
-import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed } from './errors.js';
+import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess } from './http/guards.js';
 import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
@@ -134,8 +135,11 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
 }
 
 function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {
-  const apiError = error instanceof ApiError ? error : internalError();
-  if (!(error instanceof ApiError)) sandbox.reportUnexpected(path, error);
+  const storage = error instanceof ApiError ? undefined : storageFailure(error);
+  const apiError = error instanceof ApiError ? error : storage !== undefined ? storageFailed(storage) : internalError();
+  // A busy or full database is the environment's doing, not a bug: answered, logged, not counted.
+  if (storage !== undefined) sandbox.reportStorage(path, storage, error);
+  else if (!(error instanceof ApiError)) sandbox.reportUnexpected(path, error);
   // Unmatched paths answer like their neighbours: HTML under the hosted pages and outside the API, the
   // envelope under /gateway and /__sandbox (empty segments ignored, as the router does).
   const pageLike =

@@ -154,6 +154,16 @@ export class Sandbox {
     console.error(`paylink: unexpected error while answering ${where}:`, error);
   }
 
+  private readonly storageLoggedAt = new Map<string, number>();
+
+  /** Logs a storage failure answered with an envelope (busy, full, corrupt): once per kind every 10 s. */
+  reportStorage(where: string, kind: string, error: unknown): void {
+    const now = Date.now();
+    if (now - (this.storageLoggedAt.get(kind) ?? -Infinity) < 10_000) return;
+    this.storageLoggedAt.set(kind, now);
+    console.error(`paylink: the database is ${kind} (${(error as Error).message}) while answering ${where}; answered with an envelope.`);
+  }
+
   forgetCaches(): void {
     this.links.forgetAll();
     this.checkouts.forgetAll();

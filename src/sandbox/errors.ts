@@ -77,6 +77,11 @@ export const ERROR_CODES = {
   referral: 3012,
   internalError: 3013,
   threeDSecureFailed: 3014,
+  misdirectedRequest: 1421,
+  storageBusy: 9001,
+  storageFull: 9002,
+  storageCorrupt: 9003,
+  storageReadOnly: 9004,
   unexpected: 9999,
 } as const;
 
@@ -274,6 +279,54 @@ export const notPayable = (kind: 'link' | 'checkout', status: string): ApiError 
   businessRule(`This ${kind === 'link' ? 'payment link' : 'checkout'} cannot be paid any more: it is ${status}.`, ERROR_CODES.notPayable);
 export const businessRule = (message: string, code: number = ERROR_CODES.businessRule): ApiError =>
   new ApiError({ result: -8, code, message });
+
+/**
+ * The database could not be used for this request; `kind` is store/failures.ts's. A busy database (another
+ * process holds its write lock) is retry-able: 503, result -3 and `Retry-After`; the others need the
+ * developer, and say what to do.
+ */
+export const storageFailed = (kind: 'busy' | 'full' | 'corrupt' | 'readonly' | 'io'): ApiError => {
+  switch (kind) {
+    case 'busy':
+      return new ApiError({
+        result: -3,
+        httpStatus: 503,
+        code: ERROR_CODES.storageBusy,
+        message: 'The sandbox database is locked by another process (a sqlite3 shell or another program holding a write transaction). Nothing was changed; retry in a moment.',
+        headers: { 'retry-after': '1' },
+      });
+    case 'full':
+      return new ApiError({
+        result: -7,
+        httpStatus: 507,
+        code: ERROR_CODES.storageFull,
+        message: 'The disk holding the sandbox database is full, so nothing was changed. Free some space and retry.',
+        headers: { 'retry-after': '5' },
+      });
+    case 'corrupt':
+      return new ApiError({
+        result: -7,
+        code: ERROR_CODES.storageCorrupt,
+        message: 'The sandbox database file is corrupt. Stop the sandbox and start it with a new --db file (or delete this one to start empty).',
+      });
+    case 'readonly':
+    case 'io':
+      return new ApiError({
+        result: -7,
+        code: ERROR_CODES.storageReadOnly,
+        message: `The sandbox database file cannot be written (${kind === 'io' ? 'an I/O error' : 'it is read-only'}), so nothing was changed. Check the file and its folder, then restart the sandbox.`,
+      });
+  }
+};
+
+/** 421: the Host header names a host the sandbox does not serve (DNS rebinding, see http/guards.ts). */
+export const misdirectedRequest = (host: string): ApiError =>
+  new ApiError({
+    result: -6,
+    httpStatus: 421,
+    code: ERROR_CODES.misdirectedRequest,
+    message: `This sandbox does not answer for host "${host}". Use localhost or the address it listens on, or start it with --allowed-host ${host.replace(/:\d+$/, '')}.`,
+  });
 
 export const internalError = (): ApiError =>
   new ApiError({ result: -7, code: ERROR_CODES.unexpected, message: 'Unexpected error in the sandbox; see its console output.' });

@@ -18,6 +18,8 @@ import type { RequestFilter, RequestLogRepository, RequestLogRow } from '../stor
 
 export type { RequestFilter } from '../store/request-log.js';
 
+/** Wait before writing again when the database was busy. */
+const RETRY_MS = 1000;
 /** Quiet time after which the window is written. */
 const IDLE_MS = 200;
 /** Longest a row waits in memory under sustained load. */
@@ -156,20 +158,29 @@ export class RequestLog {
     this.flush();
   };
 
-  /** Masks and writes the window to SQLite (in the current group commit); reads call it first. */
+  /**
+   * Masks and writes the window to SQLite (in the current group commit); reads call it first. When the
+   * database is busy (another process holds its write lock) the window is kept and written later; this runs
+   * from a timer, so it never throws.
+   */
   flush(): void {
     if (this.head === this.window.length) return;
     this.lastFlushAt = Date.now();
     const entries = this.window;
     const from = this.head;
-    this.window = [];
-    this.head = 0;
-    this.windowBytes = 0;
     const lastSeq = this.nextSeq;
-    this.sandbox.store.writeDeferred(() => {
+    const written = this.sandbox.store.writeDeferred(() => {
       for (let i = from; i < entries.length; i++) this.insert(entries[i]!);
       this.rows.deleteUpTo(lastSeq - this.capacity);
     });
+    if (!written) {
+      if (this.timer === undefined && !this.closed) this.arm(RETRY_MS);
+      return;
+    }
+    // Entries observed while writing (none: the write is synchronous) would be after `entries.length`.
+    this.window = this.window === entries ? [] : this.window.slice(entries.length);
+    this.head = 0;
+    this.windowBytes = 0;
   }
 
   private insert({ seq, entry }: WindowEntry): void {

@@ -18,7 +18,9 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // better-sqlite3 waits for a lock synchronously, stopping the event loop: wait briefly, then let the
+  // request that needed the lock answer a retry-able 503 (group-commit.ts), so reads go on being answered.
+  db.pragma('busy_timeout = 200');
   // better-sqlite3 builds SQLite with a 16 MB page cache; hot reads come from the documents' read cache, so
   // 4 MB is plenty and keeps the sandbox's memory small.
   db.pragma('cache_size = -4000');

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { storageFailure } from './failures.js';
 
 /** Longest a commit waits for more writes to join it while writes keep arriving (see {@link Store.write}). */
 const MAX_COMMIT_DELAY_MS = 2;
@@ -6,6 +7,11 @@ const MAX_COMMIT_DELAY_MS = 2;
 const MAX_BATCH = 256;
 /** Longest a deferred write waits for a commit to ride along with. */
 const DEFERRED_MS = 50;
+/**
+ * After another connection kept the write lock past the busy timeout (db.ts), writes fail at once for this
+ * long instead of each blocking the event loop for the whole timeout again: reads go on being answered.
+ */
+const BUSY_BACKOFF_MS = 1000;
 
 /**
  * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
@@ -29,6 +35,10 @@ export class Store {
   private readonly rollbackListeners: Array<() => void> = [];
   private readonly commitListeners: Array<() => void> = [];
   private deferredTimer: NodeJS.Timeout | undefined;
+  /** Until when (performance.now()) writes fail at once because the database was busy. */
+  private busyUntil = 0;
+  /** How deep the current call stack is inside a write's function (see {@link writing}). */
+  private depth = 0;
   private readonly beginStmt;
   private readonly commitStmt;
   private readonly savepointStmt;
@@ -55,23 +65,67 @@ export class Store {
   }
 
   /**
+   * True while a write's function runs. Repositories read through the write connection then (the write
+   * must see its own changes and those of the writes batched before it), and through the read connection
+   * otherwise, which sees committed data only.
+   */
+  get writing(): boolean {
+    return this.depth > 0;
+  }
+
+  /**
+   * Opens the batch's transaction if none is open. When another connection holds the write lock past the
+   * busy timeout this throws SQLite's `SQLITE_BUSY`, and for {@link BUSY_BACKOFF_MS} afterwards the same
+   * error at once; the app answers it with a retry-able envelope (503).
+   */
+  private begin(): void {
+    if (this.db.inTransaction) return;
+    if (this.busyUntil > performance.now()) throw busyError();
+    try {
+      this.beginStmt.run();
+    } catch (error) {
+      if (storageFailure(error) === 'busy') this.busyUntil = performance.now() + BUSY_BACKOFF_MS;
+      throw error;
+    }
+  }
+
+  private run<T>(fn: () => T): T {
+    this.depth += 1;
+    try {
+      return fn();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private rolledBack(): void {
+    for (const listener of this.rollbackListeners) {
+      try {
+        listener();
+      } catch (error) {
+        console.error('paylink: a rollback listener failed:', error);
+      }
+    }
+  }
+
+  /**
    * Runs `fn` as one atomic write and resolves, with its return value, once it is committed. If `fn`
    * throws, its changes are rolled back and the promise rejects with the same error (synchronously
    * thrown errors are rethrown synchronously, so validation errors surface at once).
    */
   write<T>(fn: () => T): Promise<T> {
-    if (!this.db.inTransaction) this.beginStmt.run();
+    this.begin();
     this.savepointStmt.run();
     let value: T;
     try {
-      value = fn();
+      value = this.run(fn);
     } catch (error) {
       // A failed statement may already have ended the whole transaction (SQLITE_FULL and the like).
       if (this.db.inTransaction) {
         this.rollbackToStmt.run();
         this.releaseStmt.run();
       }
-      for (const listener of this.rollbackListeners) listener();
+      this.rolledBack();
       throw error;
     }
     this.releaseStmt.run();
@@ -83,7 +137,13 @@ export class Store {
    * changes are undone and the error is rethrown, while the rest of the write stays. Call inside {@link write}.
    */
   savepoint<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      // Caches must forget what the undone part changed (they keep the rest of the write).
+      this.rolledBack();
+      throw error;
+    }
   }
 
   /**
@@ -92,12 +152,12 @@ export class Store {
    * the transaction, so the writes batched with it are unaffected. Saves two statements per creation.
    */
   writeStatement<T>(fn: () => T): Promise<T> {
-    if (!this.db.inTransaction) this.beginStmt.run();
+    this.begin();
     let value: T;
     try {
-      value = fn();
+      value = this.run(fn);
     } catch (error) {
-      for (const listener of this.rollbackListeners) listener();
+      this.rolledBack();
       throw error;
     }
     return this.afterCommit(value);
@@ -117,11 +177,21 @@ export class Store {
    * {@link DEFERRED_MS} ms when nothing else commits. A read-only request then costs no commit of its own,
    * and readers on this connection see the row at once. A `kill -9` may lose the last deferred writes,
    * never an answered one. A failing deferred write is logged and does not affect the others.
+   *
+   * Answers false, without running `fn`, when no transaction could be opened (another connection holds the
+   * write lock, see {@link begin}): the caller keeps its data and tries again later. It never throws, since
+   * its callers run in timers, where an exception would end the process.
    */
-  writeDeferred(fn: () => void): void {
-    if (!this.db.inTransaction) this.beginStmt.run();
+  writeDeferred(fn: () => void): boolean {
     try {
-      fn();
+      this.begin();
+    } catch (error) {
+      const kind = storageFailure(error);
+      if (kind !== 'busy') console.error('paylink: a deferred write could not start:', (error as Error).message);
+      return false;
+    }
+    try {
+      this.run(fn);
     } catch (error) {
       console.error('paylink: a deferred write failed:', error);
     }
@@ -132,6 +202,7 @@ export class Store {
       }, DEFERRED_MS);
       this.deferredTimer.unref();
     }
+    return true;
   }
 
   /** Commits now; used before closing and by tests that read the file from another connection. */
@@ -170,20 +241,38 @@ export class Store {
       for (const w of waiting) w.resolve();
       return;
     }
+    // Runs from timers and setImmediate: nothing here may throw (an exception would end the process).
     try {
       this.commitStmt.run();
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      for (const listener of this.rollbackListeners) listener();
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch (rollbackError) {
+        console.error('paylink: rolling back a failed commit failed:', (rollbackError as Error).message);
+      }
+      this.rolledBack();
       for (const w of waiting) w.reject(error);
       return;
     }
-    for (const listener of this.commitListeners) listener();
+    for (const listener of this.commitListeners) {
+      try {
+        listener();
+      } catch (listenerError) {
+        console.error('paylink: a commit listener failed:', listenerError);
+      }
+    }
     for (const w of waiting) w.resolve();
   }
 
   close(): void {
-    this.flush();
-    this.db.close();
+    try {
+      this.flush();
+    } finally {
+      this.db.close();
+    }
   }
+}
+
+function busyError(): Error {
+  return Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 }
