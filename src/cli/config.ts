@@ -117,3 +117,27 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
     password: username === undefined ? undefined : (password ?? ''),
   };
 }
+
+/**
+ * `webhookSecret` of `paylink.config.json` (or package.json "paylink"): `paylink sandbox`'s webhook secret
+ * after `--webhook-secret` and `PAYLINK_WEBHOOK_SECRET` (docs/webhooks.md).
+ */
+export function configuredWebhookSecret(cwd = process.cwd()): string | undefined {
+  for (const [file, key] of [[CONFIG_FILE, undefined], ['package.json', 'paylink']] as const) {
+    const path = join(cwd, file);
+    if (!existsSync(path)) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      return undefined;
+    }
+    const section = (key === undefined ? parsed : (parsed as Record<string, unknown> | null)?.[key]) as Record<string, unknown> | null | undefined;
+    if (key === undefined || section !== undefined) {
+      const value = section?.webhookSecret;
+      if (value !== undefined && typeof value !== 'string') throw new UsageError(`${file}: "webhookSecret" must be a string.`);
+      return value;
+    }
+  }
+  return undefined;
+}

@@ -44,6 +44,9 @@ export function registerCommands(program: Command, run: Runner): void {
   registerLogs(program, run);
   registerReset(program, run);
   registerFixtures(program, run);
+  registerWebhooks(program, run);
+  registerEvents(program, run);
+  registerListen(program, run);
 }
 
 function registerSandbox(program: Command, run: Runner): void {
@@ -62,6 +65,9 @@ function registerSandbox(program: Command, run: Runner): void {
     .option('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', collect)
     .option('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`)
     .option('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)')
+    .option('--webhook-secret <secret>', 'secret webhook events are signed with (env PAYLINK_WEBHOOK_SECRET; default: generated once, stored)')
+    .option('--webhook-retry <schedule>', 'webhook retry schedule: standard (5 s to 6 h) or fast (about 5 s, for tests)', 'standard')
+    .option('--webhook-header <name>', 'request header carrying the event signature', 'x-payvision-signature')
     .addHelpText(
       'after',
       `
@@ -360,4 +366,110 @@ function registerFixtures(program: Command, run: Runner): void {
     .option('--admin-token <token>', 'admin token for clock steps on a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
     .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json')
     .action((files: string[], _o, cmd: Command) => run(cmd, () => import('./commands/fixtures.js'), (m, ctx) => m.fixturesLoad(files, ctx)));
+}
+
+function registerWebhooks(program: Command, run: Runner): void {
+  const load = () => import('./commands/webhooks.js');
+  const webhooks = program.command('webhooks').description('Webhook endpoints of a business: add, list, remove (docs/webhooks.md)')
+    .addHelpText('after', '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink webhooks list\n  $ paylink webhooks remove <hookId>');
+  webhooks
+    .command('add <url>')
+    .description('Register an endpoint for the business (--business-id): every payment event is POSTed to it, signed')
+    .option('--events <types>', 'only these event types: Transaction.Create, Transaction.Update (or create, update), repeatable or comma-separated', collect)
+    .option('--secret <secret>', "the endpoint's own signing secret (default: the sandbox webhook secret)")
+    .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
+    .option('--delay <ms>', 'hold each delivery this long first (500ms, 2s)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink --business-id shop-1 webhooks add https://shop.example/hooks --events update\n  $ paylink webhooks add http://localhost:3000/webhooks --fault bad-signature   # your app must refuse these')
+    .action((url: string, options: { events?: string[]; secret?: string; fault?: string[]; delay?: string }, cmd: Command) =>
+      run(cmd, load, (m, ctx) =>
+        m.webhooksAdd(ctx.admin, ctx.ui, url, {
+          businessId: ctx.connection.businessId,
+          events: m.parseEventTypes(options.events),
+          secret: options.secret,
+          faults: m.parseFaults(options.fault),
+          delayMs: m.parseDelay(options.delay),
+        }),
+      ),
+    );
+  webhooks
+    .command('list')
+    .description('List the endpoints (secrets as their last four characters)')
+    .option('--business <id>', 'only endpoints of this business id')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink webhooks list\n  $ paylink webhooks list --business shop-1 --json')
+    .action((options: { business?: string }, cmd: Command) => run(cmd, load, (m, ctx) => m.webhooksList(ctx.admin, ctx.ui, { businessId: options.business })));
+  webhooks
+    .command('remove <hookId>')
+    .description('Remove an endpoint; its pending deliveries are cancelled')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink webhooks remove 2fcc232f-fa1d-4c23-97aa-e099dc6409d6')
+    .action((hookId: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.webhooksRemove(ctx.admin, ctx.ui, hookId)));
+}
+
+function registerEvents(program: Command, run: Runner): void {
+  const load = () => import('./commands/webhooks.js');
+  const events = program.command('events').description('Webhook events and their deliveries: list, show, resend (docs/webhooks.md)')
+    .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events show <eventId>\n  $ paylink events resend <eventId>');
+  events
+    .command('list')
+    .description('The newest events, each with how its deliveries went (FINDING: an endpoint accepted a forged event)')
+    .option('--payment <id>', 'only events of this payment')
+    .option('--business <id>', 'only events of this business id')
+    .option('--type <type>', 'Transaction.Create or Transaction.Update (create, update)')
+    .option('-n, --limit <n>', 'how many of the newest', parseLimit, 20)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events list --payment 7a9d... --json')
+    .action((options: { payment?: string; business?: string; type?: string; limit: number }, cmd: Command) =>
+      run(cmd, load, (m, ctx) =>
+        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined)?.[0], limit: options.limit }),
+      ),
+    );
+  events
+    .command('show <eventId>')
+    .description('An event: its exact body and every attempt of every delivery (time, status, latency, answer)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink events show 738c171c-d901-4712-8acc-898afc4d7d33')
+    .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.eventsShow(ctx.admin, ctx.ui, id)));
+  events
+    .command('resend <eventId>')
+    .description('Deliver an event again, to every destination or to one endpoint')
+    .option('--hook <hookId>', 'only to this endpoint')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink events resend 738c171c-...\n  $ paylink events resend 738c171c-... --hook 2fcc232f-...')
+    .action((id: string, options: { hook?: string }, cmd: Command) => run(cmd, load, (m, ctx) => m.eventsResend(ctx.admin, ctx.ui, id, { hookId: options.hook })));
+}
+
+function registerListen(program: Command, run: Runner): void {
+  program
+    .command('listen')
+    .description("Forward the sandbox's webhook events, signed, to a local URL; one line per delivery (Ctrl-C stops)")
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+    .option('--events <types>', 'only these event types (create, update), repeatable or comma-separated', collect)
+    .option('--business <id>', 'only events of this business id')
+    .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
+    .option('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)')
+    .option('--header <name>', "signature header name (default: the sandbox's)")
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink listen --forward-to http://localhost:3000/webhooks
+  $ paylink listen --forward-to http://localhost:3000/webhooks --events update --json
+  $ paylink listen --forward-to http://localhost:3000/webhooks --fault bad-signature
+  $ paylink listen --base-url https://sandbox.team.example --admin-token $TOKEN --forward-to http://localhost:3000/webhooks`,
+    )
+    .action((options: { forwardTo: string; events?: string[]; business?: string; fault?: string[]; delay?: string; header?: string }, cmd: Command) =>
+      run(cmd, () => Promise.all([import('./commands/listen.js'), import('./commands/webhooks.js')]), ([m, w], ctx) =>
+        m.listenUntilInterrupted(ctx.admin, ctx.ui, {
+          forwardTo: options.forwardTo,
+          events: w.parseEventTypes(options.events),
+          businessId: options.business,
+          faults: w.parseFaults(options.fault),
+          delayMs: w.parseDelay(options.delay),
+          header: options.header,
+        }),
+      ),
+    );
 }

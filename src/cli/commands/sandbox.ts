@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
-import { DEFAULT_DETERMINISTIC_SEED } from '../config.js';
+import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
@@ -27,6 +27,12 @@ export interface SandboxCommandOptions {
   deterministic?: string | boolean;
   /** Open a public tunnel (listhen/untun). */
   tunnel?: boolean;
+  /** `--webhook-secret`; else PAYLINK_WEBHOOK_SECRET, else the config file's `webhookSecret`. */
+  webhookSecret?: string;
+  /** `--webhook-retry`: `standard` or `fast`. */
+  webhookRetry?: string;
+  /** `--webhook-header`. */
+  webhookHeader?: string;
 }
 
 
@@ -77,6 +83,11 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
     }
   }
   const credentials = options.credentials === undefined ? undefined : parseCredentials(options.credentials);
+  const retry = options.webhookRetry ?? 'standard';
+  if (retry !== 'standard' && retry !== 'fast') throw new UsageError(`--webhook-retry: expected standard or fast, got "${retry}".`);
+  const header = options.webhookHeader;
+  if (header !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(header)) throw new UsageError(`--webhook-header: "${header}" is not a header name.`);
+  const webhookSecret = options.webhookSecret ?? (process.env.PAYLINK_WEBHOOK_SECRET || undefined) ?? configuredWebhookSecret();
   const running = await startSandbox({
     port: parsePort(options.port),
     host: options.host,
@@ -87,6 +98,9 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
     adminToken: options.adminToken,
     seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
     tunnel: options.tunnel === true,
+    ...(webhookSecret !== undefined ? { webhookSecret } : {}),
+    webhookRetry: retry,
+    ...(header !== undefined ? { webhookHeader: header } : {}),
   });
   if (running.tunnelError) ui.error(running.tunnelError);
   const base = running.publicUrl;
@@ -100,6 +114,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   ui.field('Checkout lib', libraryScriptTag(base, 'checkout'));
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
+  const hooks = running.webhooks;
+  ui.field('Webhook secret', `${hooks.secret} (${hooks.secretSource === 'generated' ? 'new, stored in the database' : hooks.secretSource === 'stored' ? 'stored in the database' : 'configured'}; header ${hooks.header})`);
   if (running.sandbox.config.seed !== undefined) ui.field('Deterministic', `ids from seed "${running.sandbox.config.seed}"`);
   let seeded: Record<string, string> = {};
   if (fixtures) {
@@ -143,6 +159,7 @@ function sandboxSummary(running: RunningSandbox, options: SandboxCommandOptions,
     library: { paymentlink: library('paymentlink'), checkout: library('checkout') },
     seeded,
     tunnelError: running.tunnelError ?? null,
+    webhooks: { secret: running.webhooks.secret, header: running.webhooks.header, hookId: running.webhooks.hookId, retry: running.webhooks.retry },
   };
 }
 

@@ -138,8 +138,8 @@ async function addEndpoint(req: RouteRequest) {
   const events = eventTypes(json.events, 'events');
   const faults = parseFaults(json.faults, json.delayMs);
   const endpoint = await sandbox.store.write(() => sandbox.events.addEndpoint({ businessId, url, secret, events, faults }));
-  // The one answer that carries the secret in full.
-  return envelope(sandbox, RESULTS.ok, { endpoint: { ...endpointView(sandbox, endpoint), secret: endpoint.secret ?? sandbox.events.secret }, header: settings(sandbox).header });
+  // The one answer that carries an endpoint's own secret in full (the sandbox's was shown when it started).
+  return envelope(sandbox, RESULTS.ok, { endpoint: { ...endpointView(sandbox, endpoint), ...(endpoint.secret !== undefined ? { secret: endpoint.secret } : {}) }, header: settings(sandbox).header });
 }
 
 async function removeEndpoint(req: RouteRequest) {

@@ -6,7 +6,8 @@
 import { luhnValid } from './test-cards.js';
 
 const NUMBER_KEYS = new Set(['number', 'cardnumber', 'card_number', 'pan']);
-const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'securitycode']);
+// `secret`: a webhook endpoint's, sent to and answered by POST /__sandbox/webhooks (never logged).
+const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'securitycode', 'secret']);
 
 /** `4111111111111111` -> `411111******1111`; anything too short to keep digits of is starred out. */
 export function maskCardNumber(value: string): string {
@@ -36,7 +37,7 @@ export function maskedJson(value: unknown): string | undefined {
   return text === undefined ? undefined : maskDigitRuns(text);
 }
 
-const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode)"\s*:/i;
+const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|secret)"\s*:/i;
 
 /** True when masking `text` needs the parsed value (a card key, or an escape that could hide digits). */
 export function textNeedsValue(text: string): boolean {

@@ -56,6 +56,8 @@ export class EventService {
   /** The last event sequence number known committed: deliveries and listeners never see past it. */
   private committed: number;
   private readonly committedListeners = new Set<() => void>();
+  /** Deliveries were added since the last commit (a resend adds some without an event). */
+  private deliveriesAdded = false;
 
   constructor(private readonly deps: EventServiceDeps) {
     this.latestSeq = this.committed = deps.events.lastSeq();
@@ -76,8 +78,9 @@ export class EventService {
 
   /** Call after each commit: events written so far are now durable; wakes the worker and listeners. */
   afterCommit(): void {
-    if (this.latestSeq === this.committed) return;
+    if (this.latestSeq === this.committed && !this.deliveriesAdded) return;
     this.committed = this.latestSeq;
+    this.deliveriesAdded = false;
     for (const listener of this.committedListeners) listener();
   }
 
@@ -110,6 +113,7 @@ export class EventService {
   private deliver(event: EventRow, orderKey: string, notifyUrl: string | undefined, only?: { hookId?: string | undefined }): DeliveryRow['id'][] {
     const now = Date.now();
     const ids: number[] = [];
+    this.deliveriesAdded = true;
     if (notifyUrl !== undefined && (only?.hookId === undefined || only.hookId === this.deps.hookId)) {
       ids.push(
         this.deps.events.insertDelivery({

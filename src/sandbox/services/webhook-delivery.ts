@@ -139,21 +139,19 @@ export class DeliveryWorker {
     const limit = (this.options.concurrency ?? 8) - this.inFlight.size;
     if (limit > 0) {
       const due = this.repo.due(Date.now(), this.events.committedSeq, 200);
-      // Out-of-order endpoints: newest first within one payment.
-      const ordered = [...due.filter((d) => !d.data.faults?.outOfOrder), ...due.filter((d) => d.data.faults?.outOfOrder).reverse()];
       let started = 0;
-      const busyOrder = new Set<string>();
-      for (const d of ordered) {
+      const busy = new Set(this.flightScope.values());
+      for (let d of due) {
         if (started >= limit) break;
-        if (this.inFlight.has(d.id)) continue;
         const scope = `${d.target} ${d.orderKey}`;
+        if (busy.has(scope)) continue;
         if (d.data.faults?.outOfOrder) {
-          // One at a time per payment, so newest-first is the order they arrive in.
-          if (busyOrder.has(scope) || [...this.inFlight].some((id) => this.flightScope.get(id) === scope)) continue;
+          // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
+          d = this.repo.newestPending(d, this.events.committedSeq) ?? d;
         } else if (this.repo.hasEarlierPending(d)) {
           continue;
         }
-        busyOrder.add(scope);
+        busy.add(scope);
         started += 1;
         this.launch(d, scope);
       }

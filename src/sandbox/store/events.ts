@@ -142,6 +142,7 @@ export class EventRepository {
   private readonly dueStmt;
   private readonly earlierPendingStmt;
   private readonly nextDueStmt;
+  private readonly newestPendingStmt;
   private readonly updateDeliveryStmt;
   private readonly deliveriesOfStmt;
   private readonly deliveryStmt;
@@ -165,6 +166,7 @@ export class EventRepository {
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
     this.dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? AND event_seq <= ? ORDER BY id LIMIT ?");
     this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
+    this.newestPendingStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1");
     this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND event_seq <= ?").pluck();
     this.updateDeliveryStmt = db.prepare('UPDATE deliveries SET status = ?, attempts = ?, next_at = ?, data = ? WHERE id = ?');
     this.deliveriesOfStmt = db.prepare('SELECT * FROM deliveries WHERE event_seq = ? ORDER BY id');
@@ -276,6 +278,12 @@ export class EventRepository {
   /** Whether an earlier delivery to the same target about the same payment is still pending. */
   hasEarlierPending(d: DeliveryRow): boolean {
     return this.earlierPendingStmt.get(d.target, d.orderKey, d.id) !== undefined;
+  }
+
+  /** The newest pending delivery to the same target about the same payment (out-of-order fault). */
+  newestPending(d: DeliveryRow, upTo: number): DeliveryRow | undefined {
+    const row = this.newestPendingStmt.get(d.target, d.orderKey, upTo) as DeliveryDbRow | undefined;
+    return row && deliveryOf(row);
   }
 
   /** The earliest time a pending delivery of an event up to `upTo` is due, if any. */
