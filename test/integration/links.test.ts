@@ -85,25 +85,6 @@ describe('creating a payment link (spec 4.1)', () => {
     expect(first.body.body.link.linkId).not.toBe(second.body.body.link.linkId);
   });
 
-  it('refuses a second link with the same trackingCode for the same business with -8', async () => {
-    const trackingCode = uniqueCode();
-    await createLink({ transaction: { trackingCode } });
-    const again = await sb.post('/gateway/v3/paymentlinks', linkRequest({ transaction: { trackingCode } }));
-    expect(again.status).toBe(400);
-    expect(again.body.result).toBe(-8);
-    expect(again.body.description).toBe('Business rule error');
-    expect(again.body.body.error.code).toBe(2001);
-    expect(again.body.body.error.message).toContain('body.transaction.trackingCode');
-    expect(again.body.header.requestCode).toMatch(REQUEST_CODE);
-  });
-
-  it('allows the same trackingCode for another business', async () => {
-    const trackingCode = uniqueCode();
-    await createLink({ transaction: { trackingCode } });
-    const other = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'biz-other', transaction: { trackingCode } }));
-    expect(other.status).toBe(200);
-  });
-
   it('removes duplicate brand ids and keeps their order', async () => {
     const res = await createLink({ link: { brandIds: [1020, 1010, 1020] } });
     expect(res.body.body.link.brandIds).toEqual([1020, 1010]);
@@ -119,7 +100,8 @@ describe('creating a payment link (spec 4.1)', () => {
 
 describe('reading a payment link (spec 4.2, 4.3)', () => {
   it('answers result 0 Ok with body.link {linkId, status READY, redirect, brandIds, expirationTime, tokenize FALSE, threeDSecure false} and body.transaction', async () => {
-    const created = await createLink({ transaction: { amount: 99.99, currencyCode: 'USD' } });
+    const trackingCode = uniqueCode('read');
+    const created = await createLink({ transaction: { amount: 99.99, currencyCode: 'USD', trackingCode } });
     const linkId = created.body.body.link.linkId;
     const res = await sb.get(`/Gateway/v3/Paymentlinks/${linkId}?businessId=biz-1`);
     expect(res.status).toBe(200);
@@ -136,6 +118,7 @@ describe('reading a payment link (spec 4.2, 4.3)', () => {
       threeDSecure: false,
     });
     expect(res.body.body.transaction).toEqual(created.body.body.transaction);
+    expect(res.body.body.transaction).toMatchObject({ amount: 99.99, currencyCode: 'USD', authorizationMode: 'PAYMENT', trackingCode });
     expect(res.body.body).not.toHaveProperty('payments');
   });
 
@@ -147,6 +130,8 @@ describe('reading a payment link (spec 4.2, 4.3)', () => {
     const byCode = await sb.get(`/gateway/v3/paymentlinks?businessId=biz-1&trackingCode=${encodeURIComponent(trackingCode)}`);
     expect(byCode.status).toBe(200);
     expect(byCode.body.body).toEqual(byId.body.body);
+    expect(byCode.body.body.link.linkId).toBe(linkId);
+    expect(byCode.body.body.transaction.trackingCode).toBe(trackingCode);
     expect(byCode.body.result).toBe(0);
   });
 
