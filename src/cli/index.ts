@@ -130,6 +130,11 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
     ui.error(`${(error as Error).message}. Another process uses that port: stop it or pick another with --port.`);
     return EXIT_CODES.usage;
   }
+  // `paylink sandbox` on a database file another sandbox holds, or that is not a usable SQLite file.
+  if (code === 'EDBINUSE' || code === 'EDBUNUSABLE') {
+    ui.error((error as Error).message);
+    return EXIT_CODES.usage;
+  }
   ui.error(`unexpected failure: ${(error as Error)?.stack ?? String(error)}`);
   return EXIT_CODES.internal;
 }

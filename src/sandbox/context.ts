@@ -13,6 +13,7 @@ import type { FormTokenRepository } from './store/form-tokens.js';
 import type { Store } from './store/group-commit.js';
 import type { MetaRepository } from './store/meta.js';
 import { openStore } from './store/open.js';
+import { HOLDER_KEY, type LockHolder } from './store/lock.js';
 import type { RequestLogRepository } from './store/request-log.js';
 import type { ResetRepository } from './store/reset.js';
 import type { TokenTable } from './store/tokens.js';
@@ -77,6 +78,8 @@ export class Sandbox {
   readonly webhookSecretSource: 'config' | 'stored' | 'generated';
   /** Errors no handler expected (each became a 500); tests assert there are none. */
   readonly unexpectedErrors: unknown[] = [];
+  /** This process as the holder of the database's lock. */
+  readonly holder: LockHolder;
   /** The URL the sandbox listens at; set by `startSandbox` once listening. */
   listenUrl = 'http://localhost';
 
@@ -94,6 +97,7 @@ export class Sandbox {
     this.browse = opened.browse;
     this.reset = opened.reset;
     this.eventStore = opened.events;
+    this.holder = opened.holder;
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
@@ -141,6 +145,11 @@ export class Sandbox {
   /** Writes a meta value within the current write (call inside `store.write`) or on its own. */
   writeMetaSync(key: string, value: unknown): void {
     this.meta.set(key, value);
+  }
+
+  /** Records the URL this sandbox listens at beside its lock, for the message of a second one refused (store/lock.ts). */
+  recordListening(url: string): Promise<void> {
+    return this.store.write(() => this.writeMetaSync(HOLDER_KEY, { ...this.holder, url }));
   }
 
   /** Persists the clock's state, so a moved clock survives a restart. */

@@ -158,6 +158,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `${scheme}://${urlHost}:${port}`;
   sandbox.listenUrl = url;
+  await sandbox.recordListening(url).catch(() => undefined);
 
   let tunnel: OpenTunnel | undefined;
   let tunnelError: string | undefined;

@@ -31,20 +31,26 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   return db;
 }
 
-/** Runs the migrations the database has not seen, each in its own transaction. */
+/**
+ * Runs the migrations the database has not seen, all in one immediate transaction that reads the schema
+ * version inside it: a second process starting on the same fresh file (refused by store/lock.ts, but an
+ * older paylink or a script may open it) waits for the first to finish instead of creating the same
+ * tables again, and a failed migration leaves the file as it was.
+ */
 export function migrate(db: Db, migrations: readonly Migration[]): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new Error(
-      `The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`,
-    );
-  }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
+  const run = db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > latest) {
+      throw new Error(
+        `The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`,
+      );
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-  }
+    }
+    if (latest > current) db.pragma(`user_version = ${latest}`);
+  });
+  run.immediate();
 }

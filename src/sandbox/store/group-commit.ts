@@ -34,6 +34,7 @@ export class Store {
   private seenAtLastTurn = 0;
   private readonly rollbackListeners: Array<() => void> = [];
   private readonly commitListeners: Array<() => void> = [];
+  private readonly closeListeners: Array<() => void> = [];
   private deferredTimer: NodeJS.Timeout | undefined;
   /** Until when (performance.now()) writes fail at once because the database was busy. */
   private busyUntil = 0;
@@ -62,6 +63,11 @@ export class Store {
   /** Called after each successful commit (the webhook worker sends only what is committed). */
   onCommit(listener: () => void): void {
     this.commitListeners.push(listener);
+  }
+
+  /** Called once the database is closed (the lock of store/lock.ts is released then). */
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
   }
 
   /**
@@ -269,6 +275,7 @@ export class Store {
       this.flush();
     } finally {
       this.db.close();
+      for (const listener of this.closeListeners) listener();
     }
   }
 }

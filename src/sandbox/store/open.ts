@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { AttemptRepository } from './attempts.js';
 import { BrowseRepository } from './browse.js';
@@ -6,6 +7,7 @@ import { DocumentTable } from './document-table.js';
 import { EventRepository } from './events.js';
 import { FormTokenRepository } from './form-tokens.js';
 import { Store } from './group-commit.js';
+import { HOLDER_KEY, lockDatabase, type LockHolder } from './lock.js';
 import { MetaRepository } from './meta.js';
 import { RequestLogRepository } from './request-log.js';
 import { ResetRepository } from './reset.js';
@@ -25,6 +27,8 @@ export interface OpenStore {
   browse: BrowseRepository;
   reset: ResetRepository;
   events: EventRepository;
+  /** This process as the holder of the database's lock (store/lock.ts). */
+  holder: LockHolder;
 }
 
 /**
@@ -32,9 +36,21 @@ export interface OpenStore {
  * repositories on it. Each repository prepares its statements once, here.
  */
 export function openStore(path: string): OpenStore {
-  const db = openDatabase(path);
+  const lock = lockDatabase(path, () => readHolder(path));
+  let db;
+  try {
+    db = openDatabase(path);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const store = new Store(db);
+  store.onClose(() => lock.release());
+  const meta = new MetaRepository(db);
+  meta.set(HOLDER_KEY, lock.holder);
   return {
-    store: new Store(db),
+    store,
+    holder: lock.holder,
     links: new DocumentTable<LinkRecord>(db, { table: 'links' }),
     checkouts: new DocumentTable<CheckoutRecord>(db, { table: 'checkouts' }),
     payments: new DocumentTable<PaymentRecord>(db, {
@@ -44,10 +60,21 @@ export function openStore(path: string): OpenStore {
     tokens: new TokenTable(db),
     formTokens: new FormTokenRepository(db),
     attempts: new AttemptRepository(db),
-    meta: new MetaRepository(db),
+    meta,
     requestLog: new RequestLogRepository(db),
     browse: new BrowseRepository(db),
     reset: new ResetRepository(db),
     events: new EventRepository(db),
   };
+}
+
+/** The holder a running sandbox recorded in the database at `path`, read without taking any lock. */
+function readHolder(path: string): LockHolder | undefined {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const value = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HOLDER_KEY) as string | undefined;
+    return value === undefined ? undefined : (JSON.parse(value) as LockHolder);
+  } finally {
+    db.close();
+  }
 }
