@@ -165,7 +165,7 @@ export type Target =
   | { op: 'lookup'; kind: 'link' | 'checkout' | 'payment' | 'credit' }
   | { op: 'follow-up'; action: 'capture' | 'cancel' | 'refund'; id: string }
   | { op: 'cancel-link'; id: string }
-  | { op: 'page'; kind: 'link' | 'checkout' | '3ds' | 'bank'; id: string };
+  | { op: 'page'; kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank'; id: string };
 
 const COLLECTIONS: Record<string, 'link' | 'checkout' | 'payment' | 'token' | 'credit'> = {
   paymentlinks: 'link',
@@ -174,7 +174,7 @@ const COLLECTIONS: Record<string, 'link' | 'checkout' | 'payment' | 'token' | 'c
   tokens: 'token',
   credits: 'credit',
 };
-const PAGES: Record<string, 'link' | 'checkout' | '3ds' | 'bank'> = { paymentlinks: 'link', checkouts: 'checkout', '3ds': '3ds', bank: 'bank' };
+const PAGES: Record<string, 'link' | 'checkout' | 'payment' | '3ds' | 'bank'> = { paymentlinks: 'link', checkouts: 'checkout', payments: 'payment', '3ds': '3ds', bank: 'bank' };
 
 function decode(segment: string): string {
   try {
@@ -364,7 +364,13 @@ function redirectsOf(traffic: Traffic): Redirect[] {
     const checkoutId = params.get('checkoutId');
     const paymentId = params.get('id');
     const parentId = linkId ?? checkoutId ?? (target.kind === 'link' || target.kind === 'checkout' ? target.id : undefined);
-    const resource = linkId ? { kind: 'link' as const, id: linkId } : checkoutId ? { kind: 'checkout' as const, id: checkoutId } : undefined;
+    const resource = linkId
+      ? { kind: 'link' as const, id: linkId }
+      : checkoutId
+        ? { kind: 'checkout' as const, id: checkoutId }
+        : paymentId
+          ? { kind: 'payment' as const, id: paymentId }
+          : undefined;
     const order = parentId ?? orderOf(paymentId ?? target.id, traffic.resources);
     out.push({ request: r, order, resource, paymentIds: paymentId ? [paymentId] : [] });
   }

@@ -28,10 +28,7 @@ export interface AdviceOptions {
   from?: number | undefined;
 }
 
-/**
- * What the webhook store gives the advisor. Structural, so the advisor reads deliveries through the
- * webhooks' own repository (store/events.ts) without owning its shape.
- */
+/** What the advisor reads of the webhook store (store/events.ts's EventRepository). */
 export interface DeliveryReader {
   events(filter: { limit?: number }): Array<{ seq: number; id: string; type: string; businessId: string; paymentId: string; createdAt: number; body: string }>;
   deliveriesOf(eventSeq: number): Array<{ id: number; url: string }>;
@@ -165,19 +162,15 @@ export function deliveriesSince(reader: DeliveryReader, from: number | undefined
   return out;
 }
 
-/** The webhook store of this sandbox, when it has one. */
-function deliveryReaderOf(sandbox: Sandbox): DeliveryReader | undefined {
-  return (sandbox as unknown as { eventStore?: DeliveryReader }).eventStore;
-}
-
 /** The traffic of the window, ready for the checks. */
 export function gatherTraffic(sandbox: Sandbox, options: AdviceOptions = {}): Traffic {
   const now = sandbox.clock.now();
   const requests = requestsSince(sandbox, options.from);
-  const reader = deliveryReaderOf(sandbox);
-  const webhooks = reader ? deliveriesSince(reader, options.from, now - Date.now()) : undefined;
+  const all = deliveriesSince(sandbox.eventStore, options.from, now - Date.now());
+  // Deliveries name their business: another business's webhooks say nothing about this one's handler.
+  const webhooks = options.businessId === undefined ? all : all.filter((d) => d.businessId === options.businessId);
   const ids = idsNamed(requests);
-  for (const d of webhooks ?? []) ids.add(d.paymentId);
+  for (const d of webhooks) ids.add(d.paymentId);
   return { now, requests, resources: resourcesOf(sandbox, ids), webhooks };
 }
 
