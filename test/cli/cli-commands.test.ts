@@ -153,7 +153,7 @@ describe('CLI command functions', () => {
   it('reads brands by id or name, repeated or comma-separated, and refuses unknown ones', () => {
     expect(parseBrands(['visa,MasterCard', 'amex', '1010', 'american-express'])).toEqual([1010, 1020, 1030]);
     expect(parseBrands(undefined)).toBeUndefined();
-    expect(() => parseBrands(['paypal'])).toThrow(/--brand: unknown brand "paypal"/);
+    expect(() => parseBrands(['bitcoin'])).toThrow(/--brand: unknown brand "bitcoin"/);
     expect(() => parseBrands(['9999'])).toThrow(/unknown brand id 9999/);
   });
 
