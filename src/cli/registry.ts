@@ -42,6 +42,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerCompletion(program, run);
   registerClock(program, run);
   registerLogs(program, run);
+  registerAdvise(program, run);
   registerReset(program, run);
   registerFixtures(program, run);
   registerWebhooks(program, run);
@@ -344,6 +345,21 @@ function registerLogs(program: Command, run: Runner): void {
           bodies: options.bodies,
         }),
       ),
+    );
+}
+
+function registerAdvise(program: Command, run: Runner): void {
+  program
+    .command('advise')
+    .description('What your integration gets wrong: the advisor\'s findings over the sandbox\'s traffic (docs/advisor.md)')
+    .option('--business <id>', 'only findings of this business id (default: every business)')
+    .option('--since <duration>', 'only traffic of the last 10m, 2h, 1d (default: all the request log holds)')
+    .option('--fail-on <severity>', 'exit 3 when a finding of this severity or worse exists: warning or error')
+    .option('--junit <file>', 'write a JUnit XML report, one test case per check')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink advise\n  $ paylink advise --business shop-1 --since 10m\n  $ paylink advise --fail-on error --junit advisor.xml\n  $ paylink advise --json | jq \'.findings[].message\'')
+    .action((options: { business?: string; since?: string; failOn?: string; junit?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/advise.js'), (m, ctx) => m.advise(ctx.admin, ctx.ui, options)),
     );
 }
 

@@ -29,6 +29,10 @@ export interface LogEntry {
   request?: unknown;
   /** Response body, when logged. */
   response?: unknown;
+  /** Where a redirect sent the client. */
+  location?: string;
+  /** The advisor's checks that named this request as evidence of a finding (docs/advisor.md). */
+  findings?: string[];
 }
 
 /** What `GET /__sandbox/requests` answers in its envelope's body. */
@@ -78,7 +82,36 @@ export function formatEntry(entry: LogEntry, ui: Ui): string {
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path;
   const error = (entry.response as { body?: { error?: { message?: string } } } | undefined)?.body?.error?.message;
   const business = entry.businessId ? ui.color.dim(` ${entry.businessId}`) : '';
-  return `${ui.color.dim(time)} ${entry.method.padEnd(4)} ${path} ${status} ${ui.color.dim(`${Math.round(entry.durationMs)}ms`)}${business}${error ? `  ${error}` : ''}`;
+  const flag = entry.findings && entry.findings.length > 0 ? `  ${ui.color.red(`! ${entry.findings.join(', ')}`)}` : '';
+  return `${ui.color.dim(time)} ${entry.method.padEnd(4)} ${path} ${status} ${ui.color.dim(`${Math.round(entry.durationMs)}ms`)}${business}${error ? `  ${error}` : ''}${flag}`;
+}
+
+/**
+ * Marks the entries that the advisor names as evidence of a finding (`GET /__sandbox/advice`). A sandbox
+ * without the advisor (an older paylink, another deployment) leaves the entries as they are.
+ */
+async function markFindings(conn: AdminConnection, entries: LogEntry[], options: LogsOptions): Promise<void> {
+  if (entries.length === 0) return;
+  let findings: Array<{ check: string; evidence: Array<{ seq?: number }> }>;
+  try {
+    const query = options.businessId ? `?businessId=${encodeURIComponent(options.businessId)}` : '';
+    findings = (await adminOk<{ body: { findings: typeof findings } }>(conn, 'GET', `/__sandbox/advice${query}`, undefined, { signal: options.signal })).body.findings;
+  } catch {
+    return;
+  }
+  const bySeq = new Map<number, string[]>();
+  for (const f of findings) {
+    for (const e of f.evidence) {
+      if (e.seq === undefined) continue;
+      const list = bySeq.get(e.seq) ?? [];
+      if (!list.includes(f.check)) list.push(f.check);
+      bySeq.set(e.seq, list);
+    }
+  }
+  for (const entry of entries) {
+    const checks = bySeq.get(entry.seq);
+    if (checks) entry.findings = checks;
+  }
 }
 
 function print(entries: LogEntry[], ui: Ui, options: LogsOptions): void {
@@ -103,6 +136,7 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
   const limit = options.limit ?? 50;
   const first = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { limit })}`);
   const seen: LogEntry[] = [...first.body.requests];
+  await markFindings(conn, seen, options);
   if (!options.follow) {
     if (ui.options.json) ui.json(seen);
     else if (seen.length === 0) ui.info('No requests logged yet (or none match the filters).');
@@ -123,6 +157,7 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
     }
     if (options.signal?.aborted) break;
     const fresh = envelope.body.requests;
+    await markFindings(conn, fresh, options);
     print(fresh, ui, options);
     seen.push(...fresh);
     since = envelope.body.lastSeq;
