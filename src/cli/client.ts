@@ -22,7 +22,7 @@ export interface ApiClientOptions {
   /** Sends each request: a `fetch` (tests, proxies) or {@link httpRequest}. @default httpRequest */
   fetch?: Transport | undefined;
   /** Milliseconds before a request is abandoned. @default 30000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** An answer of the API: the HTTP status and the parsed JSON envelope. */
@@ -138,7 +138,7 @@ async function send(fetchImpl: Transport, url: string, init: HttpRequest, timeou
     const timeout = AbortSignal.timeout(timeoutMs);
     return await fetchImpl(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
   } catch (error) {
-    throw unreachable(url, error);
+    throw unreachable(url, error, timeoutMs);
   }
 }
 
@@ -153,7 +153,10 @@ async function readEnvelope<T>(response: HttpAnswer, notJson: string): Promise<A
 }
 
 /** The error for a request that got no HTTP answer (refused, DNS, timeout). */
-export function unreachable(url: string, error: unknown): UnreachableError {
+export function unreachable(url: string, error: unknown, timeoutMs?: number): UnreachableError {
+  if ((error as Error)?.name === 'TimeoutError' && timeoutMs !== undefined) {
+    return new UnreachableError(`${new URL(url).origin} did not answer within ${timeoutMs / 1000} s. Is it a paylink sandbox or API? Give it longer with --timeout <seconds>.`);
+  }
   return new UnreachableError(`Cannot reach ${new URL(url).origin} (${networkReason(error)}). ${START_HINT}`);
 }
 
@@ -197,7 +200,7 @@ export interface AdminConnection {
   /** Sends each request (tests). @default httpRequest */
   fetch?: Transport | undefined;
   /** @default 30000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 export interface AdminRequestOptions {
@@ -229,6 +232,29 @@ export async function adminOk<T = any>(conn: AdminConnection, method: 'GET' | 'P
   throw error;
 }
 
+/** What an id names, as the sandbox knows it. */
+export type IdKind = 'link' | 'checkout' | 'payment' | 'token';
+
+/**
+ * Asks the sandbox what `id` names for `businessId` (`GET /__sandbox/resolve/:id`): a kind, or null when
+ * nothing has that id. Undefined when it cannot say (an API that is not the sandbox, an admin token
+ * required and not given): the caller then asks the API for each kind in turn, as before.
+ */
+export async function resolveKind(conn: AdminConnection, id: string, businessId: string): Promise<IdKind | null | undefined> {
+  const url = `${conn.baseUrl.replace(/\/+$/, '')}/__sandbox/resolve/${encodeURIComponent(id)}?businessId=${encodeURIComponent(businessId)}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
+  const response = await send(conn.fetch ?? httpRequest, url, { method: 'GET', headers }, conn.timeoutMs ?? 30_000);
+  const text = await response.text();
+  if (response.status !== 200) return undefined;
+  try {
+    const kind = (JSON.parse(text) as { body?: { kind?: unknown } }).body?.kind;
+    return kind === null || kind === 'link' || kind === 'checkout' || kind === 'payment' || kind === 'token' ? kind : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Flags of the admin commands (global ones included, as commander's `optsWithGlobals` gives them). */
 export interface AdminFlags {
   baseUrl?: string;
@@ -240,5 +266,5 @@ export interface AdminFlags {
 export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AdminConnection {
   const connection = resolveConnection(flags, env, cwd);
   const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
-  return { baseUrl: connection.baseUrl, adminToken: token };
+  return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs };
 }

@@ -7,6 +7,7 @@ import { DEFAULT_DB, DEFAULT_PORT } from '../sandbox/domain/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
+import { findSandboxState } from './sandbox-state.js';
 
 /** `paylink sandbox`'s defaults, shown in its help (from the sandbox's pure defaults module). */
 export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
@@ -16,6 +17,10 @@ export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
 export const DEFAULT_BASE_URL = `http://127.0.0.1:${SANDBOX_DEFAULTS.port}`;
 /** The business id used when none is given: any id works against the sandbox. */
 export const DEFAULT_BUSINESS_ID = 'sandbox-business';
+/** Seconds a request may take against a sandbox on this machine before the CLI gives up. */
+export const LOCAL_TIMEOUT_SECONDS = 10;
+/** Seconds a request may take against any other host (a deployment, a tunnel). */
+export const REMOTE_TIMEOUT_SECONDS = 30;
 /** Name of the optional config file, read from the working directory. */
 export const CONFIG_FILE = 'paylink.config.json';
 
@@ -25,6 +30,8 @@ export interface GlobalFlags {
   businessId?: string;
   username?: string;
   password?: string;
+  /** `--timeout <seconds>`, as typed. */
+  timeout?: string;
   json?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -38,6 +45,11 @@ export interface Connection {
   businessId: string;
   username?: string | undefined;
   password?: string | undefined;
+  /**
+   * Milliseconds before a request without an answer is given up (`--timeout` / `PAYLINK_TIMEOUT`, seconds).
+   * @default 10000 for a loopback base URL, 30000 otherwise
+   */
+  timeoutMs?: number | undefined;
 }
 
 interface ConfigFile {
@@ -110,12 +122,37 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
   const [password] = pick(flags.password, 'PAYLINK_PASSWORD', file.password);
   if (businessId !== undefined && businessId.trim() === '') throw new UsageError('--business-id: must not be empty.');
   if (password !== undefined && username === undefined) throw new UsageError('--password needs --username (or PAYLINK_USERNAME).');
+  // No base URL configured: a sandbox started from this folder (or one above) says where it listens.
+  const base = baseUrl === undefined ? (findSandboxState(cwd)?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
+  const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
-    baseUrl: baseUrl === undefined ? DEFAULT_BASE_URL : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource),
+    baseUrl: base,
+    timeoutMs: timeout === undefined ? defaultTimeoutMs(base) : parseTimeout(timeout, timeoutSource),
     businessId: businessId ?? DEFAULT_BUSINESS_ID,
     username,
     password: username === undefined ? undefined : (password ?? ''),
   };
+}
+
+/** True for a base URL on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * A local sandbox answers in milliseconds, so one that does not answer within 10 s is stuck (or is not a
+ * sandbox): say so rather than wait 30 s. Anything farther away keeps the longer wait.
+ */
+function defaultTimeoutMs(baseUrl: string): number {
+  return (isLoopbackUrl(baseUrl) ? LOCAL_TIMEOUT_SECONDS : REMOTE_TIMEOUT_SECONDS) * 1000;
+}
+
+/** `--timeout` / `PAYLINK_TIMEOUT`: seconds, more than 0, at most an hour. */
+export function parseTimeout(value: string, source = '--timeout'): number {
+  const seconds = Number(value.trim());
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600) throw new UsageError(`${source}: expected seconds from 0.1 to 3600 such as 5, got "${value}".`);
+  return Math.round(seconds * 1000);
 }
 
 /**

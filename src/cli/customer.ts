@@ -6,14 +6,16 @@
  */
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
-import { expectOk, networkReason, type ApiClient, type ApiResponse } from './client.js';
+import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
 
 export type ResourceKind = 'link' | 'checkout';
 
 export interface PlayCustomerOptions {
-  /** Link or checkout; found by trying the link, then the checkout, when not given. */
+  /** Link or checkout; found by asking the sandbox (`admin`), else by trying the link, then the checkout. */
   kind?: ResourceKind | undefined;
+  /** The sandbox's admin endpoints, to resolve the id's kind without a failed request. */
+  admin?: AdminConnection | undefined;
   /** Card number to type (spaces allowed). Takes precedence over `outcome`. */
   card?: string | undefined;
   /** A test-card outcome name (`OUTCOME_NAMES`). @default "approved" */
@@ -82,8 +84,19 @@ export interface PlayResult {
 const MAX_STEPS = 6;
 
 /** Reads the link or checkout's status envelope, trying the link first when `kind` is not given. */
-export async function findResource(client: ApiClient, id: string, kind?: ResourceKind): Promise<{ kind: ResourceKind; response: ApiResponse }> {
+export async function findResource(client: ApiClient, id: string, kind?: ResourceKind, admin?: AdminConnection): Promise<{ kind: ResourceKind; response: ApiResponse }> {
   const path = (k: ResourceKind) => `/gateway/v3/${k === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+  if (!kind && admin) {
+    const resolved = await resolveKind(admin, id, client.businessId);
+    if (resolved === 'link' || resolved === 'checkout') kind = resolved;
+    else if (resolved === 'payment' || resolved === 'token') {
+      throw new ApiResponseError(`No payment link or checkout ${id} for business ${client.businessId}: that id is a ${resolved}.`, 404, undefined);
+    } else if (resolved === null) {
+      // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints.
+      const checkout = await client.get(path('checkout'));
+      throw ApiResponseError.fromEnvelope(checkout.status, checkout.body as ErrorEnvelope, `No payment link or checkout ${id} for business ${client.businessId}`);
+    }
+  }
   if (kind) return { kind, response: expectOk(await client.get(path(kind)), `${kind} ${id}`) };
   const link = await client.get(path('link'));
   if (link.status !== 404) return { kind: 'link', response: expectOk(link, `link ${id}`) };
@@ -162,7 +175,7 @@ export function chooseCard(options: Pick<PlayCustomerOptions, 'card' | 'outcome'
 export async function playCustomer(client: ApiClient, id: string, options: PlayCustomerOptions = {}): Promise<PlayResult> {
   const step = options.onStep ?? (() => {});
   step(`Looking up ${id}`);
-  const found = await findResource(client, id, options.kind);
+  const found = await findResource(client, id, options.kind, options.admin);
   const { kind } = found;
   const before = found.response.body;
   const resource = kind === 'link' ? before?.body?.link : before?.body?.checkout;

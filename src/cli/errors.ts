@@ -22,6 +22,15 @@ export class UnreachableError extends Error {
   }
 }
 
+/** The person cancelled a question (Ctrl-C at a prompt) before anything was sent: exit code 130. */
+export class CancelledError extends Error {
+  readonly exitCode = EXIT_CODES.cancelled;
+  constructor(message = 'Cancelled.') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
 /** The response envelope of a failed call, as the CLI got it over HTTP. */
 export interface ErrorEnvelope {
   result?: number;

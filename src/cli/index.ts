@@ -10,7 +10,7 @@ import type * as Commander from 'commander';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './config.js';
-import { ApiResponseError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
+import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerCommands, type Runner } from './registry.js';
 import type { Ui, UiStreams } from './ui.js';
@@ -36,11 +36,13 @@ export function buildProgram(ui: () => Ui): Command {
     .option('--business-id <id>', `merchant business id (env PAYLINK_BUSINESS_ID; default ${DEFAULT_BUSINESS_ID})`)
     .option('--username <name>', 'HTTP Basic user (env PAYLINK_USERNAME)')
     .option('--password <password>', 'HTTP Basic password (env PAYLINK_PASSWORD)')
+    .option('--timeout <seconds>', 'give up on a request after this long (env PAYLINK_TIMEOUT; default 10 for a local sandbox, 30 otherwise)')
     .option('--json', 'machine output: exactly one JSON document on stdout')
     .option('--no-color', 'no colours (NO_COLOR works too)')
     .option('-q, --quiet', 'results only: no notes, no spinners')
     .exitOverride()
-    .showHelpAfterError()
+    // A hint, not the whole help: the help scrolled the error (and "Did you mean ...?") off the screen.
+    .showHelpAfterError('(add --help for usage)')
     .addHelpText(
       'after',
       `
@@ -66,6 +68,8 @@ Examples:
 /** Runs the CLI with `argv` (as `process.argv`) and ends the process with the documented exit code. */
 export async function main(argv: string[]): Promise<void> {
   const streams: UiStreams = { stdout: process.stdout, stderr: process.stderr };
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   let ui: Ui | undefined;
   const program = buildProgram(() => ui!);
   program.hook('preAction', async (_this, action) => {
@@ -88,6 +92,18 @@ export async function main(argv: string[]): Promise<void> {
   // 40 ms after `paylink pay`), once what was written has reached stdout and stderr.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit();
+}
+
+/**
+ * `paylink status <id> | head -1`: once the reader has gone, writing fails with EPIPE, which Node raises as
+ * an unhandled 'error' event (a crash with a stack). The reader has all it wanted: end quietly, with the
+ * exit code the command has so far (0 unless it already failed), as `cat` and `git` do under a closed pipe.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit();
+    throw error;
+  });
 }
 
 /** Resolves once everything written to `stream` so far has been handed to the system. */
@@ -114,6 +130,12 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
   if (error instanceof ApiResponseError) {
     ui.error(error.message);
     if (ui.options.json) ui.json(error.data ?? error.envelope ?? { error: { message: error.message, exitCode: error.exitCode } });
+    return error.exitCode;
+  }
+  if (error instanceof CancelledError) {
+    // A person pressed Ctrl-C: no stack, no "error", and with --json still one document on stdout.
+    ui.note(error.message);
+    if (ui.options.json) ui.json({ error: { message: error.message, exitCode: error.exitCode } });
     return error.exitCode;
   }
   if (error instanceof UsageError || error instanceof UnreachableError) {

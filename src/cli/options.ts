@@ -3,21 +3,28 @@
  * registry (`registry.ts`) uses some of them while parsing, before any command module is loaded.
  */
 import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
+import { amountProblem, currencyProblem } from '../sandbox/domain/money.js';
+import { parseClockStep } from '../sandbox/domain/clock.js';
 import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { UsageError } from './errors.js';
 
-/** A positive amount, as typed (`12.50`); the API checks the currency's decimals. */
-export function parseAmount(value: string, flag = '--amount'): number {
+/**
+ * A positive amount, as typed (`12.50`); with `currencyCode`, also the API's own rules for it (the
+ * currency's decimals, the maximum: domain/money.ts), so a prompt refuses what the API would.
+ */
+export function parseAmount(value: string, flag = '--amount', currencyCode?: string): number {
   const trimmed = value.trim();
   const amount = Number(trimmed);
   if (!/^\d+(\.\d+)?$/.test(trimmed) || !Number.isFinite(amount) || amount <= 0) throw new UsageError(`${flag}: expected a positive number such as 12.50, got "${value}".`);
+  const problem = currencyCode === undefined ? undefined : amountProblem(amount, currencyCode);
+  if (problem) throw new UsageError(`${flag}: ${problem} Got "${value}".`);
   return amount;
 }
 
-/** A three-letter currency code, upper-cased. */
+/** A currency code the API takes (domain/money.ts), upper-cased. */
 export function parseCurrency(value: string, flag = '--currency'): string {
   const code = value.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw new UsageError(`${flag}: expected a three-letter ISO 4217 code such as EUR, got "${value}".`);
+  if (currencyProblem(code)) throw new UsageError(`${flag}: expected an ISO 4217 currency code the sandbox knows, such as EUR, got "${value}".`);
   return code;
 }
 
@@ -110,6 +117,29 @@ export function parseLimit(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--limit: expected a whole number from 1 to 1000, got "${value}".`);
   return n;
+}
+
+/** `paylink link list --limit` (and checkout, payment): 1 to 200, the sandbox's page size. */
+export function parseListLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UsageError(`--limit: expected a whole number from 1 to 200, got "${value}".`);
+  return n;
+}
+
+/** `--since`: an ISO 8601 date-time, or a duration back from the sandbox's now (`1h`, `2d`, `PT30M`). */
+export function parseSince(value: string): string {
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return text;
+  const back = parseClockStep(text);
+  if (back === undefined || back < 0 || /^\d+$/.test(text)) throw new UsageError(`--since: expected a date-time such as 2030-01-01T00:00:00Z or a duration back from now such as 1h or 2d, got "${value}".`);
+  return text;
+}
+
+/** `--status` of the list commands: a state name, upper-cased. */
+export function parseState(value: string): string {
+  const text = value.trim().toUpperCase();
+  if (!/^[A-Z]+$/.test(text)) throw new UsageError(`--status: expected a state such as READY, PAID, DECLINED or EXPIRED, got "${value}".`);
+  return text;
 }
 
 /** `paylink logs --status`: a status (`402`) or a class (`4xx`), lower-cased. */

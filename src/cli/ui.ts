@@ -5,7 +5,7 @@
  * imported on first use so that `paylink sandbox` starts fast.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { UsageError } from './errors.js';
+import { CancelledError, UsageError } from './errors.js';
 
 export interface UiStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -126,6 +126,11 @@ export class Ui {
     this.streams.stderr.write(`${this.color.dim(text)}\n`);
   }
 
+  /** A plain line on stderr that is never suppressed ("Cancelled."). */
+  note(text: string): void {
+    this.streams.stderr.write(`${text}\n`);
+  }
+
   /** A warning on stderr (suppressed with --json or --quiet). */
   warn(text: string): void {
     if (this.options.quiet || this.options.json) return;
@@ -188,7 +193,7 @@ export class Ui {
   async need<T>(given: T | undefined, flag: string, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
     if (!this.interactive) throw new UsageError(`missing ${flag} (no terminal to ask on: pass ${flag}).`);
-    return ask(this.prompter);
+    return asked(ask(this.prompter));
   }
 
   /**
@@ -198,7 +203,22 @@ export class Ui {
   async offer<T>(given: T | undefined, fallback: T, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
     if (!this.interactive || this.options.json) return fallback;
-    return ask(this.prompter);
+    return asked(ask(this.prompter));
+  }
+}
+
+/**
+ * A question's answer; Ctrl-C (or Escape-closing) at the prompt becomes a {@link CancelledError}, which
+ * the CLI reports as "Cancelled." with exit code 130 instead of a stack trace.
+ */
+async function asked<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    // @inquirer/prompts' errors, recognised by name so that this module does not load the package.
+    const name = (error as Error | null)?.name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new CancelledError();
+    throw error;
   }
 }
 

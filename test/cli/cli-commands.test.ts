@@ -63,10 +63,11 @@ function setup(options: { interactive?: boolean; json?: boolean; answers?: unkno
 }
 
 describe('CLI command functions', () => {
-  it('asks for amount, currency, return URL and brands on a terminal and creates the link from the answers', async () => {
-    const { ctx, prompter, stdout } = setup({ interactive: true, answers: ['12.50', 'eur', 'http://localhost:3000/done', [1020, 1030]] });
+  it('asks for currency, amount, return URL and brands on a terminal and creates the link from the answers', async () => {
+    const { ctx, prompter, stdout } = setup({ interactive: true, answers: ['eur', '12.50', 'http://localhost:3000/done', [1020, 1030]] });
     const envelope = await linkCreate({ duration: 'P2D' }, ctx);
-    expect(prompter.asked).toEqual(['Amount', 'Currency', 'Return URL (where the customer goes after paying)', 'Card brands offered']);
+    // The currency comes first so the amount is checked against its decimals as it is typed.
+    expect(prompter.asked).toEqual(['Currency', 'Amount (EUR)', 'Return URL (where the customer goes after paying)', 'Card brands offered']);
     expect(envelope.body.link.brandIds).toEqual([1020, 1030]);
     expect(envelope.body.transaction).toMatchObject({ amount: 12.5, currencyCode: 'EUR' });
     expect(stdout.text()).toContain('Payment link created');
@@ -132,9 +133,9 @@ describe('CLI command functions', () => {
   it('resolves flags over environment over paylink.config.json (or package.json "paylink") over defaults, and rejects a bad config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-cfg-'));
     try {
-      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined });
+      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined, timeoutMs: 10_000 });
       writeFileSync(join(dir, 'paylink.config.json'), JSON.stringify({ baseUrl: 'http://config.example:1/', businessId: 'cfg', username: 'u', password: 'p' }));
-      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://config.example:1', businessId: 'cfg', username: 'u', password: 'p' });
+      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://config.example:1', businessId: 'cfg', username: 'u', password: 'p', timeoutMs: 30_000 });
       expect(resolveConnection({}, { PAYLINK_BASE_URL: 'http://env.example', PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'http://env.example', businessId: 'env' });
       expect(resolveConnection({ baseUrl: 'https://flag.example', businessId: 'flag' }, { PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'https://flag.example', businessId: 'flag' });
       expect(() => resolveConnection({ baseUrl: 'ftp://x' }, {}, dir)).toThrow(/--base-url: expected an http\(s\) URL/);
@@ -183,7 +184,7 @@ describe('CLI command functions', () => {
     expect(outcomes).toBe('3ds');
     const payFlags = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --sa); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
     expect(payFlags).toBe('--save-card');
-    expect(() => completionScript(new Command(), 'fish')).toThrow(UsageError);
+    expect(() => completionScript(new Command(), 'powershell')).toThrow(UsageError);
   });
 
   it('follows a link created elsewhere only with --return-url, rebuilding the query the hosted page uses', async () => {

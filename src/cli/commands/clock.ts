@@ -2,7 +2,7 @@
  * `paylink clock`: reads and moves the sandbox clock (`GET/POST /__sandbox/clock`). Every expiry and
  * timestamp in the sandbox follows it: `paylink clock advance 31m` times out a fresh checkout.
  */
-import { formatClockOffset } from '../../sandbox/domain/clock.js';
+import { formatClockOffset, parseClockStep } from '../../sandbox/domain/clock.js';
 import { UsageError } from '../errors.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
@@ -29,6 +29,15 @@ export async function runClock(conn: AdminConnection, ui: Ui, change?: ClockChan
 export function formatOffset(ms: number): string {
   const offset = formatClockOffset(ms);
   return offset === 'wall clock' ? offset : `${offset} from the wall clock`;
+}
+
+/**
+ * `paylink clock advance <duration>`: checked with the sandbox's own parser before anything is sent, so a
+ * typo is a usage error (exit 2) rather than the API's refusal (exit 3).
+ */
+export function parseClockAdvance(value: string): string {
+  if (parseClockStep(value) === undefined) throw new UsageError(`clock advance: expected a duration such as 31m, 2h, 1d, 1h30m, PT31M or milliseconds, got "${value}".`);
+  return value;
 }
 
 /** `paylink clock set <iso>`: an ISO 8601 date-time, checked before anything is sent. */

@@ -45,7 +45,7 @@ export function redirectFor(kind: ResourceKind, id: string, state: string, envel
 export async function follow(id: string, flags: { returnUrl?: string }, ctx: CommandContext): Promise<FollowResult> {
   const given = flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url');
   const result = await ctx.ui.spin(`Following the redirect of ${id}`, async (): Promise<FollowResult> => {
-    const { kind, response } = await findResource(ctx.client, id);
+    const { kind, response } = await findResource(ctx.client, id, undefined, ctx.admin);
     const state = lifecycleOf(kind, response.body);
     if (state !== 'PAID' && state !== 'DECLINED' && state !== 'DECLINEDBYCUSTOMER') {
       throw new ApiResponseError(`follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`, response.status, undefined);

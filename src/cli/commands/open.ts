@@ -1,17 +1,25 @@
 /**
  * `paylink open <id>`: opens the hosted page of a link or checkout in the default browser, or prints its
- * URL where no browser can be opened (no display, CI, `--print`).
+ * URL where no browser can be opened (no display, CI, `--print`, or a launcher that fails).
+ * `paylink open dashboard` does the same for the sandbox's dashboard.
  */
+import type { ChildProcess } from 'node:child_process';
 import type { CommandContext } from '../context.js';
 import { findResource, type ResourceKind } from '../customer.js';
 import { ApiResponseError } from '../errors.js';
 
 export interface OpenResult {
-  kind: ResourceKind;
-  id: string;
+  kind: ResourceKind | 'dashboard';
+  /** The link or checkout id; absent for the dashboard. */
+  id?: string | undefined;
   url: string;
   opened: boolean;
+  /** Why no browser was opened, when one was tried and failed (`xdg-open exited with code 3`). */
+  reason?: string | undefined;
 }
+
+/** Opens `url` in a browser; rejects with the reason when that could not be done. */
+export type Opener = (url: string) => Promise<unknown>;
 
 /** True when a browser can plausibly be opened: a desktop session, not CI. */
 export function canOpenBrowser(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
@@ -20,26 +28,65 @@ export function canOpenBrowser(env: NodeJS.ProcessEnv = process.env, platform = 
   return true;
 }
 
-export async function openPage(id: string, flags: { print?: boolean }, ctx: CommandContext, opener?: (url: string) => Promise<unknown>): Promise<OpenResult> {
-  const { kind, response } = await ctx.ui.spin(`Looking up ${id}`, () => findResource(ctx.client, id));
-  const resource = kind === 'link' ? response.body?.body?.link : response.body?.body?.checkout;
-  const url: string | undefined = resource?.redirect?.url;
-  if (!url) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url.`, response.status, response.body);
-  let opened = false;
-  if (!flags.print && (opener || canOpenBrowser())) {
-    try {
-      const open = opener ?? (async (u: string) => (await import('open')).default(u, { wait: false }));
-      await open(url);
-      opened = true;
-    } catch {
-      opened = false;
-    }
+/** How long a launcher (xdg-open, open, start) has to fail before the browser counts as opened. */
+const LAUNCH_WINDOW_MS = 2000;
+
+/**
+ * The default opener: the `open` package, then a short wait on its launcher. A launcher answers in tens of
+ * milliseconds; xdg-open exits 3 or 4 when it finds no browser, which `open` alone does not report (it
+ * resolves once the launcher has started), so "Opened" was printed where nothing opened.
+ */
+export async function launchBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child: ChildProcess = await open(url, { wait: false });
+  const code = await new Promise<number | null | 'running'>((resolve) => {
+    const timer = setTimeout(() => resolve('running'), LAUNCH_WINDOW_MS);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+  });
+  if (code !== 'running' && code !== 0) throw new Error(`${child.spawnfile.split('/').pop()} exited with code ${code ?? 'unknown'}`);
+}
+
+/** `paylink open <id>` and `paylink open dashboard`. */
+export async function openPage(id: string, flags: { print?: boolean }, ctx: CommandContext, opener?: Opener): Promise<OpenResult> {
+  let kind: OpenResult['kind'];
+  let url: string;
+  if (id === 'dashboard') {
+    kind = 'dashboard';
+    const token = ctx.admin.adminToken;
+    url = `${ctx.connection.baseUrl}/${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  } else {
+    const found = await ctx.ui.spin(`Looking up ${id}`, () => findResource(ctx.client, id, undefined, ctx.admin));
+    kind = found.kind;
+    const resource = kind === 'link' ? found.response.body?.body?.link : found.response.body?.body?.checkout;
+    const pageUrl: string | undefined = resource?.redirect?.url;
+    if (!pageUrl) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url.`, found.response.status, found.response.body);
+    url = pageUrl;
   }
-  const result = { kind, id, url, opened };
+  let opened = false;
+  let reason: string | undefined;
+  if (!flags.print) {
+    if (opener || canOpenBrowser(ctx.env)) {
+      try {
+        await (opener ?? launchBrowser)(url);
+        opened = true;
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+    } else reason = 'no display (DISPLAY unset) or CI';
+  }
+  const result: OpenResult = { kind, ...(kind === 'dashboard' ? {} : { id }), url, opened, ...(reason ? { reason } : {}) };
+  const what = kind === 'dashboard' ? 'the dashboard' : `the hosted page of ${kind} ${id}`;
   if (ctx.ui.options.json) ctx.ui.json(result);
   else {
-    if (opened) ctx.ui.info(`Opened the hosted page of ${kind} ${id} in your browser:`);
-    else if (!flags.print) ctx.ui.info('No browser to open here; the hosted page is at:');
+    if (opened) ctx.ui.info(`Opened ${what} in your browser:`);
+    else if (!flags.print) ctx.ui.warn(`No browser could be opened (${reason}). Open ${what} yourself:`);
     ctx.ui.line(url);
   }
   return result;

@@ -56,6 +56,7 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
   const result = await ui.spin(`Paying ${id} as the customer`, (spinner) =>
     playCustomer(ctx.client, id, {
       kind,
+      admin: ctx.admin,
       card: flags.card,
       outcome,
       decline,

@@ -8,6 +8,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { brandName, generateTrackingCode, parseAmount, parseBrand, parseCurrency, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
+import { resolveAmount } from './shared.js';
 
 /** Card flags shared by `payment create` and `token create`. */
 export interface CardFlags {
@@ -89,8 +90,7 @@ function printEnvelope(ctx: CommandContext, envelope: any, title: string): void 
 export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
-  const amount = await ui.need(flags.amount === undefined ? undefined : parseAmount(flags.amount), '--amount', async (p) => parseAmount(await p.input({ message: 'Amount' })));
-  const currencyCode = await ui.need(flags.currency === undefined ? undefined : parseCurrency(flags.currency), '--currency', async (p) => parseCurrency(await p.input({ message: 'Currency', default: 'EUR' })));
+  const { amount, currencyCode } = await resolveAmount(flags, ui);
   const transaction: Record<string, unknown> = { amount, currencyCode, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
   const body: Record<string, unknown> = { transaction };
   let expected: number | undefined;

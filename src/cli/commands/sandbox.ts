@@ -9,6 +9,7 @@ import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type Ru
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
+import { removeSandboxState, writeSandboxState } from '../sandbox-state.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 
 export interface SandboxCommandOptions {
@@ -105,6 +106,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   if (running.tunnelError) ui.error(running.tunnelError);
   const base = running.publicUrl;
   ui.heading('paylink sandbox is running');
+  // The line to paste into another shell (or a CI step) whose commands should reach this sandbox.
+  ui.line(`  PAYLINK_BASE_URL=${base}`);
   ui.field('API', `${base}/gateway/v3`);
   ui.field('Hosted pages', `${base}/gateway/v3/web`);
   ui.field('Dashboard', running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`);
@@ -191,5 +194,11 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   setFlagsFromString('--heap-growing-percent=30');
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
   const running = await runSandbox(options, ui);
-  await serveUntilSignal(running, ui);
+  // Other commands run from this folder find this sandbox on whatever port it got (sandbox-state.ts).
+  const statePath = writeSandboxState(process.cwd(), { url: running.publicUrl, pid: process.pid, startedAt: new Date().toISOString() });
+  try {
+    await serveUntilSignal(running, ui);
+  } finally {
+    removeSandboxState(statePath);
+  }
 }

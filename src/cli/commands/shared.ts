@@ -29,14 +29,36 @@ export interface CreateInput {
   authorizationMode: 'payment' | 'authorize';
 }
 
-/** Resolves flags, asking on a TTY for what is missing (amount, currency, return URL, brands). */
-export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<CreateInput> {
-  const amount = await ui.need(flags.amount === undefined ? undefined : parseAmount(flags.amount), '--amount', async (p) =>
-    parseAmount(await p.input({ message: 'Amount', validate: (v) => validates(() => parseAmount(v)) })),
-  );
+/**
+ * Amount and currency from the flags, else asked on a TTY: the currency first, so the amount is checked
+ * against its decimals as it is typed, with the API's own rules (domain/money.ts). Every answer is
+ * checked where it is typed, so nothing typed later is lost to a refusal at the end.
+ */
+export async function resolveAmount(flags: { amount?: string | undefined; currency?: string | undefined }, ui: Ui): Promise<{ amount: number; currencyCode: string }> {
+  const given = flags.amount === undefined ? undefined : parseAmount(flags.amount);
+  // Without a terminal, the first missing flag named is the amount, as before.
+  if (given === undefined && !ui.interactive) await ui.need(undefined, '--amount', async () => 0);
   const currencyCode = await ui.need(flags.currency === undefined ? undefined : parseCurrency(flags.currency), '--currency', async (p) =>
-    parseCurrency(await p.input({ message: 'Currency', default: 'EUR', validate: (v) => validates(() => parseCurrency(v)) })),
+    parseCurrency(
+      await p.input({
+        message: 'Currency',
+        default: 'EUR',
+        validate: (v) => validates(() => (given === undefined ? parseCurrency(v) : parseAmount(flags.amount!, '--amount', parseCurrency(v)))),
+      }),
+    ),
   );
+  const amount =
+    given !== undefined
+      ? parseAmount(flags.amount!, '--amount', currencyCode)
+      : await ui.need(undefined, '--amount', async (p) =>
+          parseAmount(await p.input({ message: `Amount (${currencyCode})`, validate: (v) => validates(() => parseAmount(v, '--amount', currencyCode)) }), '--amount', currencyCode),
+        );
+  return { amount, currencyCode };
+}
+
+/** Resolves flags, asking on a TTY for what is missing (currency, amount, return URL, brands). */
+export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<CreateInput> {
+  const { amount, currencyCode } = await resolveAmount(flags, ui);
   const returnUrl = await ui.need(flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url'), '--return-url', async (p) =>
     parseHttpUrl(await p.input({ message: 'Return URL (where the customer goes after paying)', default: 'http://localhost:3000/return', validate: (v) => validates(() => parseHttpUrl(v, 'URL')) }), '--return-url'),
   );
@@ -58,7 +80,8 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
   };
 }
 
-function validates(check: () => unknown): true | string {
+/** A prompt's `validate`: true, or the usage error's message without the flag name. */
+export function validates(check: () => unknown): true | string {
   try {
     check();
     return true;

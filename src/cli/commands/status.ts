@@ -2,7 +2,7 @@
  * `paylink status <id>`: one view of a link, checkout or payment (lifecycle, attempts, amounts, token),
  * whichever the id names. `--json` prints the documented {@link StatusView}.
  */
-import { expectOk } from '../client.js';
+import { expectOk, resolveKind } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
@@ -94,8 +94,22 @@ export function statusView(kind: StatusKind, id: string, envelope: any): StatusV
   };
 }
 
-/** Finds what the id names (link, then checkout, then payment, unless `kind` says) and reads it. */
+/**
+ * Finds what the id names and reads it: `kind` when given, else what the sandbox says the id is (one API
+ * request, no 404s in its request log), else, against an API that cannot say, link, then checkout, then
+ * payment.
+ */
 export async function readStatus(ctx: CommandContext, id: string, kind?: StatusKind): Promise<StatusView> {
+  if (!kind) {
+    const resolved = await resolveKind(ctx.admin, id, ctx.client.businessId);
+    if (resolved === 'token') throw new ApiResponseError(`${id} is a saved card token, not a link, checkout or payment: read it with \`paylink token get ${id}\`.`, 404, undefined);
+    if (resolved === null) {
+      // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints.
+      const response = await ctx.client.get(`/gateway/v3/${PATHS.payment}/${encodeURIComponent(id)}`);
+      throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
+    }
+    if (resolved !== undefined) kind = resolved;
+  }
   const kinds: StatusKind[] = kind ? [kind] : ['link', 'checkout', 'payment'];
   let last: { status: number; body: unknown } | undefined;
   for (const k of kinds) {

@@ -6,21 +6,32 @@ import { readFileSync } from 'node:fs';
 import { ApiClient, type AdminConnection } from '../client.js';
 import type { Connection } from '../config.js';
 import type { Transport } from '../http.js';
-import { FixtureFormatError, parseFixture, type FixtureFile } from './format.js';
+import { FixtureFormatError, isJsonSchemaText, parseFixture, type FixtureFile } from './format.js';
 import { runFixtures, type RunFixturesResult } from './runner.js';
 
-/** Reads and validates every file before any step runs; later files may refer to earlier files' steps. */
-export function readFixtureFiles(paths: string[]): FixtureFile[] {
+/**
+ * Reads and validates every file before any step runs; later files may refer to earlier files' steps. A
+ * JSON Schema among them (`fixtures/*.json` takes in `fixtures/schema.json`) is skipped and reported
+ * through `onSkip`; a list with nothing but schemas is an error.
+ */
+export function readFixtureFiles(paths: string[], onSkip?: (path: string) => void): FixtureFile[] {
   const known = new Set<string>();
-  return paths.map((path) => {
+  const files: FixtureFile[] = [];
+  for (const path of paths) {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
       throw new FixtureFormatError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
-    return parseFixture(text, path, known);
-  });
+    if (isJsonSchemaText(text)) {
+      onSkip?.(path);
+      continue;
+    }
+    files.push(parseFixture(text, path, known));
+  }
+  if (files.length === 0) throw new FixtureFormatError(`${paths.join(', ')}: no fixture file here, only JSON Schemas. Give fixture files (docs/fixtures.md).`);
+  return files;
 }
 
 export interface LoadFixturesOptions {
@@ -29,11 +40,13 @@ export interface LoadFixturesOptions {
   env?: NodeJS.ProcessEnv;
   fetch?: Transport;
   onStep?: (label: string) => void;
+  /** Called for each file skipped as a JSON Schema. */
+  onSkip?: (path: string) => void;
 }
 
 /** Reads, validates and runs fixture files against the API at `connection.baseUrl`. */
 export async function loadFixtures(paths: string[], options: LoadFixturesOptions): Promise<RunFixturesResult> {
-  const files = readFixtureFiles(paths);
+  const files = readFixtureFiles(paths, options.onSkip);
   const clients = new Map<string, ApiClient>();
   const clientFor = (businessId: string | undefined) => {
     const id = businessId ?? options.connection.businessId;

@@ -90,3 +90,41 @@ export function formatClockOffset(ms: number): string {
   }
   return `${sign}${parts.join(' ')}`;
 }
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * Parses a clock step (the admin clock endpoint, and `paylink clock advance` before it sends anything): milliseconds as a number, a short form (`31m`, `1h30m`, `2d`, `-5m`, `500ms`), or
+ * an ISO 8601 duration (`PT31M`, `P1D`, `P1DT2H`). Answers undefined for anything else.
+ */
+export function parseClockStep(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^[+-]?\d+$/.test(text)) return Number(text);
+  const sign = text.startsWith('-') ? -1 : 1;
+  const body = text.replace(/^[+-]/, '');
+  const iso = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(body);
+  if (iso && body.length > 1 && !/T$/i.test(body)) {
+    const [, w, d, h, m, s] = iso;
+    const ms = Number(w ?? 0) * UNIT_MS.w! + Number(d ?? 0) * UNIT_MS.d! + Number(h ?? 0) * UNIT_MS.h! + Number(m ?? 0) * UNIT_MS.m! + Number(s ?? 0) * 1000;
+    return sign * Math.round(ms);
+  }
+  const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gi;
+  let total = 0;
+  let consumed = 0;
+  for (const match of body.matchAll(part)) {
+    if (match.index !== consumed) return undefined;
+    total += Number(match[1]) * UNIT_MS[match[2]!.toLowerCase()]!;
+    consumed += match[0].length;
+  }
+  if (consumed === 0 || consumed !== body.length) return undefined;
+  return sign * Math.round(total);
+}

@@ -40,6 +40,25 @@ export function hasAtMostDecimals(amount: number, decimals: number): boolean {
   return dot === -1 || text.length - dot - 1 <= decimals;
 }
 
+/**
+ * Why `code` (upper case) is not a currency the sandbox takes, or undefined when it is. The API's field
+ * check and the CLI's prompts and flags both ask this, so they agree on every answer.
+ */
+export function currencyProblem(code: string): string | undefined {
+  if (!/^[A-Z]{3}$/.test(code) || minorUnits(code) === undefined) return 'Expected an ISO 4217 currency code the sandbox knows, such as EUR.';
+  return undefined;
+}
+
+/** Why `amount` is not an amount of `currencyCode` the sandbox takes, or undefined when it is. */
+export function amountProblem(amount: number, currencyCode: string): string | undefined {
+  if (!Number.isFinite(amount)) return 'Expected a number.';
+  if (amount <= 0) return 'Must be greater than 0.';
+  if (amount > MAX_AMOUNT) return `At most ${MAX_AMOUNT}.`;
+  const decimals = minorUnits(currencyCode) ?? 2;
+  if (!hasAtMostDecimals(amount, decimals)) return `${currencyCode} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}.`;
+  return undefined;
+}
+
 /** Rounds to the currency's minor units, for sums of refunds and the like. */
 export function roundToMinor(amount: number, currencyCode: string): number {
   const decimals = minorUnits(currencyCode) ?? 2;

@@ -4,7 +4,7 @@
  * only way request data enters the domain, so a wrong type anywhere is an input error, never a crash.
  */
 import { brandById } from '../domain/brands.js';
-import { hasAtMostDecimals, MAX_AMOUNT, minorUnits } from '../domain/money.js';
+import { amountProblem, currencyProblem } from '../domain/money.js';
 import type { AuthorizationMode, Tokenize } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 
@@ -105,21 +105,16 @@ export function optionalBoolean(value: unknown, path: string): boolean | undefin
 /** A known ISO 4217 code in any letter case, returned upper case. */
 export function requireCurrency(value: unknown, path: string): string {
   const code = requireString(value, path).toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || minorUnits(code) === undefined) {
-    throw invalidValue(path, 'Expected an ISO 4217 currency code the sandbox knows, such as EUR.');
-  }
+  const problem = currencyProblem(code);
+  if (problem) throw invalidValue(path, problem);
   return code;
 }
 
 /** An amount for `currencyCode`: finite, > 0, at most the currency's decimals, at most 999,999,999. */
 export function requireAmount(value: unknown, path: string, currencyCode: string): number {
   const amount = requireNumber(value, path);
-  if (amount <= 0) throw invalidValue(path, 'Must be greater than 0.');
-  if (amount > MAX_AMOUNT) throw invalidValue(path, `At most ${MAX_AMOUNT}.`);
-  const decimals = minorUnits(currencyCode) ?? 2;
-  if (!hasAtMostDecimals(amount, decimals)) {
-    throw invalidValue(path, `${currencyCode} takes at most ${decimals} decimal${decimals === 1 ? '' : 's'}.`);
-  }
+  const problem = amountProblem(amount, currencyCode);
+  if (problem) throw invalidValue(path, problem);
   return amount;
 }
 
