@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { OUTCOME_NAMES } from '../sandbox/domain/test-cards.js';
 import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './config.js';
 import type { CommandContext } from './context.js';
-import { collect, parseLimit, parseStatus } from './options.js';
+import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './options.js';
 
 export interface RunOptions {
   /**
@@ -28,6 +28,22 @@ export type Runner = <M>(cmd: Command, load: () => Promise<M>, call: (module: M,
 
 const ADMIN_TOKEN_HELP = 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)';
 
+/** `link list`, `checkout list`, `payment list`: the same options, states and JSON shape. */
+function registerList(parent: Command, kind: 'link' | 'checkout' | 'payment', states: string, run: Runner): void {
+  parent
+    .command('list')
+    .description(`List the newest ${kind === 'link' ? 'payment links' : `${kind}s`} of the business with their state now (sandbox only)`)
+    .option('--status <state>', `only this state: ${states}`, parseState)
+    .option('--tracking-code <code>', 'only this tracking code')
+    .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
+    .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 1 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`)
+    .action((options: { status?: string; trackingCode?: string; since?: string; limit: number }, cmd: Command) =>
+      run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listResources(kind, options, ctx)),
+    );
+}
+
 /** Registers every command on `program`. */
 export function registerCommands(program: Command, run: Runner): void {
   registerSandbox(program, run);
@@ -40,6 +56,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerPayment(program, run);
   registerToken(program, run);
   registerCompletion(program, run);
+  registerVersion(program, run);
   registerClock(program, run);
   registerLogs(program, run);
   registerAdvise(program, run);
@@ -121,6 +138,7 @@ Examples:
     .description('Cancel a READY or PENDING payment link')
     .addHelpText('after', '\nExamples:\n  $ paylink link cancel 3f1c...')
     .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.linkCancel(id, ctx)));
+  registerList(link, 'link', 'READY, PENDING, PAID, DECLINED, DECLINEDBYCUSTOMER, CANCELLED, EXPIRED', run);
 }
 
 function registerCheckout(program: Command, run: Runner): void {
@@ -144,14 +162,16 @@ Examples:
     .option('--tracking-code <code>', 'find the checkout by its tracking code')
     .addHelpText('after', '\nExamples:\n  $ paylink checkout get 9b2e...\n  $ paylink checkout get --tracking-code order-1042 --json')
     .action((id: string | undefined, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.checkoutGet(id, cmd.opts(), ctx)));
+  registerList(checkout, 'checkout', 'PENDING, PAID, DECLINED, DECLINEDBYCUSTOMER, TIMEOUT', run);
 }
 
 function registerOpen(program: Command, run: Runner): void {
   program
     .command('open <id>')
-    .description('Open the hosted payment page of a link or checkout in the default browser (or print its URL)')
+    .description('Open the hosted payment page of a link or checkout, or the dashboard (`open dashboard`), in the default browser (or print its URL)')
     .option('--print', 'only print the URL')
-    .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print\n  $ paylink open dashboard')
     .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/open.js'), (m, ctx) => m.openPage(id, cmd.opts(), ctx)));
 }
 
@@ -257,6 +277,7 @@ Examples:
       .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
       .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentFollowUp(verb, id, cmd.opts(), ctx)));
   }
+  registerList(payment, 'payment', 'OK, DECLINED, FAILED, PENDING, ... (the description in capitals)', run);
 }
 
 function registerToken(program: Command, run: Runner): void {
@@ -285,11 +306,19 @@ function registerToken(program: Command, run: Runner): void {
 function registerCompletion(program: Command, run: Runner): void {
   program
     .command('completion <shell>')
-    .description('Print a shell completion script (bash or zsh)')
-    .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"')
+    .description('Print a shell completion script (bash, zsh or fish)')
+    .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"\n  $ paylink completion fish > ~/.config/fish/completions/paylink.fish')
     .action((shell: string, _o, cmd: Command) =>
       run(cmd, () => import('./commands/completion.js'), (m, ctx) => void ctx.ui.streams.stdout.write(m.completionScript(program, shell)), { connection: false }),
     );
+}
+
+function registerVersion(program: Command, run: Runner): void {
+  program
+    .command('version')
+    .description('Print the versions of the CLI, the API, the browser library and Node, and whether a sandbox answers')
+    .addHelpText('after', '\nExamples:\n  $ paylink version\n  $ paylink version --json')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/version.js'), (m, ctx) => m.version(ctx)));
 }
 
 function registerClock(program: Command, run: Runner): void {
@@ -304,7 +333,7 @@ function registerClock(program: Command, run: Runner): void {
     .command('advance <duration>')
     .description('Move the clock forward: 31m, 2h, 1d, PT31M, or milliseconds (negative to go back)')
     .addHelpText('after', '\nExamples:\n  $ paylink clock advance 31m      # a fresh checkout now answers 4 Timeout\n  $ paylink clock advance 1d --json\n  $ paylink clock advance -- -2h   # back two hours')
-    .action((duration: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { advance: duration })));
+    .action((duration: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { advance: m.parseClockAdvance(duration) })));
   clock
     .command('set <iso>')
     .description('Set the clock to an ISO 8601 date-time; it keeps running unless --freeze')

@@ -263,7 +263,7 @@ describe('paylink CLI as a spawned process', () => {
     for (const word of ['link', 'checkout', 'pay', 'follow', 'status', 'payment', 'token', 'open', 'sandbox', '--outcome', '--save-card']) expect(bash.stdout).toContain(word);
     const zsh = await paylink(['completion', 'zsh'], { baseUrl: null });
     expect(zsh.stdout.startsWith('#compdef paylink')).toBe(true);
-    const fish = await paylink(['completion', 'fish'], { baseUrl: null });
+    const fish = await paylink(['completion', 'powershell'], { baseUrl: null });
     expect(fish.code).toBe(2);
   });
 

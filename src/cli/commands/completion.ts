@@ -1,6 +1,7 @@
 /**
- * `paylink completion bash|zsh`: prints a completion script built from the program's own commands and
- * options, so it never drifts from the CLI. zsh uses the same function through bashcompinit.
+ * `paylink completion bash|zsh|fish`: prints a completion script built from the program's own commands and
+ * options, so it never drifts from the CLI. zsh uses the same function through bashcompinit; fish gets its
+ * own `complete` lines.
  */
 import type { Command, Option } from 'commander';
 import { OUTCOME_NAMES } from '../../sandbox/domain/test-cards.js';
@@ -32,7 +33,8 @@ function walk(command: Command, prefix: string, globals: string[], out: Node[]):
 
 /** The completion script for `shell`. */
 export function completionScript(program: Command, shell: string): string {
-  if (shell !== 'bash' && shell !== 'zsh') throw new UsageError(`completion: expected bash or zsh, got "${shell}".`);
+  if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') throw new UsageError(`completion: expected bash, zsh or fish, got "${shell}".`);
+  if (shell === 'fish') return fishScript(program);
   const globals = optionNames(program.options);
   const nodes: Node[] = [];
   walk(program, '', [], nodes);
@@ -54,7 +56,7 @@ export function completionScript(program: Command, shell: string): string {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
 ${values}
-    completion) COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ); return 0 ;;
+    completion) COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return 0 ;;
   esac
   case " ${[...valued].join(' ')} " in
     *" $prev "*) return 0 ;;
@@ -80,4 +82,49 @@ ${cases}
 }`;
   if (shell === 'bash') return `# paylink bash completion. Install: paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n${body}\ncomplete -F _paylink paylink\n`;
   return `#compdef paylink\n# paylink zsh completion. Install: paylink completion zsh > "\${fpath[1]}/_paylink" (or eval "$(paylink completion zsh)" in ~/.zshrc)\nautoload -U +X bashcompinit && bashcompinit\n${body}\ncomplete -F _paylink paylink\n`;
+}
+
+/** A fish string literal. */
+function fishQuote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The `complete` lines of one option, with its values when it takes some. */
+function fishOption(option: Option, condition: string | undefined): string {
+  const parts = ['complete -c paylink'];
+  if (condition) parts.push(`-n ${fishQuote(condition)}`);
+  if (option.long) parts.push(`-l ${option.long.replace(/^--/, '')}`);
+  if (option.short) parts.push(`-s ${option.short.replace(/^-/, '')}`);
+  if (option.required || option.optional) {
+    parts.push('-r');
+    const values = option.long ? VALUES[option.long] : undefined;
+    if (values) parts.push(`-f -a ${fishQuote(values)}`);
+  }
+  if (option.description) parts.push(`-d ${fishQuote(option.description)}`);
+  return parts.join(' ');
+}
+
+/**
+ * fish: each subcommand is offered once its parents are on the line and none of its siblings is, and each
+ * option once its command is (`__fish_seen_subcommand_from`).
+ */
+function fishScript(program: Command): string {
+  const lines = ['# paylink fish completion. Install: paylink completion fish > ~/.config/fish/completions/paylink.fish', 'complete -c paylink -f'];
+  for (const option of program.options) lines.push(fishOption(option, undefined));
+  const visit = (command: Command, parents: string[]) => {
+    const subs = command.commands.filter((c) => c.name() !== 'help');
+    const seen = parents.map((p) => `__fish_seen_subcommand_from ${p}`);
+    const noSibling = subs.length > 0 ? `not __fish_seen_subcommand_from ${subs.map((c) => c.name()).join(' ')}` : undefined;
+    for (const sub of subs) {
+      const condition = parents.length === 0 ? '__fish_use_subcommand' : [...seen, noSibling].join('; and ');
+      lines.push(`complete -c paylink -n ${fishQuote(condition)} -a ${sub.name()} -d ${fishQuote(sub.description())}`);
+    }
+    if (parents.length > 0) {
+      for (const option of command.options) lines.push(fishOption(option, seen.join('; and ')));
+      if (command.name() === 'completion') lines.push(`complete -c paylink -n ${fishQuote(seen.join('; and '))} -a 'bash zsh fish'`);
+    }
+    for (const sub of subs) visit(sub, [...parents, sub.name()]);
+  };
+  visit(program, []);
+  return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@
  * payments of a payment.
  */
 import type { Sandbox } from '../context.js';
-import type { PaymentRecord } from '../domain/records.js';
+import { checkoutState, linkStatus } from '../domain/lifecycle.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import type { RecordOf, ResourceTable } from '../store/browse.js';
 
 export type { RecordOf, ResourceTable } from '../store/browse.js';
@@ -16,6 +17,12 @@ export interface PageQuery {
   /** @default 20 */
   pageSize?: number | undefined;
   businessId?: string | undefined;
+  /** Only documents with this tracking code. */
+  trackingCode?: string | undefined;
+  /** Only documents created at or after this time (epoch ms, sandbox clock). */
+  since?: number | undefined;
+  /** Only documents in this state now ({@link stateOf}), compared without regard to case. */
+  state?: string | undefined;
 }
 
 export interface Paged<T> {
@@ -36,13 +43,38 @@ function clampWhole(value: number | undefined, fallback: number, max: number): n
   return Math.min(Math.max(Math.trunc(value), 1), max);
 }
 
-/** One page of a resource table, newest first. */
+/**
+ * What a document is now, as the lists show and filter it: a link's status and a checkout's state (both
+ * following the sandbox clock: EXPIRED, TIMEOUT), a payment's description in upper-case letters only
+ * (OK, DECLINED, FAILED, FAILEDRETRY, PENDING...), a token's ACTIVE.
+ */
+export function stateOf(table: ResourceTable, record: RecordOf[ResourceTable], now: number): string {
+  if (table === 'links') return linkStatus(record as LinkRecord, now);
+  if (table === 'checkouts') return checkoutState(record as CheckoutRecord, now);
+  if (table === 'payments') return (record as PaymentRecord).description.toUpperCase().replace(/[^A-Z]+/g, '');
+  return 'ACTIVE';
+}
+
+/** One page of a resource table, newest first, filtered by business, tracking code, creation time and state. */
 export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K, query: PageQuery = {}): Paged<RecordOf[K]> {
   const pageSize = clampWhole(query.pageSize, 20, 200);
   // Capped so that the OFFSET stays an integer SQLite takes (page=1e308 was a datatype mismatch, a 500).
   const page = clampWhole(query.page, 1, MAX_PAGE);
-  const total = sandbox.browse.count(table, query.businessId);
-  const items = sandbox.browse.newest(table, pageSize, (page - 1) * pageSize, query.businessId);
+  const filter = { businessId: query.businessId, trackingCode: query.trackingCode, since: query.since };
+  const offset = (page - 1) * pageSize;
+  let total: number;
+  let items: Array<RecordOf[K]>;
+  if (query.state === undefined) {
+    total = sandbox.browse.count(table, filter);
+    items = sandbox.browse.newest(table, pageSize, offset, filter);
+  } else {
+    // The state follows the clock (an expired link is stored READY), so it is computed, not queried.
+    const wanted = query.state.toUpperCase().replace(/[^A-Z]+/g, '');
+    const now = sandbox.clock.now();
+    const matching = sandbox.browse.newest(table, -1, 0, filter).filter((record) => stateOf(table, record, now) === wanted);
+    total = matching.length;
+    items = matching.slice(offset, offset + pageSize);
+  }
   return { items, page, pageSize, total, pages: Math.max(1, Math.ceil(total / pageSize)) };
 }
 

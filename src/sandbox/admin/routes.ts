@@ -10,8 +10,9 @@ import { changeClock, clockView } from './clock.js';
 import { requestLogOf, type RequestFilter } from './request-log.js';
 import { resetSandbox } from './reset.js';
 import { advisorRoutes } from './advisor.js';
-import { listRecords, RESOURCE_TABLES, type ResourceTable } from './browse.js';
+import { listRecords, RESOURCE_TABLES, stateOf, type ResourceTable } from './browse.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
+import { parseClockStep } from '../domain/clock.js';
 import type { CheckoutRecord, LinkRecord, TokenRecord } from '../domain/records.js';
 
 /** Longest a follower's request waits for new rows (`wait` is capped to it). */
@@ -57,26 +58,68 @@ async function postClock(req: RouteRequest) {
 }
 
 /**
- * Dashboard data: one page of a resource table, newest first, with the state each has now (links'
- * `status`, checkouts' `state`, both following the sandbox clock). Token fingerprints stay internal.
+ * `since`: epoch milliseconds, an ISO 8601 date-time, or a duration back from the sandbox's now (`1h`,
+ * `2d`, `PT30M`), as `paylink link list --since` passes it along.
+ */
+function sinceOf(sandbox: Sandbox, query: URLSearchParams): number | undefined {
+  const text = query.get('since')?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return Date.parse(text);
+  const back = parseClockStep(text);
+  if (back === undefined || back < 0) throw invalidValue('since', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "1h" or "2d".');
+  return sandbox.clock.now() - back;
+}
+
+/**
+ * Dashboard and list data: one page of a resource table, newest first, with the state each has now (links'
+ * `status`, checkouts' `state`, both following the sandbox clock, and `state` on every item). Filters:
+ * `businessId`, `trackingCode`, `since`, `status` (the state); `limit` is the page size. Token fingerprints
+ * stay internal.
  */
 function listResource(table: ResourceTable) {
   return ({ sandbox, query }: RouteRequest) => {
     const page = optionalInteger(query, 'page', 1, 1_000_000);
-    const pageSize = optionalInteger(query, 'pageSize', 1, 200);
-    const paged = listRecords(sandbox, table, { page, pageSize, businessId: query.get('businessId') || undefined });
+    const pageSize = optionalInteger(query, 'limit', 1, 200) ?? optionalInteger(query, 'pageSize', 1, 200);
+    const state = query.get('status') || undefined;
+    if (state !== undefined && !/^[a-z]+$/i.test(state)) throw invalidValue('status', 'Use a state such as READY, PAID or DECLINED.');
+    const paged = listRecords(sandbox, table, {
+      page,
+      pageSize,
+      businessId: query.get('businessId') || undefined,
+      trackingCode: query.get('trackingCode') || undefined,
+      since: sinceOf(sandbox, query),
+      state,
+    });
     const now = sandbox.clock.now();
     const items = paged.items.map((record) => {
-      if (table === 'links') return { ...record, status: linkStatus(record as LinkRecord, now) };
+      const current = stateOf(table, record, now);
+      if (table === 'links') return { ...record, status: linkStatus(record as LinkRecord, now), state: current };
       if (table === 'checkouts') return { ...record, state: checkoutState(record as CheckoutRecord, now) };
       if (table === 'tokens') {
         const { fingerprint: _internal, ...rest } = record as TokenRecord;
         return rest;
       }
-      return record;
+      return { ...record, state: current };
     });
     return envelope(sandbox, RESULTS.ok, { ...paged, items });
   };
+}
+
+/**
+ * `GET /__sandbox/resolve/:id?businessId=`: what an id names (`link`, `checkout`, `payment`, `token`, or
+ * null), so that `paylink status <id>` asks the API once, for the right thing, instead of trying each kind
+ * and leaving 404s in the request log. Only the business's own documents count when it is given.
+ */
+function resolveId({ sandbox, params, query }: RouteRequest) {
+  const id = params.id ?? '';
+  const businessId = query.get('businessId') || undefined;
+  const tables = [['link', sandbox.links], ['checkout', sandbox.checkouts], ['payment', sandbox.payments], ['token', sandbox.tokens]] as const;
+  for (const [kind, table] of tables) {
+    const doc = table.get(id);
+    if (doc !== undefined && (businessId === undefined || doc.businessId === businessId)) return envelope(sandbox, RESULTS.ok, { id, kind });
+  }
+  return envelope(sandbox, RESULTS.ok, { id, kind: null });
 }
 
 export const adminRoutes: Route[] = [
@@ -96,5 +139,6 @@ export const adminRoutes: Route[] = [
     handler: async ({ sandbox }) => envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox)),
   },
   { method: 'GET', path: '/__sandbox/requests', kind: 'admin', handler: listRequests },
+  { method: 'GET', path: '/__sandbox/resolve/:id', kind: 'admin', handler: resolveId },
   ...advisorRoutes,
 ];

@@ -11,6 +11,29 @@ export interface RecordOf {
   tokens: TokenRecord;
 }
 
+/** Which documents a listing takes: of one business, with one tracking code, created from a time on. */
+export interface BrowseFilter {
+  businessId?: string | undefined;
+  trackingCode?: string | undefined;
+  /** Epoch milliseconds (sandbox clock): documents created at or after it. */
+  since?: number | undefined;
+}
+
+/** The WHERE clause and its arguments for a filter (a bare string is a business id, as before). */
+function whereOf(filter: string | BrowseFilter | undefined): { where: string; args: Array<string | number> } {
+  const f: BrowseFilter = typeof filter === 'string' ? { businessId: filter } : (filter ?? {});
+  const parts: string[] = [];
+  const args: Array<string | number> = [];
+  const add = (clause: string, value: string | number) => {
+    parts.push(clause);
+    args.push(value);
+  };
+  if (f.businessId) add('business_id = ?', f.businessId);
+  if (f.trackingCode !== undefined) add('tracking_code = ?', f.trackingCode);
+  if (f.since !== undefined) add('created_at >= ?', f.since);
+  return { where: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', args };
+}
+
 /**
  * Read-only listings behind the dashboard and its data endpoints: resources newest first, and the
  * payments related to a payment or a token. Paging rules (sizes, bounds) are the caller's.
@@ -26,17 +49,15 @@ export class BrowseRepository {
     this.withTokenStmt = db.prepare("SELECT data FROM payments WHERE json_extract(data, '$.token.token') = ? ORDER BY rowid DESC LIMIT 50").pluck();
   }
 
-  /** How many documents `table` holds, of one business when `businessId` is given. */
-  count(table: ResourceTable, businessId?: string): number {
-    const where = businessId ? 'WHERE business_id = ?' : '';
-    const args = businessId ? [businessId] : [];
+  /** How many documents `table` holds that match `filter` (a string: of that business). */
+  count(table: ResourceTable, filter?: string | BrowseFilter): number {
+    const { where, args } = whereOf(filter);
     return this.statements.get(`SELECT COUNT(*) FROM ${table} ${where}`).pluck().get(...args) as number;
   }
 
-  /** Documents of `table`, newest first, `limit` of them after skipping `offset`. */
-  newest<K extends ResourceTable>(table: K, limit: number, offset: number, businessId?: string): Array<RecordOf[K]> {
-    const where = businessId ? 'WHERE business_id = ?' : '';
-    const args = businessId ? [businessId] : [];
+  /** Documents of `table` that match `filter`, newest first, `limit` of them (-1: all) after skipping `offset`. */
+  newest<K extends ResourceTable>(table: K, limit: number, offset: number, filter?: string | BrowseFilter): Array<RecordOf[K]> {
+    const { where, args } = whereOf(filter);
     const rows = this.statements.get(`SELECT data FROM ${table} ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
       .pluck()
       .all(...args, limit, offset) as string[];

@@ -1,0 +1,127 @@
+/**
+ * `paylink link list`, `checkout list`, `payment list`: the newest links, checkouts or payments of the
+ * business, with their state now, from the sandbox's listing endpoints (`GET /__sandbox/links` ...). The
+ * API v3 has no listing, so these work against a paylink sandbox only.
+ */
+import { formatAmount } from '../../sandbox/domain/money.js';
+import { adminOk } from '../client.js';
+import type { CommandContext } from '../context.js';
+import { brandName } from '../options.js';
+
+export type ListKind = 'link' | 'checkout' | 'payment';
+
+export interface ListFlags {
+  /** State now: READY, PAID, EXPIRED... (links), PENDING, TIMEOUT... (checkouts), OK, DECLINED... (payments). */
+  status?: string | undefined;
+  trackingCode?: string | undefined;
+  /** ISO 8601 date-time, or a duration back from the sandbox's now (`1h`, `2d`). */
+  since?: string | undefined;
+  /** @default 20 */
+  limit?: number | undefined;
+}
+
+/** One row of a list (`--json`: `items[]`). */
+export interface ListItem {
+  id: string;
+  state: string;
+  amount: number;
+  currencyCode: string;
+  trackingCode?: string | undefined;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Links and checkouts. */
+  expiresAt?: string | undefined;
+  /** Links and checkouts: card submissions so far. */
+  attempts?: number | undefined;
+  /** Payments. */
+  result?: number | undefined;
+  action?: string | undefined;
+  brandId?: number | undefined;
+  lastFourDigits?: string | undefined;
+  /** Payments made on a hosted page: the link or checkout. */
+  parentKind?: string | undefined;
+  parentId?: string | undefined;
+  /** Captures, cancels, refunds: the payment they follow. */
+  parentPaymentId?: string | undefined;
+}
+
+/** The `--json` output. */
+export interface ListResult {
+  kind: ListKind;
+  businessId: string;
+  items: ListItem[];
+  /** How many match the filters (more than `items` when `--limit` cut the list). */
+  total: number;
+  limit: number;
+}
+
+const TABLES: Record<ListKind, string> = { link: 'links', checkout: 'checkouts', payment: 'payments' };
+const NOUNS: Record<ListKind, string> = { link: 'payment links', checkout: 'checkouts', payment: 'payments' };
+
+const iso = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString() : undefined);
+
+function itemOf(kind: ListKind, record: any): ListItem {
+  const transaction = record.transaction ?? record;
+  const item: ListItem = {
+    id: String(record.id),
+    state: String(kind === 'link' ? record.status : record.state),
+    amount: Number(transaction.amount),
+    currencyCode: String(transaction.currencyCode),
+    trackingCode: record.trackingCode ?? transaction.trackingCode,
+    createdAt: iso(record.createdAt) ?? '',
+  };
+  if (kind === 'payment') {
+    Object.assign(item, {
+      result: record.result,
+      action: typeof record.action === 'string' ? record.action.toLowerCase() : undefined,
+      brandId: record.brandId,
+      lastFourDigits: record.card?.lastFourDigits,
+      parentKind: record.parentKind,
+      parentId: record.parentId,
+      parentPaymentId: record.parentPaymentId,
+    });
+  } else {
+    Object.assign(item, { expiresAt: iso(record.expiresAt), attempts: record.attempts });
+  }
+  return JSON.parse(JSON.stringify(item)) as ListItem;
+}
+
+/** `2026-11-23 11:28` (UTC): short enough for a table row. */
+function shortTime(isoText: string): string {
+  return isoText.slice(0, 16).replace('T', ' ');
+}
+
+/** Lists, prints and returns the newest links, checkouts or payments matching `flags`. */
+export async function listResources(kind: ListKind, flags: ListFlags, ctx: CommandContext): Promise<ListResult> {
+  const limit = flags.limit ?? 20;
+  const query = new URLSearchParams({ businessId: ctx.client.businessId, limit: String(limit) });
+  if (flags.status) query.set('status', flags.status.trim().toUpperCase());
+  if (flags.trackingCode) query.set('trackingCode', flags.trackingCode);
+  if (flags.since) query.set('since', flags.since.trim());
+  const page = await ctx.ui.spin(`Listing ${NOUNS[kind]}`, () => adminOk(ctx.admin, 'GET', `/__sandbox/${TABLES[kind]}?${query}`));
+  const body = page.body as { items: unknown[]; total: number };
+  const result: ListResult = { kind, businessId: ctx.client.businessId, items: body.items.map((r) => itemOf(kind, r)), total: body.total, limit };
+  const { ui } = ctx;
+  if (ui.options.json) {
+    ui.json(result);
+    return result;
+  }
+  if (result.items.length === 0) {
+    ui.info(`No ${NOUNS[kind]} of business ${result.businessId} match.`);
+    return result;
+  }
+  const state = (s: string) => (kind === 'payment' ? (s === 'OK' ? ui.color.green(s) : ui.color.red(s)) : ui.state(s));
+  if (kind === 'payment') {
+    ui.table(
+      ['PAYMENT ID', 'STATE', 'ACTION', 'AMOUNT', 'CARD', 'TRACKING CODE', 'CREATED'],
+      result.items.map((i) => [i.id, state(i.state), i.action ?? '-', formatAmount(i.amount, i.currencyCode), i.lastFourDigits ? `${brandName(i.brandId)} ····${i.lastFourDigits}` : '-', i.trackingCode ?? '-', shortTime(i.createdAt)]),
+    );
+  } else {
+    ui.table(
+      [kind === 'link' ? 'LINK ID' : 'CHECKOUT ID', 'STATE', 'AMOUNT', 'TRACKING CODE', 'ATTEMPTS', 'CREATED'],
+      result.items.map((i) => [i.id, state(i.state), formatAmount(i.amount, i.currencyCode), i.trackingCode ?? '-', String(i.attempts ?? 0), shortTime(i.createdAt)]),
+    );
+  }
+  if (result.total > result.items.length) ui.info(`Showing the newest ${result.items.length} of ${result.total}; raise --limit (at most 200) or filter to see others.`);
+  return result;
+}

@@ -1,0 +1,49 @@
+/**
+ * `paylink version`: the CLI's version, the API version it speaks, the browser library version the sandbox
+ * serves, Node's, and whether a sandbox answers at the base URL (`--json` for bug reports and CI logs).
+ */
+import { readFileSync } from 'node:fs';
+import { adminRequest } from '../client.js';
+import type { CommandContext } from '../context.js';
+
+/** The `--json` output. */
+export interface VersionInfo {
+  cli: string;
+  /** The API version the commands call (`/gateway/v3`). */
+  api: 'v3';
+  /** The browser library versions the sandbox of this package serves (`/paymentlink/<version>/...`). */
+  library: { paymentlink: string; checkout: string };
+  node: string;
+  sandbox: { baseUrl: string; reachable: boolean };
+}
+
+/** How long `version` waits for the sandbox: it is a side note, not what was asked for. */
+const HEALTH_TIMEOUT_MS = 1500;
+
+export async function version(ctx: CommandContext): Promise<VersionInfo> {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  let reachable = false;
+  try {
+    reachable = (await adminRequest(ctx.admin, 'GET', '/__sandbox/health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS })).status === 200;
+  } catch {
+    reachable = false;
+  }
+  const info: VersionInfo = {
+    cli: pkg.version,
+    api: 'v3',
+    // The package serves the library of its own version (src/sandbox/web/library.ts).
+    library: { paymentlink: pkg.version, checkout: pkg.version },
+    node: process.version,
+    sandbox: { baseUrl: ctx.connection.baseUrl, reachable },
+  };
+  const { ui } = ctx;
+  if (ui.options.json) ui.json(info);
+  else {
+    ui.line(`paylink ${info.cli}`);
+    ui.field('API', `${info.api} (/gateway/v3)`);
+    ui.field('Browser library', `paymentlink ${info.library.paymentlink}, checkout ${info.library.checkout}`);
+    ui.field('Node', info.node);
+    ui.field('Sandbox', `${info.sandbox.baseUrl} ${reachable ? ui.color.green('answers') : ui.color.yellow('does not answer')}`);
+  }
+  return info;
+}

@@ -1,0 +1,69 @@
+/**
+ * Runs `node bin/paylink.js` on a real pseudo-terminal through util-linux `script`, so that prompts, raw
+ * mode and Ctrl-C behave as they do for a person. Keystrokes are sent once the screen shows what they
+ * answer.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
+export const hasScript = existsSync('/usr/bin/script');
+
+/** One keystroke sequence, sent once the output so far matches `when`. */
+export interface Keys {
+  when: RegExp;
+  send: string;
+}
+
+export interface TtyRun {
+  code: number | null;
+  /** Everything the terminal showed (stdout and stderr), ANSI sequences removed. */
+  screen: string;
+}
+
+export const CTRL_C = '\u0003';
+export const ENTER = '\r';
+
+/** Removes colour and cursor sequences. */
+export function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
+
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/** Runs the CLI with `args` on a pty, typing `keys` in order. */
+export function runInTty(args: string[], keys: Keys[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<TtyRun> {
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, TERM: 'xterm', COLUMNS: '120', LINES: '40', HOME: process.env.HOME ?? '/tmp', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    let next = 0;
+    let consumed = 0;
+    const pump = () => {
+      while (next < keys.length) {
+        const screen = plain(raw).slice(consumed);
+        const match = keys[next]!.when.exec(screen);
+        if (!match) return;
+        consumed += match.index + match[0].length;
+        child.stdin.write(keys[next]!.send);
+        next += 1;
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('utf8');
+      pump();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen: plain(raw) });
+    });
+  });
+}
