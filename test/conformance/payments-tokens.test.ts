@@ -9,7 +9,7 @@ async function pay(patch: Parameters<typeof paymentBody>[0] = {}) {
 }
 
 describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens)', () => {
-  it('answers 0 Ok with id, trackingCode, transaction and card, expiry as strings whatever the request used', async () => {
+  it('answers 0 Ok with id, trackingCode, transaction and card, expiry as strings whatever the request used (a two-digit year in this century)', async () => {
     const trackingCode = uniqueCode('pay');
     const res = await pay({ transaction: { trackingCode, amount: 10.5, brandId: 1010 }, card: card('4111111111111111', { expiryMonth: 7, expiryYear: 2035 }) });
     expect(res.status, res.text).toBe(200);
@@ -25,15 +25,9 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     expect(res.body.body.card.avsResult).toMatch(/^[A-Z]$/);
     expect(res.body.body.token).toBeUndefined();
     expect(res.text).not.toContain('4111111111111111');
-  });
-
-  it('answers GET /gateway/v3/payments/{id} with the same result and body as the creation', async () => {
-    const created = await pay();
-    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
-    expect(read.status).toBe(200);
-    expect(read.body.result).toBe(created.body.result);
-    expect(read.body.description).toBe(created.body.description);
-    expect(read.body.body).toEqual(created.body.body);
+    const twoDigitYear = await pay({ card: card('4111111111111111', { expiryMonth: 7, expiryYear: 36 }) });
+    expect(twoDigitYear.body.result).toBe(0);
+    expect(twoDigitYear.body.body.card).toMatchObject({ expiryMonth: '07', expiryYear: '2036' });
   });
 
   it('keeps the requestCode of a payment on later GETs', async () => {
@@ -52,7 +46,7 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     expect(read.body.body.id).toBe(created.body.body.id);
   });
 
-  it('answers GET /gateway/v3/payments?businessId&trackingCode with a top-level array of every attempt, oldest first', async () => {
+  it('answers GET /gateway/v3/payments?businessId&trackingCode with a top-level array of every attempt as created, oldest first', async () => {
     const trackingCode = uniqueCode('list');
     const failed = await pay({ transaction: { trackingCode }, card: card('4000000000000002') });
     const ok = await pay({ transaction: { trackingCode } });
@@ -63,6 +57,7 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     expect(res.body.map((entry: any) => entry.body.id)).toEqual([failed.body.body.id, ok.body.body.id]);
     expect(res.body.map((entry: any) => entry.result)).toEqual([-4, 0]);
     for (const entry of res.body) expect(entry.header.requestCode).toMatch(REQUEST_CODE);
+    expect(res.body).toEqual([failed.body, ok.body]);
   });
 
   it('answers an unknown trackingCode with an empty array', async () => {
@@ -76,13 +71,16 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
     const res = await getWithBody(`${sb.url}/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`, '{}');
     expect(res.status, res.text).toBe(200);
     expect(res.body.body.id).toBe(created.body.body.id);
+    expect(res.body).toEqual(created.body);
   });
 
-  it('refuses a second successful payment with the same trackingCode with -8 but lets a failed one be retried', async () => {
+  it('refuses a second successful payment with the same trackingCode with -8 (2001), storing nothing, but lets a failed one be retried and another business use the code', async () => {
     const trackingCode = uniqueCode('dup');
     expect((await pay({ transaction: { trackingCode }, card: card('4000000000000002') })).status).toBe(400);
     expect((await pay({ transaction: { trackingCode } })).body.result).toBe(0);
-    expectError(await pay({ transaction: { trackingCode } }), { result: -8, status: 400 });
+    expectError(await pay({ transaction: { trackingCode } }), { result: -8, status: 400, code: 2001 });
+    const listed = await sb.get(`/gateway/v3/payments?businessId=conf-biz&trackingCode=${trackingCode}`);
+    expect(listed.body.map((entry: any) => entry.result)).toEqual([-4, 0]);
     expect((await pay({ businessId: 'conf-other', transaction: { trackingCode } })).body.result).toBe(0);
   });
 
@@ -127,20 +125,24 @@ describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', 
     expectError(await op(auth.body.body.id, 'refund', { transaction: { amount: 10 } }), { result: -8, status: 400 });
   });
 
-  it('cancels an authorization with nothing captured, then refuses to capture it (-8)', async () => {
+  it('cancels an authorization with nothing captured for its full amount, then refuses to capture, cancel or refund it (-8)', async () => {
     const auth = await pay({ action: 'authorize' });
     const cancel = await op(auth.body.body.id, 'cancel');
     expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.body.result).toBe(0);
     expect(cancel.body.body.transaction.action).toBe('cancel');
     expect(cancel.body.body.transaction.parentId).toBe(auth.body.body.id);
+    expect(cancel.body.body.transaction.amount).toBe(10.5);
     expectError(await op(auth.body.body.id, 'capture'), { result: -8, status: 400 });
+    expectError(await op(auth.body.body.id, 'cancel'), { result: -8, status: 400 });
+    expectError(await op(auth.body.body.id, 'refund'), { result: -8, status: 400 });
   });
 
   it('refunds a payment in parts up to exactly its amount (0.1 + 0.2 of 0.30)', async () => {
     const payment = await pay({ transaction: { amount: 0.3 } });
     expect((await op(payment.body.body.id, 'refund', { transaction: { amount: 0.1 } })).body.result).toBe(0);
     expect((await op(payment.body.body.id, 'refund', { transaction: { amount: 0.2 } })).body.result).toBe(0);
-    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 0.01 } }), { result: -8, status: 400 });
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 0.01 } }), { result: -8, status: 400, message: /refunded in full/ });
   });
 
   it('refuses to capture a payment (charged at once) with -8', async () => {
@@ -159,10 +161,10 @@ describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', 
     expectError(await op(refund.body.body.id, 'refund', { transaction: { amount: 1 } }), { result: -8, status: 400 });
   });
 
-  it('refuses an invalid refund amount with -1', async () => {
+  it('refuses an invalid refund amount with -1, 1002', async () => {
     const payment = await pay({ transaction: { amount: 10 } });
-    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: -1 } }), { result: -1, status: 400 });
-    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 1.234 } }), { result: -1, status: 400 });
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: -1 } }), { result: -1, status: 400, code: 1002 });
+    expectError(await op(payment.body.body.id, 'refund', { transaction: { amount: 1.234 } }), { result: -1, status: 400, code: 1002 });
   });
 
   it('lists the authorization and its capture and refund under the trackingCode, oldest first', async () => {
@@ -211,20 +213,26 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     body: { brandId: more.brandId ?? 1010, card: { holderName: 'Ada Lovelace', number, expiryMonth: '10', expiryYear: more.expiryYear ?? '2034' } },
   });
 
-  it('creates a token: 200, 0, tokenId equal to token (a lower-case UUID), displayHint ************1111', async () => {
+  it('creates a token: 200, 0 Ok, tokenId equal to token (a lower-case version 4 UUID), displayHint ************1111', async () => {
     const res = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
     expect(res.status, res.text).toBe(200);
     expect(res.body.result).toBe(0);
+    expect(res.body.description).toBe('Ok');
     expect(res.body.body.token).toMatch(UUID);
+    expect(res.body.body.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.body.body.tokenId).toBe(res.body.body.token);
     expect(res.body.body.displayHint).toBe('************1111');
     expect(res.text).not.toContain('4111111111111111');
   });
 
-  it('gives the same token for the same business, card number and expiry; another token otherwise', async () => {
+  it('gives the same token for the same business, card number and expiry, however written and whatever the holder name; another token otherwise', async () => {
     const a = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
     const b = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111'));
     expect(b.body.body.token).toBe(a.body.body.token);
+    const written = tokenRequest('4111 1111 1111 1111') as { body: { card: Record<string, unknown> } };
+    Object.assign(written.body.card, { holderName: 'A. Lovelace', expiryMonth: 10, expiryYear: 34 });
+    const c = await sb.post('/gateway/v3/tokens', written);
+    expect(c.body.body.token).toBe(a.body.body.token);
     const otherExpiry = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { expiryYear: '2036' }));
     expect(otherExpiry.body.body.token).not.toBe(a.body.body.token);
     const otherBusiness = await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111111', { businessId: 'conf-other' }));
@@ -237,20 +245,9 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     expect(res.body.body.displayHint).toBe('***********0005');
   });
 
-  it('refuses a Luhn-invalid number with -1 and a non-test card with -4', async () => {
+  it('refuses a Luhn-invalid number with -1 and a non-test card with -4 (3005)', async () => {
     expectInputError(await sb.post('/gateway/v3/tokens', tokenRequest('4111111111111112')), 1002, 'body.card.number');
-    expectError(await sb.post('/gateway/v3/tokens', tokenRequest('4012888888881881')), { result: -4, status: 400 });
-  });
-
-  it('tokenizes a card payment with tokenize true and pays again with body.transaction.token', async () => {
-    const first = await pay({ transaction: { tokenize: true } });
-    expect(first.body.result).toBe(0);
-    expect(first.body.body.token.token).toMatch(UUID);
-    expect(first.body.body.token.displayHint).toBe('************1111');
-    const second = await pay({ card: null, transaction: { token: first.body.body.token.token } });
-    expect(second.status, second.text).toBe(200);
-    expect(second.body.result).toBe(0);
-    expect(second.body.body.card.lastFourDigits).toBe('1111');
+    expectError(await sb.post('/gateway/v3/tokens', tokenRequest('4012888888881881')), { result: -4, status: 400, code: 3005 });
   });
 
   it('pays with a token from POST /gateway/v3/tokens', async () => {
@@ -261,10 +258,10 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     expect(res.body.body.transaction.brandId).toBe(1020);
   });
 
-  it('declines with a token of the decline card', async () => {
+  it('declines with a token of the decline card (-4, 3001)', async () => {
     const token = await sb.post('/gateway/v3/tokens', tokenRequest('4000000000000002'));
     expect(token.status, token.text).toBe(200);
-    expectError(await pay({ card: null, transaction: { token: token.body.body.token } }), { result: -4, status: 400 });
+    expectError(await pay({ card: null, transaction: { token: token.body.body.token } }), { result: -4, status: 400, code: 3001 });
   });
 
   it('challenges with a token of the 3-D Secure card (2 Pending)', async () => {
@@ -292,6 +289,7 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
     expect(read.text).not.toContain('4242424242424242');
     const other = await sb.get(`/gateway/v3/tokens/${token.body.body.token}?businessId=conf-other`);
     expect(other.status).toBe(404);
+    expect(other.text).not.toContain('Ada');
   });
 });
 
@@ -309,9 +307,9 @@ describe('payment and token input rules (SANDBOX.md Test cards, Authentication, 
     expectInputError(token, 1004, 'header.businessId');
   });
 
-  it('answers a wrong type in a payment (card number as a JSON number) with 400, -1, never a 500', async () => {
+  it('answers a wrong type in a payment (card number as a JSON number) with 400, -1, 1002, never a 500', async () => {
     const res = await pay({ card: { ...card('4111111111111111'), number: 4111111111111111 } });
-    expectError(res, { result: -1, status: 400, path: 'body.card.number' });
+    expectInputError(res, 1002, 'body.card.number');
   });
 
   it('answers malformed JSON to the token endpoint with 400, -1', async () => {
@@ -338,9 +336,9 @@ describe('payment and token input rules (SANDBOX.md Test cards, Authentication, 
     expect(viaTokens.body.body.token).toBe(viaPayment.body.body.token.token);
   });
 
-  it('refuses an expired card on token creation with -4', async () => {
+  it('refuses an expired card on token creation with -4 (3003)', async () => {
     const res = await sb.post('/gateway/v3/tokens', { header: { businessId: 'conf-biz' }, body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '01', expiryYear: '2021' } } });
-    expectError(res, { result: -4, status: 400 });
+    expectError(res, { result: -4, status: 400, code: 3003 });
   });
 });
 

@@ -227,9 +227,8 @@ describe('direct payment validation (SANDBOX.md Payments and tokens)', () => {
     expectInputError(await sb.post('/gateway/v3/payments', request), 1004, 'body.transaction.amount');
   });
 
-  it('refuses a payment with neither card nor token (-1)', async () => {
-    const res = await sb.post('/gateway/v3/payments', paymentBody({ card: null }));
-    expectError(res, { result: -1, status: 400 });
+  it('refuses a payment with neither card nor token (-1, 1004 naming body.card)', async () => {
+    expectInputError(await sb.post('/gateway/v3/payments', paymentBody({ card: null })), 1004, 'body.card');
   });
 
   it('answers malformed JSON with 400, -1', async () => {
