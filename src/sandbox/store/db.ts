@@ -32,6 +32,17 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
 }
 
 /**
+ * A read-only connection to an open sandbox database: each statement sees the last commit, never the group
+ * commit's open transaction (see document-table.ts).
+ */
+export function openReader(path: string): Db {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 200');
+  db.pragma('cache_size = -4000');
+  return db;
+}
+
+/**
  * Runs the migrations the database has not seen, all in one immediate transaction that reads the schema
  * version inside it: a second process starting on the same fresh file (refused by store/lock.ts, but an
  * older paylink or a script may open it) waits for the first to finish instead of creating the same

@@ -1,6 +1,7 @@
 import { timeKeyCeiling, timeKeyOf } from '../domain/ids.js';
 import type { StoredDocument } from '../domain/records.js';
 import type { Db } from './db.js';
+import type { Store } from './group-commit.js';
 import { LruCache } from './lru-cache.js';
 
 export interface DocumentTableOptions<T> {
@@ -9,12 +10,24 @@ export interface DocumentTableOptions<T> {
   columns?: Record<string, (doc: T) => string | number | null>;
   /** Documents kept in memory for reads. */
   cacheSize?: number;
+  /**
+   * The group commit and a second, read-only connection: reads outside a write use `reader`, which sees
+   * committed data only, and the cache changes only when a commit has happened. Without it (`:memory:`,
+   * tests of the table alone) every read uses the one connection.
+   */
+  reads?: { store: Store; reader: Db } | undefined;
 }
 
 /**
- * A table of JSON documents with prepared statements and a read cache kept consistent on every write
- * (the cache is written only after the SQL statement succeeded inside the caller's transaction; a rolled
- * back transaction clears it, see {@link DocumentTable.forgetAll}).
+ * A table of JSON documents with prepared statements and a read cache.
+ *
+ * Nothing a client reads comes from a write that has not committed. Writes run inside the group commit's
+ * open transaction (group-commit.ts) and are committed a moment later, or fail at commit (a full disk);
+ * so reads outside a write go to a second, read-only connection that sees only committed rows, and the
+ * cache holds committed documents only: an insert or update marks its id dirty, and the cache takes the new
+ * version when the commit listener runs (before any waiting handler resumes), or drops it when the write
+ * rolls back. Reads inside a write use the write connection (and the pending versions), so a write sees
+ * its own changes and those batched before it.
  *
  * Rows are keyed by an INTEGER rowid taken from the id ({@link timeKeyOf}), so a creation writes the table
  * and its tracking-code index but no index on the id text (measured: about 3% less server CPU per creation
@@ -34,6 +47,15 @@ export class DocumentTable<T extends StoredDocument> {
   /** The largest rowid this table has handed out (or that was there at start). */
   private lastKey: number;
   private readonly writeListeners: Array<(before: T | undefined, after: T) => void> = [];
+  /**
+   * Ids written since the last commit: the version to cache when it commits, or undefined for one whose
+   * pending version is not known (an insert, or a write of it that rolled back).
+   */
+  private readonly dirty = new Map<string, T | undefined>();
+  private readonly store: Store | undefined;
+  private readonly readByKeyStmt;
+  private readonly readByLegacyIdStmt;
+  private readonly readByTrackingStmt;
 
   constructor(
     protected readonly db: Db,
@@ -54,6 +76,36 @@ export class DocumentTable<T extends StoredDocument> {
       `SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`,
     ).pluck();
     this.lastKey = (db.prepare(`SELECT max(key) FROM ${t}`).pluck().get() as number | null) ?? 0;
+    const reader = options.reads?.reader ?? db;
+    this.store = options.reads?.store;
+    this.readByKeyStmt = reader === db ? this.byKeyStmt : reader.prepare(`SELECT data FROM ${t} WHERE key = ? AND id = ?`).pluck();
+    this.readByLegacyIdStmt = reader === db ? this.byLegacyIdStmt : reader.prepare(`SELECT data FROM ${t} WHERE id = ? AND legacy = 1`).pluck();
+    this.readByTrackingStmt =
+      reader === db ? this.byTrackingStmt : reader.prepare(`SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`).pluck();
+    this.store?.onCommit(() => this.committed());
+    this.store?.onRollback(() => this.rolledBack());
+  }
+
+  /** True when reads go to the write connection: inside a write, or with no reader. */
+  protected get inWrite(): boolean {
+    return this.store === undefined || this.store.writing;
+  }
+
+  private committed(): void {
+    if (this.dirty.size === 0) return;
+    for (const [id, doc] of this.dirty) {
+      if (doc === undefined) this.cache.delete(id);
+      else this.cache.set(id, doc);
+    }
+    this.dirty.clear();
+  }
+
+  /**
+   * A write (or the whole transaction) rolled back: the pending versions may be gone, so none is trusted;
+   * the ids stay dirty until the next commit (the cache, holding committed versions only, stays right).
+   */
+  private rolledBack(): void {
+    for (const id of this.dirty.keys()) this.dirty.set(id, undefined);
   }
 
   insert(doc: T): void {
@@ -71,6 +123,7 @@ export class DocumentTable<T extends StoredDocument> {
       info = this.insertStmt.run(null, 1, ...row);
     }
     this.lastKey = Math.max(this.lastKey, Number(info.lastInsertRowid));
+    if (this.store !== undefined) this.dirty.set(doc.id, undefined);
     for (const listener of this.writeListeners) listener(undefined, doc);
     // Not cached here: a new document enters the cache on its first read. Caching every creation kept each
     // one alive until evicted, long enough for V8 to promote it to the old generation; under a stream of
@@ -84,7 +137,8 @@ export class DocumentTable<T extends StoredDocument> {
     let changes = key === undefined ? 0 : this.updateByKeyStmt.run(...values, key, doc.id).changes;
     if (changes === 0) changes = this.updateLegacyStmt.run(...values, doc.id).changes;
     if (changes !== 1) throw new Error(`${this.options.table}: no row ${doc.id} to update`);
-    this.cache.set(doc.id, doc);
+    if (this.store !== undefined) this.dirty.set(doc.id, doc);
+    else this.cache.set(doc.id, doc);
     for (const listener of this.writeListeners) listener(before, doc);
   }
 
@@ -99,14 +153,28 @@ export class DocumentTable<T extends StoredDocument> {
 
   /** The document with this id, whatever its business (callers check ownership). */
   get(id: string): T | undefined {
+    const writing = this.inWrite;
+    if (writing && this.dirty.has(id)) {
+      // Written in this transaction: its pending version, or the row as the write connection sees it.
+      return this.dirty.get(id) ?? this.parse(this.select(id, this.byKeyStmt, this.byLegacyIdStmt));
+    }
     const cached = this.cache.get(id);
     if (cached !== undefined) return cached;
-    const key = timeKeyOf(id);
-    const data = ((key === undefined ? undefined : this.byKeyStmt.get(key, id)) ?? this.byLegacyIdStmt.get(id)) as string | undefined;
+    const data = writing ? this.select(id, this.byKeyStmt, this.byLegacyIdStmt) : this.select(id, this.readByKeyStmt, this.readByLegacyIdStmt);
     if (data === undefined) return undefined;
     const doc = JSON.parse(data) as T;
-    this.cache.set(id, doc);
+    // Committed (read outside a write) and not written since; a dirty id's committed row may be stale by now.
+    if (!this.dirty.has(id)) this.cache.set(id, doc);
     return doc;
+  }
+
+  private select(id: string, byKey: typeof this.byKeyStmt, byLegacyId: typeof this.byLegacyIdStmt): string | undefined {
+    const key = timeKeyOf(id);
+    return ((key === undefined ? undefined : byKey.get(key, id)) ?? byLegacyId.get(id)) as string | undefined;
+  }
+
+  private parse(data: string | undefined): T | undefined {
+    return data === undefined ? undefined : (JSON.parse(data) as T);
   }
 
   /** The document with this id if it belongs to `businessId`. */
@@ -117,11 +185,13 @@ export class DocumentTable<T extends StoredDocument> {
 
   /** Documents of a business with a tracking code, oldest first. */
   byTrackingCode(businessId: string, trackingCode: string): T[] {
-    return (this.byTrackingStmt.all(businessId, trackingCode) as string[]).map((data) => JSON.parse(data) as T);
+    const stmt = this.inWrite ? this.byTrackingStmt : this.readByTrackingStmt;
+    return (stmt.all(businessId, trackingCode) as string[]).map((data) => JSON.parse(data) as T);
   }
 
   /** Empties the read cache (after a rollback or a reset). */
   forgetAll(): void {
     this.cache.clear();
+    this.rolledBack();
   }
 }

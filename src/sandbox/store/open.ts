@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { AttemptRepository } from './attempts.js';
 import { BrowseRepository } from './browse.js';
-import { openDatabase } from './db.js';
+import { openDatabase, openReader } from './db.js';
 import { DocumentTable } from './document-table.js';
 import { EventRepository } from './events.js';
 import { FormTokenRepository } from './form-tokens.js';
@@ -46,18 +46,23 @@ export function openStore(path: string): OpenStore {
   }
   const store = new Store(db);
   store.onClose(() => lock.release());
+  // Reads outside writes see committed data only (document-table.ts); `:memory:` has one connection.
+  const reader = path === ':memory:' ? undefined : openReader(path);
+  if (reader !== undefined) store.onClose(() => reader.close());
+  const reads = reader === undefined ? undefined : { store, reader };
   const meta = new MetaRepository(db);
   meta.set(HOLDER_KEY, lock.holder);
   return {
     store,
     holder: lock.holder,
-    links: new DocumentTable<LinkRecord>(db, { table: 'links' }),
-    checkouts: new DocumentTable<CheckoutRecord>(db, { table: 'checkouts' }),
+    links: new DocumentTable<LinkRecord>(db, { table: 'links', reads }),
+    checkouts: new DocumentTable<CheckoutRecord>(db, { table: 'checkouts', reads }),
     payments: new DocumentTable<PaymentRecord>(db, {
       table: 'payments',
       columns: { parent_kind: (p) => p.parentKind ?? null, parent_id: (p) => p.parentId ?? null },
+      reads,
     }),
-    tokens: new TokenTable(db),
+    tokens: new TokenTable(db, reads),
     formTokens: new FormTokenRepository(db),
     attempts: new AttemptRepository(db),
     meta,
