@@ -92,6 +92,7 @@ ${alertRegion(message)}
     state: 'form',
     content,
     fillableCards: true,
+    brandIds: view.brands.map((b) => b.id),
     config: {
       kind: view.kind,
       brandIds: view.brands.map((b) => b.id),

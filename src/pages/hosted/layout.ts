@@ -3,7 +3,8 @@
  * (`data-paylink-state`, contract 3), an `aria-live` alert region, the page data for the script as JSON,
  * and the external stylesheet and script (the CSP allows no inline script).
  */
-import { TEST_CARDS } from '../../sandbox/domain/test-cards.js';
+import { brandById } from '../../sandbox/domain/brands.js';
+import { TEST_CARDS, type OutcomeName, type TestCard } from '../../sandbox/domain/test-cards.js';
 import { html, jsonForScript, type SafeHtml } from '../html.js';
 import { STYLE_PROPERTIES } from './styles.js';
 
@@ -31,22 +32,62 @@ export interface LayoutInput {
   config?: Record<string, unknown>;
   /** The test cards are buttons that fill the card form (only on pages that have one). */
   fillableCards?: boolean;
+  /**
+   * Brands the form accepts: the banner offers only test cards of these brands. Pages without a form show
+   * no cards at all, only the sandbox notice.
+   */
+  brandIds?: readonly number[] | undefined;
 }
+
+/** The banner's groups, by what a card does, in the order a person tries them. */
+const CARD_GROUPS: ReadonlyArray<{ id: string; title: string; outcomes: readonly OutcomeName[] }> = [
+  { id: 'approved', title: 'Approved', outcomes: ['approved'] },
+  { id: 'declined', title: 'Declined', outcomes: ['declined', 'insufficient-funds', 'expired-card', 'cvv-mismatch', 'declined-retry', 'business-rule', 'fraud', 'customer-cancelled', 'referral'] },
+  { id: 'failed', title: 'Failed', outcomes: ['failed', 'failed-retry', 'internal-error'] },
+  { id: '3ds', title: '3-D Secure', outcomes: ['3ds'] },
+];
 
 function spaced(number: string): string {
   return number.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-function banner(fillable: boolean): SafeHtml {
-  const items = TEST_CARDS.map((card) =>
-    fillable
-      ? html`<li><button type="button" class="pl-card-pick" data-number="${card.number}" title="Fill the form with this card"><code>${spaced(card.number)}</code> ${card.label}</button></li>`
-      : html`<li><span class="pl-card-pick"><code>${spaced(card.number)}</code> ${card.label}</span></li>`,
-  );
-  return html`<details class="pl-banner" id="pl-banner"${fillable ? html` open` : ''}>
-  <summary><strong>Sandbox</strong> · no real card is ever charged. Test cards${fillable ? ' (choose one to fill the form)' : ''}</summary>
+function cardButton(card: TestCard, label: string): SafeHtml {
+  return html`<li><button type="button" class="pl-card-pick" data-number="${card.number}" data-outcome="${card.outcome}" title="Fill the form with this card"><code>${spaced(card.number)}</code> ${label}</button></li>`;
+}
+
+/**
+ * The sandbox banner. On a page with a card form: the test cards of the brands the form accepts, grouped
+ * by outcome, every group in full (no scrolling box that hid the decline and 3-D Secure cards), one
+ * approved card per brand. Elsewhere (paid, expired, 3-D Secure...) there is nothing to choose: the notice
+ * alone.
+ */
+function banner(fillable: boolean, brandIds: readonly number[] | undefined): SafeHtml {
+  if (!fillable) {
+    return html`<div class="pl-banner" id="pl-banner"><strong>Sandbox</strong> · no real card is ever charged.</div>`;
+  }
+  const accepted = (card: TestCard) => brandIds === undefined || brandIds.includes(card.brandId);
+  const groups = CARD_GROUPS.map((group) => {
+    const seenBrands = new Set<number>();
+    const cards = TEST_CARDS.filter((card) => group.outcomes.includes(card.outcome) && accepted(card)).filter((card) => {
+      if (group.id !== 'approved') return true;
+      if (seenBrands.has(card.brandId)) return false;
+      seenBrands.add(card.brandId);
+      return true;
+    });
+    const missing = cards.length === 0 ? [...new Set(TEST_CARDS.filter((c) => group.outcomes.includes(c.outcome)).map((c) => brandById(c.brandId)?.name ?? String(c.brandId)))] : [];
+    return html`<section class="pl-card-group" data-group="${group.id}">
+    <h2 class="pl-card-title">${group.title}</h2>
+    ${
+      cards.length > 0
+        ? html`<ul class="pl-cards">${cards.map((card) => cardButton(card, group.id === 'approved' ? (brandById(card.brandId)?.name ?? card.label) : card.label))}</ul>`
+        : html`<p class="pl-card-none">No ${group.title.toLowerCase()} test card in a brand this page accepts (they are ${missing.join(', ')}).</p>`
+    }
+  </section>`;
+  });
+  return html`<details class="pl-banner" id="pl-banner" open>
+  <summary><strong>Sandbox</strong> · no real card is ever charged. Test cards (choose one to fill the form)</summary>
   <p class="pl-sr">Any future expiry date and any 3-digit security code work; American Express takes 4 digits. The 3-D Secure code is 1234.</p>
-  <ul class="pl-cards">${items}</ul>
+  <div class="pl-card-groups">${groups}</div>
 </details>`;
 }
 
@@ -69,7 +110,7 @@ export function hostedLayout(input: LayoutInput): string {
 </head>
 <body data-paylink-state="${input.state}">
 <div id="pl-root" class="pl-root">
-${banner(input.fillableCards ?? false)}
+${banner(input.fillableCards ?? false, input.brandIds)}
 <main class="pl-main">
 ${input.content}
 <p class="pl-foot">paylink sandbox · test environment</p>

@@ -44,9 +44,13 @@ a { color: ${v('--pl-primary')}; }
 .pl-banner { background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; padding: 10px 16px; font-size: 13px; }
 .pl-banner summary { cursor: pointer; font-weight: 600; }
 .pl-banner strong { text-transform: uppercase; letter-spacing: .05em; }
-.pl-cards { list-style: none; margin: 8px 0 0; padding: 2px; display: flex; flex-wrap: wrap; gap: 6px; max-height: 96px; overflow-y: auto; }
+.pl-card-groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 8px 16px; margin-top: 8px; }
+.pl-card-group { min-width: 0; }
+.pl-card-title { margin: 0 0 4px; font-size: 12px; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; color: #5c4a00; }
+.pl-card-none { margin: 0; font-size: 12px; color: #5c4a00; }
+.pl-cards { list-style: none; margin: 0; padding: 2px; display: flex; flex-wrap: wrap; gap: 6px; }
 .pl-cards li { margin: 0; }
-.pl-card-pick { font: inherit; font-size: 12px; border: 1px solid #d9c98a; background: #fff; border-radius: 3px; padding: 3px 7px; cursor: pointer; color: #3b3b3b; }
+.pl-card-pick { font: inherit; font-size: 12px; max-width: 100%; text-align: left; overflow-wrap: anywhere; border: 1px solid #d9c98a; background: #fff; border-radius: 3px; padding: 3px 7px; cursor: pointer; color: #3b3b3b; }
 .pl-card-pick:hover, .pl-card-pick:focus { border-color: ${v('--pl-primary')}; outline: none; box-shadow: 0 0 0 2px rgba(33, 61, 143, .2); }
 .pl-card-pick code { font-family: Menlo, Consolas, monospace; }
 .pl-main { max-width: 480px; margin: 24px auto; padding: 0 16px; }
