@@ -196,7 +196,8 @@ export class RequestLog {
         seq,
         at: entry.startedAt,
         method: entry.method,
-        path: entry.path,
+        // A card number in the path (`/gateway/v3/payments/4242...`) is masked like one in a body.
+        path: maskDigitRuns(entry.path),
         status: entry.status,
         business_id: entry.businessId ?? null,
         duration_ms: Math.round(entry.durationMs * 100) / 100,

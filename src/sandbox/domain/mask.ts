@@ -1,7 +1,9 @@
 /**
- * Card-data masking for everything the request log keeps. Card numbers become first six + last four
- * digits, CVVs `***`, by key (JSON bodies, forms, query strings) and, as a safety net, any Luhn-valid run
- * of 13-19 digits left in the text. The sandbox never stores a full card number or a CVV (SANDBOX.md).
+ * Card-data masking for everything the request log keeps and every free text a record stores. Card
+ * numbers become first six + last four digits, CVVs `***`: by key, whatever the value's type (a number
+ * sent as an array of groups, a CVV as `{"value": "987"}`), in JSON bodies, forms and query strings; and
+ * in any text (paths, queries, names) every run of 13-19 digits that passes Luhn, with spaces, dashes or
+ * their URL encodings between the digits. The sandbox never stores a full card number or a CVV (SANDBOX.md).
  */
 import { luhnValid } from './test-cards.js';
 
@@ -18,16 +20,62 @@ export function maskCardNumber(value: string): string {
 
 function maskValue(key: string, value: unknown): unknown {
   const k = key.toLowerCase();
-  if (SECRET_KEYS.has(k) && (typeof value === 'string' || typeof value === 'number')) return '***';
-  if (NUMBER_KEYS.has(k) && (typeof value === 'string' || typeof value === 'number')) return maskCardNumber(String(value));
+  if (value === null || typeof value === 'boolean' || value === undefined) return value;
+  if (SECRET_KEYS.has(k)) return '***';
+  if (NUMBER_KEYS.has(k)) {
+    // Whatever shape the number came in (a string, a number, an array of groups, an object), the digits it
+    // holds are masked together; nothing under the key is kept as sent.
+    const text = typeof value === 'string' || typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? '');
+    return maskCardNumber(text.replace(/\D/g, ''));
+  }
   return value;
 }
 
-const DIGIT_RUN = /(?<!\d)\d{13,19}(?!\d)/g;
+/** Between two digits of a card number: spaces, dashes, `+` and their URL encodings, at most three. */
+const SEPARATOR = '(?:[ +\\-]|%20|%2[dD]){1,3}';
+/** A run of digits with separators between them (at least 13 digits), longest first. */
+const DIGIT_RUN = new RegExp(`(?<!\\d)\\d(?:(?:${SEPARATOR})?\\d){12,}(?!\\d)`, 'g');
+const DIGIT_RUN_HINT = /\d{4}|\d[ +\-%]/;
 
-/** Masks Luhn-valid digit runs in free text (a card number pasted into a field nobody expected). */
+/**
+ * Masks every card number in free text (a number pasted into a name, typed into a path or a query): each
+ * run of digits and separators holding a stretch of 13-19 digits that passes Luhn. Stretches start and end
+ * where a group of digits does, so `4242 4242 4242 4242 12` (a number and more digits) is caught too.
+ */
 export function maskDigitRuns(text: string): string {
-  return text.replace(DIGIT_RUN, (run) => (luhnValid(run) ? maskCardNumber(run) : run));
+  if (!DIGIT_RUN_HINT.test(text)) return text;
+  return text.replace(DIGIT_RUN, maskRun);
+}
+
+function maskRun(run: string): string {
+  const groups = run.split(/(?:[ +\-]|%20|%2[dD])+/);
+  const digits = groups.join('');
+  if (digits.length <= 19 && luhnValid(digits)) return maskCardNumber(digits);
+  // Try every stretch of whole groups, and for an unbroken run every stretch of digits.
+  const starts: number[] = [];
+  let at = 0;
+  for (const g of groups) {
+    starts.push(at);
+    at += g.length;
+  }
+  starts.push(at);
+  const bounds = groups.length > 1 ? starts : Array.from({ length: digits.length + 1 }, (_, i) => i);
+  const masked = new Array<boolean>(digits.length).fill(false);
+  let found = false;
+  for (let i = 0; i < bounds.length; i++) {
+    for (let j = i + 1; j < bounds.length; j++) {
+      const length = bounds[j]! - bounds[i]!;
+      if (length > 19) break;
+      if (length >= 13 && luhnValid(digits.slice(bounds[i], bounds[j]))) {
+        found = true;
+        for (let d = bounds[i]! + 6; d < bounds[j]! - 4; d++) masked[d] = true;
+      }
+    }
+  }
+  if (!found) return run;
+  let out = '';
+  for (let d = 0; d < digits.length; d++) out += masked[d] ? '*' : digits[d];
+  return out;
 }
 
 /** JSON text of `value` with card data masked; undefined stays undefined. */

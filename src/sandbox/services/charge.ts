@@ -6,6 +6,7 @@
  */
 import { brandById } from '../domain/brands.js';
 import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength } from '../domain/cards.js';
+import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
 import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.js';
@@ -107,7 +108,8 @@ function cardSource(card: CardInput): Source {
     brandId,
     expiryMonth,
     expiryYear,
-    holderName,
+    // The payment record and the token keep the name: a card number typed into it is masked there too.
+    holderName: maskDigitRuns(holderName),
     ...cardDigitsSummary(number),
     displayHint: maskCardNumber(number),
     cvvPresented: card.cvv !== undefined,
