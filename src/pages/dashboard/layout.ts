@@ -14,6 +14,16 @@ header a { color: #cbd5e1; text-decoration: none; padding: 4px 8px; border-radiu
 header a[aria-current="page"] { background: #374151; color: #fff; }
 header .brand { font-weight: 700; color: #fff; margin-right: 8px; }
 main { padding: 16px 20px 40px; max-width: 1280px; }
+header nav { display: flex; flex-wrap: wrap; gap: 2px; }
+section { max-width: 100%; overflow-x: auto; }
+td.mono, td .mono, td code, td time { white-space: nowrap; }
+@media (max-width: 640px) {
+  header { padding: 8px 12px; gap: 8px; } main { padding: 12px 12px 32px; }
+  .clock { margin-left: 0; }
+  .fields { grid-template-columns: 1fr; } .fields dd { margin-bottom: 6px; }
+  th, td { padding: 5px 6px; }
+  .filters input { flex: 1 1 140px; min-width: 0; }
+}
 h1 { font-size: 20px; margin: 8px 0 12px; } h2 { font-size: 16px; margin: 20px 0 8px; }
 table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -61,7 +71,14 @@ export function stateBadge(state: string): SafeHtml {
 
 export function cell(value: Cell): SafeHtml {
   if (typeof value === 'string' || typeof value === 'number') return html`${value}`;
-  const inner = value.state !== undefined ? stateBadge(value.state) : value.mono ? html`<span class="mono">${value.text}</span>` : html`${value.text}`;
+  const inner =
+    value.state !== undefined
+      ? stateBadge(value.state)
+      : value.title !== undefined
+        ? html`<span class="${value.mono ? 'mono' : ''}" title="${value.title}">${value.text}</span>`
+        : value.mono
+          ? html`<span class="mono">${value.text}</span>`
+          : html`${value.text}`;
   return value.href !== undefined ? html`<a href="${value.href}">${inner}</a>` : inner;
 }
 
@@ -80,6 +97,11 @@ ${pager}${view.more ? html`<p><a href="${view.more.href}">${view.more.label}</a>
 </section>`;
 }
 
+/** `14:19:52.552` of an ISO time (the date is in the title): a request log row stays on one line. */
+function shortTime(iso: string): string {
+  return /T(\d{2}:\d{2}:\d{2}(\.\d+)?)/.exec(iso)?.[1] ?? iso;
+}
+
 export function requestsPanel(panel: RequestsPanel): SafeHtml {
   const filters = panel.filters
     ? html`<form class="filters" method="get" action="${panel.filters.action}">
@@ -92,7 +114,7 @@ export function requestsPanel(panel: RequestsPanel): SafeHtml {
     panel.rows.length === 0
       ? html`<tr><td colspan="6" class="muted">${panel.empty}</td></tr>`
       : panel.rows.map(
-          (r) => html`<tr data-seq="${r.seq}"><td class="mono">${r.at}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status}</span></td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
+          (r) => html`<tr data-seq="${r.seq}"><td class="mono" title="${r.at}">${shortTime(r.at)}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status}</span></td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
 ${r.request !== undefined || r.response !== undefined ? html`<tr><td colspan="6"><details><summary>bodies</summary>${r.request !== undefined ? html`<div class="muted">request</div><pre>${r.request}</pre>` : ''}${r.response !== undefined ? html`<div class="muted">response</div><pre>${r.response}</pre>` : ''}</details></td></tr>` : ''}`,
         );
   const pager = panel.pager
@@ -120,7 +142,7 @@ function clockPanel(clock: ClockPanel): SafeHtml {
   return html`<div class="clock" data-testid="clock"><span>Sandbox time <code data-testid="clock-now">${clock.now}</code> <span class="muted">${clock.offset}${clock.frozen ? ' (frozen)' : ''}</span></span>
 <form method="post" action="${clock.action}"><input type="hidden" name="back" value="${clock.back}"><input type="hidden" name="advance" value="31m"><button type="submit" data-testid="clock-31m">+31 min</button></form>
 <form method="post" action="${clock.action}"><input type="hidden" name="back" value="${clock.back}"><input type="hidden" name="advance" value="1d"><button type="submit" data-testid="clock-1d">+1 day</button></form>
-<form method="post" action="${clock.action}"><input type="hidden" name="back" value="${clock.back}"><input type="hidden" name="reset" value="1"><button type="submit" data-testid="clock-reset">Reset</button></form></div>`;
+<form method="post" action="${clock.action}"><input type="hidden" name="back" value="${clock.back}"><input type="hidden" name="reset" value="1"><button type="submit" data-testid="clock-reset" title="Undo every move: the sandbox follows the wall clock again">Back to wall clock</button></form></div>`;
 }
 
 /** The whole document around `content`. */

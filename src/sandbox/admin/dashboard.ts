@@ -23,6 +23,7 @@ import { createLink } from '../services/links.js';
 import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
 import { hostedPageUrl, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
+import { brandById } from '../domain/brands.js';
 import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
 import { renderDetail, renderList, renderOverview, renderRequestLog } from '../../pages/dashboard/pages.js';
 
@@ -90,6 +91,17 @@ function cvvFor(brandId: number): string {
   return '1234'.slice(0, cvvLength(brandId));
 }
 
+/** A time in a table row: short (`2026-11-23 14:19`), the full ISO time on hover. */
+function when(epochMs: number): Cell {
+  const full = isoUtc(epochMs);
+  return { text: full.slice(0, 16).replace('T', ' '), title: full };
+}
+
+/** A brand for people: its name (`VISA`), the id on hover. */
+function brandText(id: number): string {
+  return brandById(id)?.name ?? String(id);
+}
+
 function linkRow(l: LinkRecord, now: number): Cell[] {
   return [
     { text: l.id, href: detailHref('links', l.id), mono: true },
@@ -97,15 +109,15 @@ function linkRow(l: LinkRecord, now: number): Cell[] {
     l.trackingCode ?? '',
     money(l.transaction.amount, l.transaction.currencyCode),
     { text: linkStatus(l, now), state: linkStatus(l, now) },
-    isoUtc(l.createdAt),
-    isoUtc(l.expiresAt),
+    when(l.createdAt),
+    when(l.expiresAt),
   ];
 }
 const LINK_COLUMNS = ['link', 'business', 'tracking code', 'amount', 'status', 'created', 'expires'];
 
 function checkoutRow(c: CheckoutRecord, now: number): Cell[] {
   const state = checkoutState(c, now);
-  return [{ text: c.id, href: detailHref('checkouts', c.id), mono: true }, c.businessId, c.trackingCode ?? '', money(c.transaction.amount, c.transaction.currencyCode), { text: state, state }, isoUtc(c.createdAt), isoUtc(c.expiresAt)];
+  return [{ text: c.id, href: detailHref('checkouts', c.id), mono: true }, c.businessId, c.trackingCode ?? '', money(c.transaction.amount, c.transaction.currencyCode), { text: state, state }, when(c.createdAt), when(c.expiresAt)];
 }
 const CHECKOUT_COLUMNS = ['checkout', 'business', 'tracking code', 'amount', 'state', 'created', 'expires'];
 
@@ -126,13 +138,13 @@ function paymentRow(p: PaymentRecord): Cell[] {
     { text: state, state },
     p.card ? `${p.card.firstSixDigits}…${p.card.lastFourDigits}` : p.token ? p.token.displayHint : '',
     parentCell(p),
-    isoUtc(p.createdAt),
+    when(p.createdAt),
   ];
 }
 const PAYMENT_COLUMNS = ['payment', 'business', 'action', 'amount', 'result', 'card', 'made from', 'created'];
 
 function tokenRow(t: TokenRecord): Cell[] {
-  return [{ text: t.token, href: detailHref('tokens', t.id), mono: true }, t.businessId, t.displayHint, String(t.brandId), t.holderName, `${t.expiryMonth}/${t.expiryYear}`, isoUtc(t.createdAt)];
+  return [{ text: t.token, href: detailHref('tokens', t.id), mono: true }, t.businessId, t.displayHint, brandText(t.brandId), t.holderName, `${t.expiryMonth}/${t.expiryYear}`, when(t.createdAt)];
 }
 const TOKEN_COLUMNS = ['token', 'business', 'card', 'brand', 'holder', 'expiry', 'created'];
 
@@ -277,7 +289,7 @@ function linkDetail(req: RouteRequest): Reply {
       ['Status', { text: status, state: status }],
       ['Created', isoUtc(link.createdAt)],
       ['Expires', `${isoUtc(link.expiresAt)} (${link.duration})`],
-      ['Brands', link.brandIds.join(', ')],
+      ['Brands', link.brandIds.map(brandText).join(', ')],
       ['Tokenize', link.tokenize],
       ['3-D Secure', link.threeDSecure ? 'yes' : 'no'],
       ['Attempts', String(link.attempts)],
@@ -327,7 +339,7 @@ function checkoutDetail(req: RouteRequest): Reply {
         ['State', { text: state, state }],
         ['Created', isoUtc(checkout.createdAt)],
         ['Expires', isoUtc(checkout.expiresAt)],
-        ['Brands', checkout.brandIds.join(', ')],
+        ['Brands', checkout.brandIds.map(brandText).join(', ')],
         ['Tokenize', checkout.tokenize],
         ['Attempts', String(checkout.attempts)],
         ['Hosted page (redirect.url)', { text: hostedPageUrl(sandbox.baseUrl, 'checkout', checkout.id), mono: true }],
@@ -357,7 +369,7 @@ function paymentDetail(req: RouteRequest): Reply {
     ['Result', `${p.result} ${p.description}`],
     ['Request code', { text: p.requestCode, mono: true }],
     ['Time', p.requestTimestamp],
-    ['Brand', String(p.brandId)],
+    ['Brand', brandText(p.brandId)],
     ['Made from', parentCell(p)],
   ];
   if (p.error) fields.push(['Error', `${p.error.code}: ${p.error.message}`]);
@@ -402,7 +414,7 @@ function tokenDetail(req: RouteRequest): Reply {
         ['Card', `${t.displayHint} (${t.firstSixDigits}…${t.lastFourDigits})`],
         ['Expiry', `${t.expiryMonth}/${t.expiryYear}`],
         ['Holder', t.holderName],
-        ['Brand', String(t.brandId)],
+        ['Brand', brandText(t.brandId)],
         ['Behaves like', t.behaviour],
         ['Created', isoUtc(t.createdAt)],
       ],
