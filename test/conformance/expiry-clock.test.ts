@@ -44,23 +44,29 @@ describe('expirationTime = creation time + duration (SANDBOX.md Validation)', ()
     expect(checkout.expirationTime).toBe('2030-01-01T00:30:00Z');
   });
 
-  it('stamps requestTimestamp from the sandbox clock', async () => {
+  it('stamps requestTimestamp from the sandbox clock, on a success and on an error', async () => {
     await moveClock(sb, { set: T0, freeze: true });
     const res = await sb.post('/Gateway/v3/Paymentlinks', linkBody());
-    expect(res.body.header.requestTimestamp).toBe('2030-01-01T00:00:00Z') // whole seconds, as the provider answered;
+    expect(res.body.header.requestTimestamp).toBe('2030-01-01T00:00:00Z'); // whole seconds, as the provider answered
+    const notFound = await sb.get('/gateway/v3/paymentlinks/unknown?businessId=conf-biz');
+    expect(notFound.status).toBe(404);
+    expect(notFound.body.header.requestTimestamp).toBe('2030-01-01T00:00:00Z');
   });
 });
 
 describe('link expiry (SANDBOX.md Lifecycle)', () => {
   it('shows EXPIRED once the clock passes expirationTime, and READY just before', async () => {
     const { link } = await createLink(sb, { link: { duration: 'PT10M' } });
-    await moveClock(sb, { advance: '9m' });
+    const advanced = await moveClock(sb, { advance: '9m' });
+    expect(advanced.body.body.offsetMs).toBeGreaterThanOrEqual(9 * 60_000 - 1000);
     const before = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
     expect(before.body.body.link.status).toBe('READY');
     await moveClock(sb, { advance: '2m' });
     const after = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
+    expect(after.status).toBe(200);
     expect(after.body.result).toBe(0);
     expect(after.body.body.link.status).toBe('EXPIRED');
+    expect(after.body.body.link.expirationTime).toBe(link.expirationTime);
   });
 
   it('keeps PAID, DECLINEDBYCUSTOMER and CANCELLED links in their status after expirationTime passes', async () => {
@@ -96,9 +102,10 @@ describe('link expiry (SANDBOX.md Lifecycle)', () => {
 });
 
 describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
-  it('stays 2 Pending at 29 minutes and answers 4 Timeout (HTTP 200) after 30 minutes without a payment', async () => {
+  it('stays 2 Pending at 29 minutes and answers 4 Timeout (HTTP 200) with the checkout and an empty payments list after 30 minutes without a payment', async () => {
     const { checkout } = await createCheckout(sb);
-    await moveClock(sb, { advance: '29m' });
+    const advanced = await moveClock(sb, { advance: '29m' });
+    expect(advanced.body.body.offsetMs).toBeGreaterThanOrEqual(29 * 60_000 - 1000);
     const pending = await sb.get(`/Gateway/v3/Checkouts/${checkout.checkoutId}?businessId=conf-biz`);
     expect(pending.body.result).toBe(2);
     expect(pending.body.description).toBe('Pending');
@@ -107,6 +114,8 @@ describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
     expect(timedOut.status).toBe(200);
     expect(timedOut.body.result).toBe(4);
     expect(timedOut.body.description).toBe('Timeout');
+    expect(timedOut.body.body.payments).toEqual([]);
+    expect(timedOut.body.body.checkout.checkoutId).toBe(checkout.checkoutId);
   });
 
   it('answers 4 Timeout with the failed attempts in payments[] when 30 minutes pass after a decline', async () => {
@@ -140,8 +149,10 @@ describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
 });
 
 describe('the sandbox clock endpoint', () => {
-  it('answers bad clock input with an input error envelope', async () => {
-    const res = await sb.post('/__sandbox/clock', { advance: 'soon' });
-    expectError(res, { result: -1, status: 400 });
+  it('answers clock input it cannot read with an input error envelope naming the field', async () => {
+    for (const advance of ['soon', 'tomorrow']) expectError(await sb.post('/__sandbox/clock', { advance }), { result: -1, status: 400, path: 'advance' });
+    expectError(await sb.post('/__sandbox/clock', { set: 'yesterday' }), { result: -1, status: 400, path: 'set' });
+    expect((await sb.post('/__sandbox/clock', {})).status).toBe(400);
+    expect((await sb.post('/__sandbox/clock', 'advance=31m')).status).toBe(400);
   });
 });

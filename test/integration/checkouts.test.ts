@@ -58,26 +58,6 @@ describe('reading a checkout (spec 4.5)', () => {
     expect(res.body.body.checkout.checkoutId).toBe(created.body.body.checkout.checkoutId);
   });
 
-  it('answers 4 Timeout with HTTP 200 and an empty payments list once 30 minutes have passed without payment', async () => {
-    const created = await createCheckout();
-    const checkoutId = created.body.body.checkout.checkoutId;
-    const clock = sb.running.sandbox.clock;
-    clock.advance(29 * 60_000);
-    try {
-      const before = await sb.get(`/gateway/v3/checkouts/${checkoutId}?businessId=biz-1`);
-      expect(before.body.result).toBe(2);
-      clock.advance(60_000 + 500);
-      const after = await sb.get(`/gateway/v3/checkouts/${checkoutId}?businessId=biz-1`);
-      expect(after.status).toBe(200);
-      expect(after.body.result).toBe(4);
-      expect(after.body.description).toBe('Timeout');
-      expect(after.body.body.payments).toEqual([]);
-      expect(after.body.body.checkout.checkoutId).toBe(checkoutId);
-    } finally {
-      clock.advance(-(30 * 60_000 + 500));
-    }
-  });
-
   it('answers an unknown checkout id and a missing businessId with envelopes (404, 400)', async () => {
     const unknown = await sb.get('/gateway/v3/checkouts/00000000-0000-4000-8000-000000000000?businessId=biz-1');
     expect(unknown.status).toBe(404);

@@ -265,33 +265,6 @@ describe('cancelling a payment link', () => {
   });
 });
 
-describe('expiry', () => {
-  it('shows a link as EXPIRED once the sandbox clock passes expirationTime, and READY just before', async () => {
-    const created = await createLink({ link: { duration: 'PT10M' } });
-    const linkId = created.body.body.link.linkId;
-    const justBefore = await withClockAdvanced(9 * 60_000, () => sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`));
-    expect(justBefore.body.body.link.status).toBe('READY');
-    const after = await withClockAdvanced(10 * 60_000 + 1000, () => sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`));
-    expect(after.status).toBe(200);
-    expect(after.body.result).toBe(0);
-    expect(after.body.body.link.status).toBe('EXPIRED');
-    expect(after.body.body.link.expirationTime).toBe(created.body.body.link.expirationTime);
-  });
-
-  it('keeps a cancelled link CANCELLED after its expiration time', async () => {
-    const created = await createLink({ link: { duration: 'PT1M' } });
-    const linkId = created.body.body.link.linkId;
-    await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, { header: { businessId: 'biz-1' } });
-    const later = await withClockAdvanced(120_000, () => sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`));
-    expect(later.body.body.link.status).toBe('CANCELLED');
-  });
-
-  it('stamps requestTimestamp with the sandbox clock', async () => {
-    const res = await withClockAdvanced(5 * 86_400_000, () => sb.get('/gateway/v3/paymentlinks/unknown?businessId=biz-1'));
-    expect(Date.parse(res.body.header.requestTimestamp)).toBeGreaterThan(Date.now() + 4 * 86_400_000);
-  });
-});
-
 async function requestWithoutBody(path: string) {
   const response = await fetch(sb.url + path, { method: 'POST' });
   const text = await response.text();
