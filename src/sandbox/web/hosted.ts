@@ -295,6 +295,11 @@ function loadPayment(req: RouteRequest): PaymentRecord {
   return payment;
 }
 
+/** A payment made on a hosted page (a link's, a checkout's, a card redirect's), which has pages of its own. */
+function hostedFlow(payment: PaymentRecord): boolean {
+  return payment.parentKind !== undefined || payment.flow === 'card';
+}
+
 /** A payment that is no longer waiting: its link, checkout or card redirect page, or how the check ended. */
 function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
   const parent = parentOfPayment(sandbox, payment);
@@ -310,8 +315,12 @@ const challengeRoutes: Route[] = [
     kind: 'page',
     handler: (req) => {
       const payment = loadPayment(req);
-      if (payment.result !== 2) return afterChallenge(req.sandbox, payment);
-      return challengePage(req.sandbox, payment);
+      if (payment.result === 2 && payment.challenge !== undefined) return challengePage(req.sandbox, payment);
+      // No open challenge: a hosted flow's payment leads back to its own page (a reload after the check); any
+      // other (a plain API payment, a direct one whose check is over) is not found, so its id alone shows
+      // nothing of it: not its business, amount or reference.
+      if (hostedFlow(payment)) return afterChallenge(req.sandbox, payment);
+      throw notFound('Payment');
     },
   },
   {
@@ -331,6 +340,9 @@ const challengeRoutes: Route[] = [
         }),
       );
       const current = sandbox.payments.get(payment.id) ?? payment;
+      // A form of no challenge of this payment (it never had one, or the token is unknown) is not found either;
+      // a replayed token of the flow that opened it still leads on.
+      if (outcome.kind === 'stale' && (payment.result !== 2 || payment.challenge === undefined) && !hostedFlow(payment)) throw notFound('Payment');
       if (outcome.kind === 'stale') {
         if (current.result === 2) return challengePage(sandbox, current, 'This form has expired or was already sent. Please enter the code again.', 400);
         return afterChallenge(sandbox, current);
