@@ -3,7 +3,7 @@
  * registry (`registry.ts`) uses some of them while parsing, before any command module is loaded.
  */
 import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
-import { amountProblem, currencyProblem } from '../sandbox/domain/money.js';
+import { amountProblem, currencyProblem, formatAmount } from '../sandbox/domain/money.js';
 import { parseClockStep } from '../sandbox/domain/clock.js';
 import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { UsageError } from './errors.js';
@@ -59,9 +59,16 @@ export function parseBrands(values: string[] | undefined, flag = '--brand'): num
 /** Every card brand: the default offer of `link create` and `checkout create`. */
 export const DEFAULT_BRANDS: readonly number[] = CARD_BRAND_IDS;
 
-/** A brand's name for people. */
+/** A brand's name for people; a card whose brand nobody reported is an "unknown brand", not "?". */
 export function brandName(id: number | undefined): string {
-  return id === undefined ? '?' : (brandById(id)?.name ?? String(id));
+  return id === undefined ? 'unknown brand' : (brandById(id)?.name ?? `brand ${id}`);
+}
+
+/** An amount for people, in the currency's minor units: `12.50 EUR`, `1000 JPY`, `1.250 KWD`. */
+export function money(amount: unknown, currencyCode: unknown): string {
+  const n = Number(amount);
+  if (typeof currencyCode !== 'string' || !Number.isFinite(n)) return `${String(amount)} ${currencyCode ?? ''}`.trim();
+  return formatAmount(n, currencyCode);
 }
 
 export type TokenizeMode = 'false' | 'inquire' | 'true';

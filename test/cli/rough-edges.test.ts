@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/cli/config.js';
-import { parseAmount, parseCurrency } from '../../src/cli/options.js';
+import { brandName, parseAmount, parseCurrency } from '../../src/cli/options.js';
 import { requireAmount, requireCurrency } from '../../src/sandbox/http/fields.js';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { BIN, CTRL_C, ENTER, hasScript, runInTty } from '../helpers/tty.js';
@@ -367,5 +367,19 @@ describe('list commands, open dashboard, version, fish completion (7)', () => {
       });
       expect(check).toBe(0);
     }
+  });
+});
+
+describe('polish (10)', () => {
+  it('prints amounts in the currency minor units, an unknown brand in words, and one full stop after the page message', async () => {
+    const id = await createLink();
+    const status = await paylink(['status', id]);
+    expect(status.stdout).toMatch(/Amount:\s+12\.50 EUR/);
+    expect(brandName(undefined)).toBe('unknown brand');
+    const visaOnly = (await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'sandbox-business', link: { brandIds: [1010], returnUrl: 'http://127.0.0.1:9/r' } }))).body.body.link.linkId as string;
+    const run = await paylink(['pay', visaOnly, '--card', '5555555555554444']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('the page says:');
+    expect(run.stderr).not.toMatch(/\.\.\s*$/m);
   });
 });

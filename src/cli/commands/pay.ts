@@ -85,7 +85,9 @@ function mismatch(result: PlayResult): string {
   const last = result.steps[result.steps.length - 1];
   const got = result.payment ? `${result.payment.description} (${result.payment.result})` : 'no payment was made';
   const want = result.expectedResult === undefined ? 'a processed payment' : `result ${result.expectedResult}`;
-  return `the ${result.kind} did not end as asked: expected ${want}, got ${got}${last?.message ? `; the page says: ${last.message}` : ''}.`;
+  // The page's sentence ends with its own full stop ("... (2 attempts left)."): no second one after it.
+  const says = last?.message ? `; the page says: ${last.message.replace(/\.+$/, '')}` : '';
+  return `the ${result.kind} did not end as asked: expected ${want}, got ${got}${says}.`;
 }
 
 /** The play for people: each step, where the browser went, the merchant's answer and the status. */

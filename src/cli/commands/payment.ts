@@ -6,7 +6,7 @@ import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type 
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { brandName, generateTrackingCode, parseAmount, parseBrand, parseCurrency, parseMonth, parseOutcome, parseYear } from '../options.js';
+import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseCurrency, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 import { resolveAmount } from './shared.js';
 
@@ -66,11 +66,11 @@ export function printPayment(ui: Ui, envelope: any, title: string): void {
   if (t.id !== undefined) ui.field('Payment id', String(t.id));
   ui.field('Result', ui.result(envelope?.result, envelope?.description));
   if (t.action) ui.field('Action', String(t.action));
-  if (t.amount !== undefined) ui.field('Amount', `${t.amount} ${t.currencyCode ?? ''}`);
+  if (t.amount !== undefined) ui.field('Amount', money(t.amount, t.currencyCode));
   if (t.trackingCode !== undefined) ui.field('Tracking code', String(t.trackingCode));
   if (t.parentId !== undefined) ui.field('Original', String(t.parentId));
-  if (t.capturedAmount) ui.field('Captured', `${t.capturedAmount} ${t.currencyCode ?? ''}`);
-  if (t.refundedAmount) ui.field('Refunded', `${t.refundedAmount} ${t.currencyCode ?? ''}`);
+  if (t.capturedAmount) ui.field('Captured', money(t.capturedAmount, t.currencyCode));
+  if (t.refundedAmount) ui.field('Refunded', money(t.refundedAmount, t.currencyCode));
   if (t.cancelled) ui.field('Cancelled', 'yes');
   if (body.card?.lastFourDigits) ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}${body.card.approvalCode ? `  approval ${body.card.approvalCode}` : ''}`);
   if (body.token?.token) ui.field('Token', `${body.token.token}  (${body.token.displayHint ?? ''})`);

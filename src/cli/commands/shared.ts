@@ -5,7 +5,7 @@
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { brandName, DEFAULT_BRANDS, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
+import { brandName, DEFAULT_BRANDS, money, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
 import type { Ui } from '../ui.js';
 
 /** Options common to `link create` and `checkout create`, as commander hands them over. */
@@ -99,7 +99,7 @@ export async function callApi(ctx: CommandContext, text: string, call: () => Pro
 /** The transaction lines of an envelope body. */
 export function printTransaction(ui: Ui, transaction: any): void {
   if (!transaction) return;
-  ui.field('Amount', `${transaction.amount} ${transaction.currencyCode}${transaction.authorizationMode ? ` (${transaction.authorizationMode})` : ''}`);
+  ui.field('Amount', `${money(transaction.amount, transaction.currencyCode)}${transaction.authorizationMode ? ` (${transaction.authorizationMode})` : ''}`);
   if (transaction.trackingCode !== undefined) ui.field('Tracking code', String(transaction.trackingCode));
 }
 

@@ -6,7 +6,7 @@ import { expectOk, resolveKind } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
-import { brandName } from '../options.js';
+import { brandName, money } from '../options.js';
 
 export type StatusKind = 'link' | 'checkout' | 'payment';
 
@@ -135,7 +135,7 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   ui.heading(`${view.kind === 'link' ? 'Payment link' : view.kind === 'checkout' ? 'Checkout' : 'Payment'} ${view.id}`);
   ui.field('State', ui.state(view.state));
   ui.field('Result', ui.result(view.result, view.description));
-  if (view.amount !== undefined) ui.field('Amount', `${view.amount} ${view.currencyCode ?? ''}`);
+  if (view.amount !== undefined) ui.field('Amount', money(view.amount, view.currencyCode));
   if (view.trackingCode !== undefined) ui.field('Tracking code', view.trackingCode);
   if (view.expirationTime) ui.field('Expires', view.expirationTime);
   if (view.token) ui.field('Token', view.token);
@@ -143,8 +143,8 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   if (view.kind === 'payment') {
     if (p?.action) ui.field('Action', String(p.action));
     if (p?.parentId) ui.field('Original', String(p.parentId));
-    if (p?.capturedAmount) ui.field('Captured', `${p.capturedAmount} ${view.currencyCode ?? ''}`);
-    if (p?.refundedAmount) ui.field('Refunded', `${p.refundedAmount} ${view.currencyCode ?? ''}`);
+    if (p?.capturedAmount) ui.field('Captured', money(p.capturedAmount, view.currencyCode));
+    if (p?.refundedAmount) ui.field('Refunded', money(p.refundedAmount, view.currencyCode));
     if (p?.cancelled) ui.field('Cancelled', 'yes');
   }
   if (view.kind !== 'payment') {
