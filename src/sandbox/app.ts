@@ -9,7 +9,7 @@ import { errorEnvelope } from './http/envelope.js';
 import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
-import { authenticate, authorize, checkAdminAccess } from './http/guards.js';
+import { authenticate, authorize, checkAdminAccess, checkHost, refuseCrossOrigin } from './http/guards.js';
 import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './http/fields.js';
@@ -63,14 +63,14 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
         if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
         throw routeNotFound(method, path);
       }
+      checkHost(sandbox, event.node.req.headers.host);
       const query = new URLSearchParams(queryText);
       if (kind === 'admin') checkAdminAccess(sandbox, event, query);
       let owned: Set<string> | undefined;
       if (kind === 'api') {
-        // The API is for merchants' servers: a browser on another site (a form posted by any web page to a
-        // developer's local sandbox) must not cancel a link or refund a payment. Servers send no
-        // Sec-Fetch-Site; same-site pages (localhost on another port) stay allowed.
-        if (method === 'POST' && event.node.req.headers['sec-fetch-site'] === 'cross-site') throw forbidden();
+        // The API is for merchants' servers: a browser on another origin (a form posted by any web page to a
+        // developer's local sandbox) must not cancel a link or refund a payment. Servers send no Origin.
+        if (method !== 'GET' && method !== 'HEAD') refuseCrossOrigin(sandbox, event);
         owned = authenticate(sandbox, event.node.req.headers.authorization);
       }
       let jsonBody: Promise<JsonObject> | undefined;

@@ -48,6 +48,12 @@ export interface StartSandboxOptions {
   seed?: string;
   /** Open a public tunnel with listhen (needs network access). */
   tunnel?: boolean;
+  /**
+   * Host names requests may name besides loopback names, IP addresses and the public URL's host (others get
+   * 421, against DNS rebinding): `example.test`, or `.example.test` for it and its subdomains.
+   * @default []
+   */
+  allowedHosts?: string[];
   /** Observers of every answered request. */
   observers?: RequestObserver[];
   /**
@@ -115,6 +121,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     credentials: options.credentials,
     adminToken,
     seed: options.seed,
+    allowedHosts: options.allowedHosts,
     webhookSecret: options.webhookSecret,
     webhookHeader: options.webhookHeader,
   });

@@ -1105,7 +1105,7 @@ describe('connections that misbehave', () => {
   };
 
   it('survives clients that go away in the middle of a JSON body, a form body and a chunked body', async () => {
-    const head = (path: string, type: string, length: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\n${length}\r\n`;
+    const head = (path: string, type: string, length: string) => `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\n${length}\r\n`;
     await Promise.all([
       rawExchange(`${head('/gateway/v3/paymentlinks', 'application/json', 'Content-Length: 500')}{"header":{"busi`, 50),
       rawExchange(`${head('/gateway/v3/payments', 'application/json', 'Transfer-Encoding: chunked')}5\r\n{"hea\r\n`, 50),
@@ -1118,7 +1118,7 @@ describe('connections that misbehave', () => {
 
   it('answers a chunked JSON body over 1 MiB with 413 and an envelope', async () => {
     const chunk = 'x'.repeat(64 * 1024);
-    const parts = [`POST /gateway/v3/paymentlinks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`];
+    const parts = [`POST /gateway/v3/paymentlinks HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`];
     for (let i = 0; i < 20; i++) parts.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     parts.push('0\r\n\r\n');
     const answer = await rawExchange(parts.join(''), 2000);
@@ -1129,7 +1129,7 @@ describe('connections that misbehave', () => {
 
   it('survives a request log follower that goes away while it waits', async () => {
     const last = (await send({ method: 'GET', path: '/__sandbox/requests?limit=1' })).body.body.lastSeq as number;
-    await rawExchange(`GET /__sandbox/requests?since=${last + 1000}&wait=1 HTTP/1.1\r\nHost: x\r\n\r\n`, 100);
+    await rawExchange(`GET /__sandbox/requests?since=${last + 1000}&wait=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`, 100);
     await new Promise((r) => setTimeout(r, 1200));
     await stillAnswers();
   });
@@ -1188,7 +1188,7 @@ describe('found by fuzzing', () => {
       socket.on('data', (c: Buffer) => chunks.push(c));
       socket.on('error', () => undefined);
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      socket.write('GET /gateway/v3/paymentlinks HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+      socket.write('GET /gateway/v3/paymentlinks HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n');
       setTimeout(() => socket.destroy(), 1000);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);

@@ -38,9 +38,12 @@ describe('admin endpoints from another site (CSRF)', () => {
     expect(cancel.status).toBe(403);
     expect(cancel.body.result).toBe(-6);
     expect((await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`)).body.body.link.status).toBe('READY');
+    // Another origin on this machine is another origin all the same (issue 16, item 6).
     const local = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body, { headers: { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' } });
-    expect(local.status).toBe(200);
-    expect(local.body.body.link.status).toBe('CANCELLED');
+    expect(local.status).toBe(403);
+    const server = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body);
+    expect(server.status).toBe(200);
+    expect(server.body.body.link.status).toBe('CANCELLED');
   });
 
   it('still accepts admin POSTs from scripts and from the sandbox own origin', async () => {
@@ -66,10 +69,11 @@ describe('admin endpoints reached under another host name (DNS rebinding)', () =
   }
 
   it('refuses /__sandbox/ and the dashboard for a Host that is not a loopback name when no token is set', async () => {
-    expect(await withHost('/__sandbox/requests', 'evil.example')).toBe(403);
-    expect(await withHost('/__sandbox/requests', 'evil.example:8417')).toBe(403);
-    expect(await withHost('/__sandbox/reset', 'rebound.evil.example', 'POST')).toBe(403);
-    expect(await withHost('/', 'evil.example')).toBe(403);
+    // 421 before any route runs (http/guards.ts checkHost), as for every other path.
+    expect(await withHost('/__sandbox/requests', 'evil.example')).toBe(421);
+    expect(await withHost('/__sandbox/requests', 'evil.example:8417')).toBe(421);
+    expect(await withHost('/__sandbox/reset', 'rebound.evil.example', 'POST')).toBe(421);
+    expect(await withHost('/', 'evil.example')).toBe(421);
     for (const host of ['localhost:8417', '127.0.0.1:8417', '[::1]:8417', 'localhost']) {
       expect(await withHost('/__sandbox/health', host), host).toBe(200);
     }

@@ -28,6 +28,8 @@ export interface SandboxCommandOptions {
   deterministic?: string | boolean;
   /** Open a public tunnel (listhen/untun). */
   tunnel?: boolean;
+  /** `--allowed-host` (repeatable): host names besides loopback, IP addresses and the public URL's. */
+  allowedHost?: string[];
   /** `--webhook-secret`; else PAYLINK_WEBHOOK_SECRET, else the config file's `webhookSecret`. */
   webhookSecret?: string;
   /** `--webhook-retry`: `standard` or `fast`. */
@@ -99,6 +101,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
     adminToken: options.adminToken,
     seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
     tunnel: options.tunnel === true,
+    allowedHosts: options.allowedHost ?? [],
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     webhookRetry: retry,
     ...(header !== undefined ? { webhookHeader: header } : {}),

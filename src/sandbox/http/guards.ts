@@ -6,7 +6,7 @@
 import type { H3Event } from 'h3';
 import { timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from '../context.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, misdirectedRequest, unauthorized } from '../errors.js';
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -70,6 +70,76 @@ export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
   if (site === 'cross-site' || site === 'same-site') throw forbidden();
   const origin = headers.origin;
   if (origin === undefined || origin === 'null') return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw forbidden();
+  }
+  if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
+}
+
+/**
+ * 421 unless the Host header names a host this sandbox is reached by: a loopback name, an IP address
+ * (the bound one or any other: DNS rebinding needs a name), the public URL's host, or one of the
+ * `allowedHosts` (`example.test`, or `.example.test` for it and its subdomains). This is what dev servers
+ * do against DNS rebinding: a page of `evil.example` whose name was rebound to 127.0.0.1 reaches the
+ * sandbox with `Host: evil.example` and is refused before any route runs.
+ */
+export function checkHost(sandbox: Sandbox, host: string | undefined): void {
+  if (host === undefined || host === '') return;
+  let known = hostVerdicts.get(sandbox);
+  if (known === undefined || known.baseUrl !== sandbox.baseUrl) {
+    known = { baseUrl: sandbox.baseUrl, verdicts: new Map() };
+    hostVerdicts.set(sandbox, known);
+  }
+  let allowed = known.verdicts.get(host);
+  if (allowed === undefined) {
+    allowed = hostAllowed(sandbox, host);
+    // Bounded: a client sending a new Host each time must not grow the map.
+    if (known.verdicts.size >= 64) known.verdicts.clear();
+    known.verdicts.set(host, allowed);
+  }
+  if (!allowed) throw misdirectedRequest(host);
+}
+
+const hostVerdicts = new WeakMap<Sandbox, { baseUrl: string; verdicts: Map<string, boolean> }>();
+
+function hostAllowed(sandbox: Sandbox, host: string): boolean {
+  const name = hostName(host);
+  if (name === undefined) return false;
+  if (name === 'localhost' || name.endsWith('.localhost') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')) return true;
+  for (const url of [sandbox.baseUrl, sandbox.listenUrl]) {
+    try {
+      if (new URL(url).hostname.toLowerCase() === name) return true;
+    } catch {
+      // not a URL: nothing to compare
+    }
+  }
+  for (const entry of sandbox.config.allowedHosts ?? []) {
+    const allowed = entry.trim().toLowerCase();
+    if (allowed === name || (allowed.startsWith('.') && (name === allowed.slice(1) || name.endsWith(allowed)))) return true;
+  }
+  return false;
+}
+
+/** The name of a Host header, lower case, without the port (`[::1]` keeps its brackets); undefined if malformed. */
+function hostName(host: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(host.trim());
+  return match ? match[1]!.toLowerCase().replace(/\.$/, '') : undefined;
+}
+
+/**
+ * 403 for a state-changing API request a browser sent from another origin: a page elsewhere must not
+ * refund or cancel through a developer's sandbox (a text/plain form, or a fetch without CORS, is still
+ * sent). Merchants' servers and the CLI send no Origin; an `Origin` of the sandbox itself (its host, or its
+ * public URL) passes; `null` (an opaque origin) does not.
+ */
+export function refuseCrossOrigin(sandbox: Sandbox, event: H3Event): void {
+  const headers = event.node.req.headers;
+  if (headers['sec-fetch-site'] === 'cross-site' || headers['sec-fetch-site'] === 'same-site') throw forbidden();
+  const origin = headers.origin;
+  if (origin === undefined) return;
   let host: string;
   try {
     host = new URL(origin).host;
