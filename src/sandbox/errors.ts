@@ -85,15 +85,6 @@ export const ERROR_CODES = {
   unexpected: 9999,
 } as const;
 
-/** Process exit codes the CLI uses for an {@link ApiError} (documented in docs/cli.md). */
-export const EXIT_CODES = {
-  ok: 0,
-  usage: 2,
-  api: 3,
-  unreachable: 4,
-  internal: 70,
-} as const;
-
 /** A failure the sandbox answers in a payment or status body: its result, `body.error.code` and message. */
 export interface Failure {
   kind: ResultKind;
@@ -157,9 +148,11 @@ export interface ApiErrorInit {
   body?: Record<string, unknown>;
   /** Extra response headers, such as `WWW-Authenticate`. */
   headers?: Record<string, string>;
+  /** The request field an input error is about (`body.card.cvv`), and the hint given about it. */
+  field?: { path: string; hint?: string | undefined };
 }
 
-/** A failure the sandbox answers with an envelope; the CLI maps it to an exit code. */
+/** A failure the sandbox answers with an envelope (the CLI maps what it receives to its own exit codes). */
 export class ApiError extends Error {
   readonly result: number;
   readonly description: string;
@@ -167,6 +160,7 @@ export class ApiError extends Error {
   readonly code: number;
   readonly body: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly field: { path: string; hint?: string | undefined } | undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -177,11 +171,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.body = init.body;
     this.headers = init.headers;
-  }
-
-  /** Exit code for the CLI. */
-  get exitCode(): number {
-    return EXIT_CODES.api;
+    this.field = init.field;
   }
 }
 
@@ -196,13 +186,14 @@ export function describeResult(result: number): string {
 // The catalogue. Messages name the field by its path, as the provider does.
 
 export const missingProperty = (path: string): ApiError =>
-  new ApiError({ result: -1, code: ERROR_CODES.missingProperty, message: `Property not found in request: ${path}.` });
+  new ApiError({ result: -1, code: ERROR_CODES.missingProperty, message: `Property not found in request: ${path}.`, field: { path } });
 
 export const invalidValue = (path: string, hint?: string): ApiError =>
   new ApiError({
     result: -1,
     code: ERROR_CODES.invalidValue,
     message: `Invalid property value: ${path}.${hint ? ` ${hint}` : ''}`,
+    field: { path, hint },
   });
 
 export const malformedJson = (detail: string): ApiError =>

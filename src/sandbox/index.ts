@@ -247,6 +247,6 @@ function randomToken(): string {
 export { Sandbox } from './context.js';
 export type { Credential, SandboxConfig } from './context.js';
 export type { RequestObserver, ObservedRequest } from './http/observe.js';
-export { ApiError, ERROR_CODES, EXIT_CODES, RESULTS } from './errors.js';
+export { ApiError, ERROR_CODES, RESULTS } from './errors.js';
 export { libraryScriptTag, servedLibrary } from './web/library.js';
 export { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';

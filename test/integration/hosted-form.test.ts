@@ -175,7 +175,9 @@ describe('hosted form of a payment link', () => {
     const link = await newLink({ brandIds: [1010] });
     let answer = await submit(sb, link.page, card('4111111111111112'));
     expect(answer.status).toBe(200);
-    expect(answer.alert).toMatch(/card\.number/);
+    // Worded for the customer: the form's field names, never the API's paths or the docs' file names.
+    expect(answer.alert).toMatch(/check the card number: it is not a valid card number/);
+    expect(answer.alert).not.toMatch(/body\.card|Invalid property value|docs\//);
     answer = await postPage(sb, link.page, { formToken: answer.formToken, ...card('5555555555554444') });
     expect(answer.alert).toMatch(/MasterCard is not accepted here/);
     answer = await postPage(sb, link.page, { formToken: answer.formToken, ...card(APPROVE, { cvv: '' }) });

@@ -132,6 +132,27 @@ function keptValues(post: CardFormPost): KeptValues {
   return { holderName: post.holderName.slice(0, 100), expiryMonth: post.expiryMonth.slice(0, 2), expiryYear: post.expiryYear.slice(0, 4), saveCard: post.saveCard };
 }
 
+/** What each card field is called on the form, for the customer. */
+const FIELD_NAMES: Record<string, string> = {
+  'body.card.number': 'the card number',
+  'body.card.expiryMonth': 'the expiry month',
+  'body.card.expiryYear': 'the expiry year',
+  'body.card.cvv': 'the security code',
+  'body.card.holderName': 'the name on the card',
+};
+
+/**
+ * An input error of the charge, worded for the customer on the hosted page: the form's field names, not
+ * the API's paths (the API's own message stays in the request log and the API answers).
+ */
+function customerMessage(error: ApiError): string {
+  const field = error.field === undefined ? undefined : FIELD_NAMES[error.field.path];
+  if (field === undefined) return 'Please check the card details and try again.';
+  if (error.field?.path === 'body.card.number' && error.field.hint !== undefined && /not accepted here/.test(error.field.hint)) return error.field.hint;
+  if (error.field?.path === 'body.card.number') return 'Please check the card number: it is not a valid card number. The sandbox banner lists the test cards.';
+  return `Please check ${field}.${error.field?.hint !== undefined ? ` ${error.field.hint}` : ''}`;
+}
+
 /** The hosted form's own checks, worded for a customer; the charge repeats the API's checks after them. */
 function formProblem(post: CardFormPost): string | undefined {
   const number = normalizeCardNumber(post.cardNumber);
@@ -244,7 +265,7 @@ function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): Subm
     if (!(error instanceof ApiError)) throw error;
     // Input errors (-1) make no payment and use no attempt; the customer corrects the card.
     sandbox.forgetCaches();
-    return { kind: 'retry', reason: `Please check the card: ${error.message}`, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
+    return { kind: 'retry', reason: customerMessage(error), attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
   }
   return afterPayment(sandbox, moveParent(parent, 'open', now, payment), payment, values);
 }
@@ -401,7 +422,7 @@ function paymentFormFresh(sandbox: Sandbox, payment: PaymentRecord, post: CardFo
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     sandbox.forgetCaches();
-    return { kind: 'retry', reason: `Please check the card: ${error.message}`, values };
+    return { kind: 'retry', reason: customerMessage(error), values };
   }
   if (charged.result === 2) return { kind: 'challenge', url: challengePath(charged.id), paymentId: charged.id };
   return backToMerchant(charged) ?? { kind: 'closed', payment: charged };
