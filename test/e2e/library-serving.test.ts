@@ -64,6 +64,8 @@ describe('serving the browser library', () => {
       expect(out).toContain(`<script src="${running.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js" integrity="${sri(text)}" crossorigin="anonymous"></script>`);
       const checkout = await (await fetch(`${running.url}/checkout/${LIBRARY_VERSION}/checkout-library.js`)).text();
       expect(out).toContain(`integrity="${sri(checkout)}"`);
+      // A pasted tag breaks when the port changes: the banner says so beside the tags.
+      expect(out).toContain(`the integrity hash is for ${running.url}: copy the tags again when the port or --public-url changes`);
     } finally {
       await running.close();
     }

@@ -28,6 +28,8 @@ export interface SandboxCommandOptions {
   deterministic?: string | boolean;
   /** Open a public tunnel (listhen/untun). */
   tunnel?: boolean;
+  /** `--request-log-mb`: size the request log is held to, in MiB. */
+  requestLogMb?: string;
   /** `--allowed-host` (repeatable): host names besides loopback, IP addresses and the public URL's. */
   allowedHost?: string[];
   /** `--webhook-secret`; else PAYLINK_WEBHOOK_SECRET, else the config file's `webhookSecret`. */
@@ -53,6 +55,12 @@ export function parseCredentials(value: string): Credential[] {
   const ok = list.length > 0 && list.every((c) => c && typeof c.username === 'string' && typeof c.password === 'string' && Array.isArray(c.businessIds) && c.businessIds.every((b: unknown) => typeof b === 'string'));
   if (!ok) throw new UsageError(`--credentials: ${value} must hold an array of {"username", "password", "businessIds": [...]}.`);
   return list as Credential[];
+}
+
+function parseMegabytes(value: string): number {
+  const mb = Number(value);
+  if (!Number.isFinite(mb) || mb < 1 || mb > 100_000) throw new UsageError(`--request-log-mb: expected a size in MiB from 1 to 100000, got "${value}".`);
+  return Math.round(mb * 1024 * 1024);
 }
 
 function parsePort(value: string): number {
@@ -102,6 +110,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
     seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
     tunnel: options.tunnel === true,
     allowedHosts: options.allowedHost ?? [],
+    ...(options.requestLogMb !== undefined ? { requestLogMaxBytes: parseMegabytes(options.requestLogMb) } : {}),
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     webhookRetry: retry,
     ...(header !== undefined ? { webhookHeader: header } : {}),
@@ -118,6 +127,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   ui.field('Database', options.db);
   ui.field('Link library', libraryScriptTag(base, 'paymentlink'));
   ui.field('Checkout lib', libraryScriptTag(base, 'checkout'));
+  // The script has this base URL built in, so its hash changes with the port: say so where the tag is copied.
+  ui.line(`${' '.repeat(21)}(the integrity hash is for ${base}: copy the tags again when the port or --public-url changes, or start with a fixed --port)`);
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   const hooks = running.webhooks;
