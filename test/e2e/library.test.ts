@@ -253,9 +253,9 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
     const context = await browser.newContext();
     const page = await context.newPage();
     const failures: string[] = [];
-    // Console errors (an integrity mismatch is one) and failed responses, except the browser's favicon probe.
-    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && failures.push(m.text()));
-    page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && failures.push(`${r.status()} ${r.url()}`));
+    // Console errors (an integrity mismatch is one) and failed responses, the browser's favicon probe included.
+    page.on('console', (m) => m.type() === 'error' && failures.push(m.text()));
+    page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
     await page.goto(`${sb.url}/__sandbox/demo/${linkId}`);
     await expect.poll(() => visibility(page, 'payment-form'), { timeout: 10_000 }).toBe('visible');
     const frame = await frameIn(page, 'payment-form');

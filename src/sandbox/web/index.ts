@@ -11,7 +11,18 @@ import { bankRoutes } from './bank.js';
 import { hostedErrorPage, hostedRoutes } from './hosted.js';
 import { paymentFormRoutes } from './payment-form.js';
 
-export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes, ...paymentFormRoutes];
+/**
+ * Browsers ask every page's origin for `/favicon.ico`: answered with no content (and cached for a day), so
+ * no page of the sandbox shows a 404 in the console.
+ */
+const faviconRoute: Route = {
+  method: 'GET',
+  path: '/favicon.ico',
+  kind: 'asset',
+  handler: () => new Reply(204, null, { 'cache-control': 'public, max-age=86400' }),
+};
+
+export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRoutes, ...paymentFormRoutes, faviconRoute];
 
 /**
  * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error
