@@ -13,6 +13,24 @@ function postForm(path: string, fields: Record<string, string>, headers: Record<
 }
 
 describe('dashboard pages', () => {
+  it('links an open link and checkout to the library demo page, which serves them', async () => {
+    const link = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'dash-demo' }));
+    const linkId = link.body.body.link.linkId as string;
+    const checkout = await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: 'dash-demo' }));
+    const checkoutId = checkout.body.body.checkout.checkoutId as string;
+    for (const [kind, id] of [['links', linkId], ['checkouts', checkoutId]] as const) {
+      const detail = await html(`/__sandbox/dashboard/${kind}/${id}`);
+      expect(detail.text).toContain(`href="/__sandbox/demo/${id}"`);
+      expect((await html(`/__sandbox/demo/${id}`)).status).toBe(200);
+    }
+  });
+
+  it('answers the browser\'s favicon probe with no content instead of a 404', async () => {
+    const res = await fetch(`${sb.url}/favicon.ico`);
+    expect([res.status, await res.text()]).toEqual([204, '']);
+    expect(res.headers.get('cache-control')).toContain('max-age');
+  });
+
   it('lists links, checkouts, payments and tokens on the overview, escaping merchant values', async () => {
     const hostile = '<script>alert(1)</script>';
     const link = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'dash-biz', transaction: { trackingCode: hostile } }));

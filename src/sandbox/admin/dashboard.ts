@@ -21,7 +21,7 @@ import { requestLogOf, type LoggedRequest, type RequestFilter } from './request-
 import { loadParent, playCustomer, type CustomerPlay } from '../services/submission.js';
 import { createLink } from '../services/links.js';
 import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
-import { hostedPageUrl, merchantRedirect } from '../domain/paths.js';
+import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
 import { brandById } from '../domain/brands.js';
 import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
@@ -270,6 +270,7 @@ function linkDetail(req: RouteRequest): Reply {
   const actions: ActionView[] = [];
   if (payable) {
     actions.push({ kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'link', link.id) });
+    actions.push({ kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(link.id) });
     actions.push({ kind: 'pay', label: 'Pay as customer', action: `${detailHref('links', link.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' });
   }
   actions.push({ kind: 'post', label: 'New link like this', action: `${detailHref('links', link.id)}/copy`, id: 'copy-link' });
@@ -319,6 +320,7 @@ function checkoutDetail(req: RouteRequest): Reply {
   const actions: ActionView[] = open
     ? [
         { kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'checkout', checkout.id) },
+        { kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(checkout.id) },
         { kind: 'pay', label: 'Pay as customer', action: `${detailHref('checkouts', checkout.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' },
       ]
     : [];

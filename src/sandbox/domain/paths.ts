@@ -54,6 +54,11 @@ export function paymentReturnUrl(returnUrl: string, paymentId: string): string {
   return returnUrlWith(returnUrl, [['id', paymentId]]);
 }
 
+/** The sandbox's demo merchant page that embeds a link or checkout with the browser library. */
+export function libraryDemoPath(id: string): string {
+  return `/__sandbox/demo/${encodeURIComponent(id)}`;
+}
+
 /**
  * `returnUrl` with the given parameters appended; the merchant's own query string is kept as it was (not
  * re-encoded), and a fragment stays at the end.
