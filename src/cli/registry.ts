@@ -83,6 +83,7 @@ function registerSandbox(program: Command, run: Runner): void {
     .option('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', collect)
     .option('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`)
     .option('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)')
+    .option('--request-log-mb <megabytes>', 'size the request log is held to, oldest rows pruned first (default 32)')
     .option('--allowed-host <host>', 'another host name requests may use (repeatable; .example.test for subdomains too); others get 421', collect)
     .option('--webhook-secret <secret>', 'secret webhook events are signed with (env PAYLINK_WEBHOOK_SECRET; default: generated once, stored)')
     .option('--webhook-retry <schedule>', 'webhook retry schedule: standard (5 s to 6 h) or fast (about 5 s, for tests)', 'standard')

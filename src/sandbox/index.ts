@@ -54,6 +54,12 @@ export interface StartSandboxOptions {
    * @default []
    */
   allowedHosts?: string[];
+  /**
+   * Size the request log is held to (path, request and response text, oldest rows pruned first); bodies over
+   * 16 KiB are stored truncated with a marker.
+   * @default 33554432 (32 MiB)
+   */
+  requestLogMaxBytes?: number;
   /** Observers of every answered request. */
   observers?: RequestObserver[];
   /**
@@ -122,6 +128,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     adminToken,
     seed: options.seed,
     allowedHosts: options.allowedHosts,
+    requestLogMaxBytes: options.requestLogMaxBytes,
     webhookSecret: options.webhookSecret,
     webhookHeader: options.webhookHeader,
   });

@@ -49,6 +49,27 @@ export interface RequestLogOptions {
    * @default 10000
    */
   capacity?: number;
+  /**
+   * Characters of path, request and response the log keeps at most (about as many bytes); the oldest rows
+   * go first. Bodies over {@link MAX_BODY_CHARS} are kept truncated, so one row is never large.
+   * @default 33554432 (32 MiB)
+   */
+  maxBytes?: number;
+}
+
+/** The default of {@link RequestLogOptions.maxBytes}: 32 MiB (docs/reliability.md). */
+export const DEFAULT_LOG_MAX_BYTES = 32 * 1024 * 1024;
+/** A request or response body longer than this is stored cut here, with a marker saying how long it was. */
+export const MAX_BODY_CHARS = 16 * 1024;
+/** Most characters of rows one listing answers (the newest first kept); the rest is paged with `before`/`since`. */
+const MAX_LISTING_CHARS = 4 * 1024 * 1024;
+
+/** A body's masked JSON text, or a JSON string of its first {@link MAX_BODY_CHARS} characters and a marker. */
+function bounded(masked: string | undefined): string | undefined {
+  if (masked === undefined || masked.length <= MAX_BODY_CHARS) return masked;
+  // Masked before it is cut, and no digits are left dangling at the cut (a half number cannot be masked).
+  const head = masked.slice(0, MAX_BODY_CHARS).replace(/[\d +-]+$/, '');
+  return JSON.stringify(`${head}… [truncated: ${masked.length} characters]`);
 }
 
 /** One logged request, as `GET /__sandbox/requests` answers it. */
@@ -89,14 +110,22 @@ export class RequestLog {
   private timer: NodeJS.Timeout | undefined;
   private waiters = new Set<() => void>();
   private closed = false;
+  private readonly maxBytes: number;
+  /** Sequence number and size of every stored row, oldest first from {@link sizesHead}. */
+  private sizes: Array<[number, number]>;
+  private sizesHead = 0;
+  private storedBytes = 0;
 
   constructor(
     private readonly sandbox: Sandbox,
     options: RequestLogOptions = {},
   ) {
     this.capacity = options.capacity ?? 10_000;
+    this.maxBytes = options.maxBytes ?? sandbox.config.requestLogMaxBytes ?? DEFAULT_LOG_MAX_BYTES;
     this.rows = sandbox.requestLog;
     this.nextSeq = this.rows.lastSeq();
+    this.sizes = this.rows.sizes();
+    for (const [, bytes] of this.sizes) this.storedBytes += bytes;
   }
 
   /** The observer to register with `observe()`: appends to the window; cheap, never throws, never awaited. */
@@ -171,7 +200,7 @@ export class RequestLog {
     const lastSeq = this.nextSeq;
     const written = this.sandbox.store.writeDeferred(() => {
       for (let i = from; i < entries.length; i++) this.insert(entries[i]!);
-      this.rows.deleteUpTo(lastSeq - this.capacity);
+      this.prune(lastSeq);
     });
     if (!written) {
       if (this.timer === undefined && !this.closed) this.arm(RETRY_MS);
@@ -183,27 +212,48 @@ export class RequestLog {
     this.windowBytes = 0;
   }
 
+  /** Deletes the oldest rows until the log holds at most `capacity` rows and `maxBytes` characters. */
+  private prune(lastSeq: number): void {
+    let upTo = lastSeq - this.capacity;
+    while (this.sizesHead < this.sizes.length) {
+      const [seq, bytes] = this.sizes[this.sizesHead]!;
+      if (seq > upTo && this.storedBytes <= this.maxBytes) break;
+      upTo = Math.max(upTo, seq);
+      this.storedBytes -= bytes;
+      this.sizesHead += 1;
+    }
+    if (this.sizesHead > 1024 && this.sizesHead * 2 > this.sizes.length) {
+      this.sizes = this.sizes.slice(this.sizesHead);
+      this.sizesHead = 0;
+    }
+    if (upTo > 0) this.rows.deleteUpTo(upTo);
+  }
+
   private insert({ seq, entry }: WindowEntry): void {
     try {
       let request = `{"kind":${JSON.stringify(entry.kind)}`;
       if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(entry.query))}`;
-      const body = entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody);
+      const body = bounded(entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody));
       if (body !== undefined) request += `,"body":${body}`;
       if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskDigitRuns(entry.location))}`;
       request += '}';
-      const response = (entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
+      const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
+      const path = maskDigitRuns(entry.path);
+      const bytes = path.length + request.length + (response?.length ?? 0);
       this.rows.insert({
         seq,
         at: entry.startedAt,
         method: entry.method,
         // A card number in the path (`/gateway/v3/payments/4242...`) is masked like one in a body.
-        path: maskDigitRuns(entry.path),
+        path,
         status: entry.status,
         business_id: entry.businessId ?? null,
         duration_ms: Math.round(entry.durationMs * 100) / 100,
         request,
         response,
       });
+      this.sizes.push([seq, bytes]);
+      this.storedBytes += bytes;
     } catch (error) {
       // One row that cannot be masked or written (say, JSON nested too deeply) must not cost the others.
       console.error(`paylink: request log row ${seq} (${entry.method} ${entry.path}) was not written:`, (error as Error).message);
@@ -213,7 +263,19 @@ export class RequestLog {
   /** Rows matching `filter`: after `since` oldest first, else the newest `limit` (still oldest first). */
   list(filter: RequestFilter = {}): LoggedRequest[] {
     this.flush();
-    return this.rows.list(filter).map(toLogged);
+    const rows = this.rows.list(filter);
+    // At most MAX_LISTING_CHARS of rows: the newest (or, following with `since`, the oldest) first kept.
+    let total = 0;
+    let kept = 0;
+    const newestFirst = filter.since === undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[newestFirst ? rows.length - 1 - i : i]!;
+      total += row.path.length + (row.request?.length ?? 0) + (row.response?.length ?? 0);
+      if (total > MAX_LISTING_CHARS && kept > 0) break;
+      kept += 1;
+    }
+    const page = kept === rows.length ? rows : newestFirst ? rows.slice(rows.length - kept) : rows.slice(0, kept);
+    return page.map(toLogged);
   }
 
   /**
@@ -249,6 +311,9 @@ export class RequestLog {
     this.window = [];
     this.head = 0;
     this.windowBytes = 0;
+    this.sizes = [];
+    this.sizesHead = 0;
+    this.storedBytes = 0;
     return this.rows.clear() + unwritten;
   }
 

@@ -67,6 +67,17 @@ export class RequestLogRepository {
     return this.clearStmt.run().changes;
   }
 
+  /**
+   * Every row's sequence number and size in characters (path, request and response), oldest first: read once
+   * at start so the log can be held to a size in bytes (admin/request-log.ts). The table is bounded, so is this.
+   */
+  sizes(): Array<[seq: number, bytes: number]> {
+    return this.db
+      .prepare('SELECT seq, length(path) + coalesce(length(request), 0) + coalesce(length(response), 0) FROM request_log ORDER BY seq')
+      .raw()
+      .all() as Array<[number, number]>;
+  }
+
   /** The largest sequence number the table has handed out (0 when it never had a row). */
   lastSeq(): number {
     return (this.lastSeqStmt.get() as number | undefined) ?? 0;
