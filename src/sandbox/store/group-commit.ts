@@ -12,6 +12,12 @@ const DEFERRED_MS = 50;
  * long instead of each blocking the event loop for the whole timeout again: reads go on being answered.
  */
 const BUSY_BACKOFF_MS = 1000;
+/**
+ * Longest the main database file lags behind the WAL: a second after a commit, a passive checkpoint copies
+ * the committed pages into it (db.ts keeps SQLite's own automatic checkpoint rare, for throughput). A lost
+ * or deleted WAL file then loses a second of writes at most, not everything since start.
+ */
+const CHECKPOINT_MS = 1000;
 
 /**
  * Group commit. Writes run synchronously inside one open transaction (each write in its own savepoint, so a
@@ -36,6 +42,8 @@ export class Store {
   private readonly commitListeners: Array<() => void> = [];
   private readonly closeListeners: Array<() => void> = [];
   private deferredTimer: NodeJS.Timeout | undefined;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private readonly checkpointStmt;
   /** Until when (performance.now()) writes fail at once because the database was busy. */
   private busyUntil = 0;
   /** How deep the current call stack is inside a write's function (see {@link writing}). */
@@ -53,6 +61,29 @@ export class Store {
     this.savepointStmt = db.prepare('SAVEPOINT paylink_write');
     this.releaseStmt = db.prepare('RELEASE paylink_write');
     this.rollbackToStmt = db.prepare('ROLLBACK TO paylink_write');
+    this.checkpointStmt = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  }
+
+  /** Runs from a timer: a passive checkpoint never waits for a lock and never throws out of here. */
+  private readonly checkpoint = (): void => {
+    this.checkpointTimer = undefined;
+    if (!this.db.open) return;
+    // Not inside the batch's open transaction: the checkpoint would only copy up to the last commit anyway.
+    if (this.db.inTransaction) {
+      this.scheduleCheckpoint();
+      return;
+    }
+    try {
+      this.checkpointStmt.run();
+    } catch (error) {
+      if (storageFailure(error) !== 'busy') console.error('paylink: checkpoint failed:', (error as Error).message);
+    }
+  };
+
+  private scheduleCheckpoint(): void {
+    if (this.checkpointTimer !== undefined) return;
+    this.checkpointTimer = setTimeout(this.checkpoint, CHECKPOINT_MS);
+    this.checkpointTimer.unref();
   }
 
   /** Called when a write is rolled back, so read caches drop what they may hold of it. */
@@ -260,6 +291,7 @@ export class Store {
       for (const w of waiting) w.reject(error);
       return;
     }
+    this.scheduleCheckpoint();
     for (const listener of this.commitListeners) {
       try {
         listener();
@@ -271,6 +303,8 @@ export class Store {
   }
 
   close(): void {
+    if (this.checkpointTimer !== undefined) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
     try {
       this.flush();
     } finally {

@@ -1,0 +1,38 @@
+/**
+ * Issue 16, item 11: the main database file is never far behind the WAL. After kill -9, the main file
+ * alone (its WAL lost) holds what was answered more than a second or so before.
+ */
+import Database from 'better-sqlite3';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { linkBody, postJson, startProcess, tempDir } from './process.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+test('links answered 2 s before a kill -9 are in the main file without its WAL', async () => {
+  const db = join(tmp.dir, 'checkpoint.db');
+  const sandbox = await startProcess(db);
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < 50; i++) {
+      const created = await postJson(`${sandbox.url}/gateway/v3/paymentlinks`, linkBody());
+      expect(created.status).toBe(200);
+      ids.push(created.body.body.link.linkId);
+    }
+    await new Promise((r) => setTimeout(r, 2_000));
+  } finally {
+    await sandbox.kill9();
+  }
+  // The main file alone, as if the WAL had been lost.
+  const copy = join(tmp.dir, 'main-only.db');
+  copyFileSync(db, copy);
+  const check = new Database(copy, { readonly: true });
+  try {
+    const stored = check.prepare('SELECT id FROM links').pluck().all() as string[];
+    for (const id of ids) expect(stored).toContain(id);
+  } finally {
+    check.close();
+  }
+});
