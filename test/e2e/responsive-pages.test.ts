@@ -74,14 +74,31 @@ describe.runIf(hasChromium)('pages at 1280 and 390 px', () => {
     });
   }
 
-  it('says which brand an outcome group needs when the link accepts none of its cards', async () => {
+  it('offers the outcome cards of a MasterCard-only link in MasterCard', async () => {
     const id = await createLink([1020]);
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    const numbers = (group: string) => page.locator(`[data-group="${group}"] .pl-card-pick`).evaluateAll((els) => els.map((el) => el.getAttribute('data-number')));
+    try {
+      await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
+      expect(await numbers('approved')).toEqual(['5555555555554444']);
+      expect(await numbers('declined')).toEqual(['5100000000000008']);
+      expect(await numbers('failed')).toEqual(['5100000000000115']);
+      expect(await numbers('3ds')).toEqual(['5200000000003225']);
+      await expectNoHorizontalOverflow(page, 'hosted page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says which brand an outcome group needs when the link accepts none of its cards', async () => {
+    const id = await createLink([1090]);
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
     try {
       await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
-      expect(await page.locator('[data-group="approved"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual(['5555555555554444']);
-      expect(await page.locator('[data-group="declined"]').textContent()).toContain('No declined test card in a brand this page accepts (they are VISA)');
+      expect(await page.locator('[data-group="approved"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual(['3566002020360505']);
+      expect(await page.locator('[data-group="declined"]').textContent()).toContain('No declined test card in a brand this page accepts (they are VISA, MasterCard, American Express)');
       await expectNoHorizontalOverflow(page, 'hosted page');
     } finally {
       await context.close();

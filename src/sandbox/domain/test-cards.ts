@@ -90,6 +90,13 @@ export const TEST_CARDS: readonly TestCard[] = [
   row('4000000000000341', 1010, 'referral', 'Referrals'),
   row('4000000000000010', 1010, 'internal-error', 'Internal error (HTTP 500)'),
   row('4000000000003220', 1010, '3ds', '3-D Secure challenge (code 1234 approves)'),
+  // The main outcomes in the other common brands, so a link that takes no Visa still offers them.
+  row('5100000000000008', 1020, 'declined', 'MasterCard, declined'),
+  row('5100000000000115', 1020, 'failed', 'MasterCard, failed'),
+  row('5200000000003225', 1020, '3ds', 'MasterCard, 3-D Secure challenge (code 1234 approves)'),
+  row('370000000000002', 1030, 'declined', 'American Express, declined'),
+  row('370000000000119', 1030, 'failed', 'American Express, failed'),
+  row('370000000003220', 1030, '3ds', 'American Express, 3-D Secure challenge (code 1234 approves)'),
 ];
 
 const BY_NUMBER = new Map(TEST_CARDS.map((card) => [card.number, card]));
@@ -99,9 +106,10 @@ export function testCard(number: string): TestCard | undefined {
   return BY_NUMBER.get(number);
 }
 
-/** The first test card for an outcome name (the CLI's `--outcome`). */
-export function cardForOutcome(outcome: OutcomeName): TestCard | undefined {
-  return TEST_CARDS.find((card) => card.outcome === outcome);
+/** The first test card for an outcome name (the CLI's `--outcome`), in one of `acceptedBrandIds` when one is. */
+export function cardForOutcome(outcome: OutcomeName, acceptedBrandIds?: readonly number[]): TestCard | undefined {
+  const accepted = acceptedBrandIds === undefined ? undefined : TEST_CARDS.find((card) => card.outcome === outcome && acceptedBrandIds.includes(card.brandId));
+  return accepted ?? TEST_CARDS.find((card) => card.outcome === outcome);
 }
 
 /** Every outcome name, in table order, without repeats. */
