@@ -486,11 +486,12 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
   const form = await readForm(req.event.node.req);
   const choice = form.get('outcome') ?? 'approved';
   if (!PAY_CHOICES.includes(choice)) throw invalidValue('outcome', `Use one of: ${PAY_CHOICES.join(', ')}.`);
-  const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName);
-  const play: CustomerPlay = card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
   const state = await sandbox.store.write(() => {
     const parent = loadParent(sandbox, kind, id);
     if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
+    // A card of a brand this link or checkout accepts, when the outcome has one.
+    const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName, parent.record.brandIds);
+    const play: CustomerPlay = card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
     return parentStatus(playCustomer(sandbox, parent, play), sandbox.clock.now());
   });
   const table = kind === 'link' ? 'links' : 'checkouts';
