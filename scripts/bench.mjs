@@ -11,7 +11,10 @@
 // bench starts for it, and `paylink sandbox --port 0 --db <tmp>` from spawn to its first answered request.
 //
 // Options (environment): BENCH_CONNECTIONS (default 10), BENCH_DURATION seconds per run (default 5),
-// BENCH_WARMUP seconds (default 1), BENCH_PROCESS_RUNS (default 7).
+// BENCH_WARMUP seconds (default 1), BENCH_PROCESS_RUNS (default 7). BENCH_WEBHOOK=1 measures card payments
+// without a webhook endpoint, then registers one (a receiver in its own process answering 200) before the
+// GET and POST runs (the targets), and adds a run of card payments with it: each writes an event and its
+// delivery in the payment's transaction and the worker delivers them during the run.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +30,30 @@ const BUSINESS = 'bench-business';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const PROCESS_RUNS = Number(process.env.BENCH_PROCESS_RUNS ?? 7);
+const WEBHOOK = process.env.BENCH_WEBHOOK === '1';
+
+// The merchant's webhook endpoint for BENCH_WEBHOOK=1: reads each delivery, answers 200, counts them.
+const RECEIVER = `
+const http = require('node:http');
+let count = 0;
+http.createServer((req, res) => {
+  if (req.method === 'GET') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ count })); return; }
+  req.resume(); req.on('end', () => { count += 1; res.writeHead(200); res.end('ok'); });
+}).listen(Number(process.argv[1]), '127.0.0.1');
+`;
+
+let paymentCounter = 0;
+function paymentBody() {
+  paymentCounter += 1;
+  return JSON.stringify({
+    action: 'payment',
+    header: { businessId: BUSINESS },
+    body: {
+      transaction: { amount: 10, currencyCode: 'EUR', trackingCode: `bench-pay-${process.pid}-${paymentCounter}` },
+      card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2033', holderName: 'Bench' },
+    },
+  });
+}
 
 const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100, cliStartRatio: 1.5, cliPayRatio: 2.5, sandboxFirstAnswerMs: 250 };
 
@@ -217,6 +244,7 @@ async function main() {
   let bare;
   let sandbox;
   let processes;
+  let receiver;
   try {
     // The CLI as a process first, while nothing else runs: a sandbox for `paylink pay`, stopped afterwards.
     {
@@ -246,16 +274,50 @@ async function main() {
     const linkId = created?.body?.link?.linkId;
     if (typeof linkId !== 'string') throw new Error(`could not create a link: ${JSON.stringify(created)}`);
 
+    // BENCH_WEBHOOK=1: card payments without an endpoint first (their own baseline), then an endpoint is
+    // registered before every sandbox run below.
+    let receiverUrl;
+    let sbPayment;
+    if (WEBHOOK) {
+      sbPayment = await measure('sandbox POST payment', {
+        url: `${url}/gateway/v3/payments`,
+        method: 'POST',
+        headers: JSON_HEADERS,
+        requests: [{ method: 'POST', headers: JSON_HEADERS, setupRequest: (request) => ({ ...request, body: paymentBody() }) }],
+      });
+      const receiverPort = await freePort();
+      receiver = spawnServer(['-e', RECEIVER, String(receiverPort)]);
+      receiverUrl = `http://127.0.0.1:${receiverPort}`;
+      await waitForAnswer(receiverUrl, performance.now(), receiver);
+      const hook = await fetch(`${url}/__sandbox/webhooks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ businessId: BUSINESS, url: `${receiverUrl}/webhooks` }) }).then((r) => r.json());
+      if (hook?.result !== 0) throw new Error(`could not register the webhook endpoint: ${JSON.stringify(hook)}`);
+    }
+
     // Each sandbox run right after its bare run, so a ratio compares runs made under the same conditions.
     const bareGet = await measure('bare node:http GET', { url: `${bareUrl}/` });
     const sbGet = await measure('sandbox GET link', { url: `${url}/gateway/v3/paymentlinks/${linkId}?businessId=${BUSINESS}` });
     const barePost = await measure('bare node:http POST', { url: `${bareUrl}/`, method: 'POST', headers: JSON_HEADERS, body: linkBody() });
-    const sbPost = await measure('sandbox POST link', {
+    const sbPost = await measure(WEBHOOK ? 'sandbox POST link+hook' : 'sandbox POST link', {
       url: `${url}/gateway/v3/paymentlinks`,
       method: 'POST',
       headers: JSON_HEADERS,
       requests: [{ method: 'POST', headers: JSON_HEADERS, setupRequest: (request) => ({ ...request, body: linkBody() }) }],
     });
+    let sbPaymentHook;
+    if (WEBHOOK) {
+      // Every request writes a payment, its event and a delivery in one transaction; the worker POSTs each
+      // delivery to the receiver while the run goes on, in the same process.
+      const before = paymentCounter;
+      sbPaymentHook = await measure('sandbox POST payment+hook', {
+        url: `${url}/gateway/v3/payments`,
+        method: 'POST',
+        headers: JSON_HEADERS,
+        requests: [{ method: 'POST', headers: JSON_HEADERS, setupRequest: (request) => ({ ...request, body: paymentBody() }) }],
+      });
+      await sleep(2000);
+      const { count } = await fetch(receiverUrl).then((r) => r.json());
+      console.log(`webhooks: ${paymentCounter - before} payments posted with the endpoint registered (warm-up included), ${count} deliveries received 2 s after the run`);
+    }
     memory = memoryOf(sandbox.pid);
     const unexpected = sandbox
       .stderrText()
@@ -264,6 +326,7 @@ async function main() {
     if (unexpected.length > 0) process.stderr.write(`sandbox stderr:\n${unexpected.join('\n')}\n`);
 
     rows.push({ ...bareGet, ratio: 1 }, { ...sbGet, ratio: sbGet.rps / bareGet.rps }, { ...barePost, ratio: 1 }, { ...sbPost, ratio: sbPost.rps / barePost.rps });
+    if (WEBHOOK) rows.push({ ...sbPayment, ratio: sbPayment.rps / barePost.rps }, { ...sbPaymentHook, ratio: sbPaymentHook.rps / barePost.rps });
     print(rows, startup, memory);
     const cliOk = printProcesses(processes);
     const ok =
@@ -277,6 +340,7 @@ async function main() {
   } finally {
     if (bare) await stop(bare);
     if (sandbox) await stop(sandbox);
+    if (receiver) await stop(receiver);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -286,9 +350,9 @@ function print(rows, startup, memory) {
   const padL = (text, n) => String(text).padStart(n);
   console.log(`\npaylink bench: ${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), node ${process.version}`);
   console.log(`machine: ${cpus().length} CPUs, load average before the run ${LOAD_BEFORE}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}\n`);
-  console.log(`${pad('run', 22)}${padL('req/s', 10)}${padL('p99 ms', 9)}${padL('x bare', 9)}${padL('non-2xx', 9)}${padL('requests', 10)}`);
+  console.log(`${pad('run', 27)}${padL('req/s', 10)}${padL('p99 ms', 9)}${padL('x bare', 9)}${padL('non-2xx', 9)}${padL('requests', 10)}`);
   for (const r of rows) {
-    console.log(`${pad(r.name, 22)}${padL(Math.round(r.rps), 10)}${padL(r.p99, 9)}${padL(r.ratio.toFixed(2), 9)}${padL(r.non2xx, 9)}${padL(r.total, 10)}`);
+    console.log(`${pad(r.name, 27)}${padL(Math.round(r.rps), 10)}${padL(r.p99, 9)}${padL(r.ratio.toFixed(2), 9)}${padL(r.non2xx, 9)}${padL(r.total, 10)}`);
   }
   const mark = (ok) => (ok ? 'ok' : 'MISSED');
   console.log('');

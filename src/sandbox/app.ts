@@ -17,6 +17,7 @@ import { apiRoutes } from './api/index.js';
 import { adminRoutes } from './admin/routes.js';
 import { dashboardRoutes } from './admin/dashboard.js';
 import { webhookRoutes } from './admin/webhooks.js';
+import { webhookDashboardRoutes } from './admin/webhooks-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
 
 export interface BuiltApp {
@@ -38,7 +39,7 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...dashboardRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...dashboardRoutes, ...webhookDashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {

@@ -355,3 +355,19 @@ describe('the stream paylink listen reads', () => {
     expect(res.body.body.header).toBe('x-payvision-signature');
   });
 });
+
+describe('the dashboard', () => {
+  it('shows endpoints with masked secrets, the findings first, and each event with every attempt', async () => {
+    const page = await sb.get('/__sandbox/dashboard/webhooks');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-testid="webhook-findings"');
+    expect(page.text).toContain('…WXYZ');
+    expect(page.text).not.toContain('endpoint-secret-WXYZ');
+    expect(page.text).not.toContain(SECRET);
+    const eventId = /\/__sandbox\/dashboard\/events\/([0-9a-f-]{36})/.exec(page.text)?.[1];
+    const detail = await sb.get(`/__sandbox/dashboard/events/${eventId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain('Body (exact bytes sent)');
+    expect(detail.text).toMatch(/data-state="(delivered|finding|rejected)"/);
+  });
+});

@@ -48,6 +48,8 @@ header button { background: #374151; color: #fff; border-color: #4b5563; }
 .muted { color: var(--muted); }
 .pager { display: flex; gap: 12px; align-items: center; margin: 8px 0; }
 details pre { white-space: pre-wrap; word-break: break-all; background: #f8f9fa; padding: 8px; margin: 4px 0; max-height: 320px; overflow: auto; }
+.finding { background: #ffe3e3; border: 2px solid #c92a2a; color: #8a1c1c; padding: 8px 12px; margin: 8px 0; font-weight: 600; }
+.state-finding { background: #c92a2a; color: #fff; } .state-delivered, .state-rejected { background: #d3f9d8; color: #1b5e20; }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 8px; }
 `;
 
@@ -58,6 +60,7 @@ const NAV: Array<[DashboardPage['section'], string, string]> = [
   ['payments', 'Payments', '/__sandbox/dashboard/payments'],
   ['tokens', 'Tokens', '/__sandbox/dashboard/tokens'],
   ['requests', 'Request log', '/__sandbox/dashboard/requests'],
+  ['webhooks', 'Webhooks', '/__sandbox/dashboard/webhooks'],
   ['advisor', 'Advisor', '/__sandbox/dashboard/advisor'],
 ];
 

@@ -56,7 +56,7 @@ export interface RequestsPanel {
 export interface DashboardPage {
   title: string;
   /** Navigation highlight. */
-  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'advisor';
+  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'webhooks' | 'advisor';
   clock: ClockPanel;
   /** A one-line notice (after paying, resetting...). */
   notice?: string | undefined;
@@ -84,4 +84,22 @@ export interface DetailView extends DashboardPage {
 
 export interface RequestLogView extends DashboardPage {
   requests: RequestsPanel;
+}
+
+/** The Webhooks page: settings, endpoints, findings first, then the newest events. */
+export interface WebhooksView extends DashboardPage {
+  settings: Array<[string, string]>;
+  /** Deliveries a merchant endpoint accepted when it had to refuse them. */
+  findings: TableView;
+  endpoints: TableView;
+  events: TableView;
+}
+
+/** One event: its fields, each delivery with every attempt, and its exact body. */
+export interface EventDetailView extends DashboardPage {
+  id: string;
+  fields: Array<[string, Cell]>;
+  findings: string[];
+  deliveries: TableView[];
+  body: string;
 }

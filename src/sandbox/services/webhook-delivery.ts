@@ -138,7 +138,9 @@ export class DeliveryWorker {
     if (this.stopped) return;
     const limit = (this.options.concurrency ?? 8) - this.inFlight.size;
     if (limit > 0) {
-      const due = this.repo.due(Date.now(), this.events.committedSeq, 200);
+      // In-flight deliveries are still pending and come first; a few more than the free slots leaves room
+      // for the ones waiting behind an earlier event of their payment.
+      const due = this.repo.due(Date.now(), this.events.committedSeq, this.inFlight.size + limit * 4);
       let started = 0;
       const busy = new Set(this.flightScope.values());
       for (let d of due) {
@@ -250,7 +252,9 @@ export class DeliveryWorker {
         next.nextAt = Date.now() + wait;
       }
     }
-    await this.store.write(() => {
+    // Deferred: written at once on this connection (so the payment's next event sees this one done) and
+    // committed with the next commit. A crash before that commit sends the delivery again: at least once.
+    this.store.writeDeferred(() => {
       // The endpoint may have been removed while the attempt was in flight: keep its cancellation.
       // A reset may have deleted it.
       const current = this.repo.delivery(d.id);

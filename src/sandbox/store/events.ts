@@ -164,10 +164,12 @@ export class EventRepository {
     this.eventBySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     // sqlite_sequence survives a reset, so sequence numbers keep growing and a follower's `since` stays valid.
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
-    this.dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? AND event_seq <= ? ORDER BY id LIMIT ?");
+    // `+event_seq`: never through the index on event_seq, which would range over every delivery ever made;
+    // the partial index of pending deliveries (migration 7) gives them in id order.
+    this.dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? AND +event_seq <= ? ORDER BY id LIMIT ?");
     this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
     this.newestPendingStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1");
-    this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND event_seq <= ?").pluck();
+    this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND +event_seq <= ?").pluck();
     this.updateDeliveryStmt = db.prepare('UPDATE deliveries SET status = ?, attempts = ?, next_at = ?, data = ? WHERE id = ?');
     this.deliveriesOfStmt = db.prepare('SELECT * FROM deliveries WHERE event_seq = ? ORDER BY id');
     this.deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?');

@@ -184,6 +184,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);
     `,
   },
+  {
+    version: 7,
+    description:
+      'pending webhook deliveries found in id order through a partial index on id (the index on next_at left the worker scanning every delivery ever made)',
+    sql: `
+      DROP INDEX IF EXISTS deliveries_pending;
+      CREATE INDEX deliveries_due ON deliveries (id) WHERE status = 'pending';
+    `,
+  },
 ];
 
 /**
