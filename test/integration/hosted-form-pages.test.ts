@@ -29,6 +29,9 @@ function pageConfig(html: string): any {
 function expectNoForm(html: string): void {
   expect(html).not.toMatch(/<form\b/);
   expect(html).not.toContain('name="formToken"');
+  // Nothing to choose, so no test-card list either: the sandbox notice alone.
+  expect(html).not.toContain('pl-card-group');
+  expect(html).toContain('no real card is ever charged');
 }
 
 describe('the card form page', () => {
