@@ -180,6 +180,8 @@ export class DeliveryWorker {
   }
 
   private armTimer(): void {
+    // An attempt in flight wakes the worker when it ends; the timer is for retries due later.
+    if (this.inFlight.size > 0 && this.timer !== undefined) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped) return;
