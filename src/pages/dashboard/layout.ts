@@ -133,7 +133,7 @@ ${pager}${panel.more ? html`<p><a href="${panel.more.href}">${panel.more.label}<
 export function actions(list: ActionView[]): SafeHtml {
   if (list.length === 0) return html``;
   return html`<div class="actions">${list.map((a) => {
-    if (a.kind === 'open') return html`<a class="button" href="${a.href}" target="_blank" rel="noopener" data-testid="open-hosted">${a.label}</a>`;
+    if (a.kind === 'open') return html`<a class="button" href="${a.href}" target="_blank" rel="noopener" data-testid="${a.id ?? 'open-hosted'}">${a.label}</a>`;
     if (a.kind === 'post') return html`<form method="post" action="${a.action}"><button type="submit" data-testid="${a.id}">${a.label}</button></form>`;
     return html`<form method="post" action="${a.action}" data-testid="pay-form"><label>Outcome <select name="outcome" data-testid="outcome">${a.outcomes.map(
       (o) => html`<option value="${o}"${o === a.selected ? raw(' selected') : ''}>${o}</option>`,

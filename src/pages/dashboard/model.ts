@@ -28,7 +28,8 @@ export interface ClockPanel {
 }
 
 export type ActionView =
-  | { kind: 'open'; label: string; href: string }
+  /** A link opened in a new tab; `id` is its test id (`open-hosted` when not given). */
+  | { kind: 'open'; label: string; href: string; id?: string }
   | { kind: 'pay'; label: string; action: string; outcomes: readonly string[]; selected: string }
   | { kind: 'post'; label: string; action: string; id: string };
 

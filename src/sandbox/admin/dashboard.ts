@@ -270,7 +270,7 @@ function linkDetail(req: RouteRequest): Reply {
   const actions: ActionView[] = [];
   if (payable) {
     actions.push({ kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'link', link.id) });
-    actions.push({ kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(link.id) });
+    actions.push({ kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(link.id), id: 'open-demo' });
     actions.push({ kind: 'pay', label: 'Pay as customer', action: `${detailHref('links', link.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' });
   }
   actions.push({ kind: 'post', label: 'New link like this', action: `${detailHref('links', link.id)}/copy`, id: 'copy-link' });
@@ -320,7 +320,7 @@ function checkoutDetail(req: RouteRequest): Reply {
   const actions: ActionView[] = open
     ? [
         { kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'checkout', checkout.id) },
-        { kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(checkout.id) },
+        { kind: 'open', label: 'Try it in the library demo', href: libraryDemoPath(checkout.id), id: 'open-demo' },
         { kind: 'pay', label: 'Pay as customer', action: `${detailHref('checkouts', checkout.id)}/pay`, outcomes: PAY_CHOICES, selected: 'approved' },
       ]
     : [];
