@@ -193,6 +193,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_due ON deliveries (id) WHERE status = 'pending';
     `,
   },
+  {
+    version: 8,
+    description:
+      "payments' original payment (captures, cancels, refunds) and card token as columns with partial indexes (the dashboard's payment and token pages found them with json_extract over every payment); hosted-form tokens pruned by creation time through an index",
+    sql: `
+      ALTER TABLE payments ADD COLUMN parent_payment_id TEXT;
+      ALTER TABLE payments ADD COLUMN token_id TEXT;
+      UPDATE payments SET parent_payment_id = json_extract(data, '$.parentPaymentId'), token_id = json_extract(data, '$.token.token')
+        WHERE json_valid(data);
+      CREATE INDEX payments_parent_payment ON payments (parent_payment_id) WHERE parent_payment_id IS NOT NULL;
+      CREATE INDEX payments_token ON payments (token_id) WHERE token_id IS NOT NULL;
+      CREATE INDEX form_tokens_created ON form_tokens (created_at);
+    `,
+  },
 ];
 
 /**

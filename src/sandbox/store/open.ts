@@ -59,7 +59,12 @@ export function openStore(path: string): OpenStore {
     checkouts: new DocumentTable<CheckoutRecord>(db, { table: 'checkouts', reads }),
     payments: new DocumentTable<PaymentRecord>(db, {
       table: 'payments',
-      columns: { parent_kind: (p) => p.parentKind ?? null, parent_id: (p) => p.parentId ?? null },
+      columns: {
+        parent_kind: (p) => p.parentKind ?? null,
+        parent_id: (p) => p.parentId ?? null,
+        parent_payment_id: (p) => p.parentPaymentId ?? null,
+        token_id: (p) => p.token?.token ?? null,
+      },
       reads,
     }),
     tokens: new TokenTable(db, reads),
