@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './http/envelope.js';
-import { ApiError, forbidden, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { ApiError, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, checkHost, refuseCrossOrigin } from './http/guards.js';

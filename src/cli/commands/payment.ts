@@ -6,7 +6,7 @@ import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type 
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseCurrency, parseMonth, parseOutcome, parseYear } from '../options.js';
+import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 import { resolveAmount } from './shared.js';
 

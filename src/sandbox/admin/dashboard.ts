@@ -11,7 +11,7 @@ import { duration as parseDuration } from '../http/fields.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
-import { ApiError, invalidValue, notFound, unauthorized } from '../errors.js';
+import { invalidValue, notFound, unauthorized } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { checkAdminAccess } from '../http/guards.js';

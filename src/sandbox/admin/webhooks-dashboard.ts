@@ -9,7 +9,7 @@ import { formatClockOffset } from '../domain/clock.js';
 import { checkAdminAccess } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { notFound } from '../errors.js';
-import type { Cell, ClockPanel, TableView } from '../../pages/dashboard/model.js';
+import type { ClockPanel, TableView } from '../../pages/dashboard/model.js';
 import { renderEventDetail, renderWebhooks } from '../../pages/dashboard/webhooks.js';
 import { clockView } from './clock.js';
 import { deliveryView, endpointView, eventView } from './webhooks.js';
@@ -29,10 +29,6 @@ function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
 
 const eventHref = (id: string) => `${BASE}/events/${encodeURIComponent(id)}`;
 const paymentHref = (id: string) => `${BASE}/payments/${encodeURIComponent(id)}`;
-
-function statusCell(status: string): Cell {
-  return { text: status === 'finding' ? 'FINDING' : status, state: status };
-}
 
 function webhooksPage(req: RouteRequest): Reply {
   const { sandbox } = req;

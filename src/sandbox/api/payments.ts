@@ -20,9 +20,8 @@ import {
   type Json,
   type JsonObject,
 } from '../http/fields.js';
-import type { PaymentAction, PaymentRecord } from '../domain/records.js';
-import { envelope } from '../http/envelope.js';
-import { businessRule, duplicateTrackingCode, ERROR_CODES, invalidValue, missingProperty, notFound } from '../errors.js';
+import type { PaymentRecord } from '../domain/records.js';
+import { duplicateTrackingCode, invalidValue, missingProperty, notFound } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { settleOnRead } from '../services/bank.js';

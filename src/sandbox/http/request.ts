@@ -8,7 +8,6 @@
  * it: a body is read once per POST either way.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Sandbox } from '../context.js';
 import { CONTROL_CHARACTERS, isObject, type JsonObject } from './fields.js';
 import { bodyTooLarge, malformedJson, missingProperty, invalidValue, ApiError } from '../errors.js';
 
