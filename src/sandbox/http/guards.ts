@@ -65,18 +65,7 @@ export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSea
  * public URL behind a proxy or tunnel) pass.
  */
 export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
-  const headers = event.node.req.headers;
-  const site = headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') throw forbidden();
-  const origin = headers.origin;
-  if (origin === undefined || origin === 'null') return;
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    throw forbidden();
-  }
-  if (host !== headers.host && origin !== new URL(sandbox.baseUrl).origin) throw forbidden();
+  refuseOtherOrigins(sandbox, event, true);
 }
 
 /**
@@ -136,10 +125,16 @@ function hostName(host: string): string | undefined {
  * public URL) passes; `null` (an opaque origin) does not.
  */
 export function refuseCrossOrigin(sandbox: Sandbox, event: H3Event): void {
+  refuseOtherOrigins(sandbox, event, false);
+}
+
+/** 403 unless the request comes from no browser page or from the sandbox's own origin (its host or public URL). */
+function refuseOtherOrigins(sandbox: Sandbox, event: H3Event, allowOpaqueOrigin: boolean): void {
   const headers = event.node.req.headers;
-  if (headers['sec-fetch-site'] === 'cross-site' || headers['sec-fetch-site'] === 'same-site') throw forbidden();
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden();
   const origin = headers.origin;
-  if (origin === undefined) return;
+  if (origin === undefined || (allowOpaqueOrigin && origin === 'null')) return;
   let host: string;
   try {
     host = new URL(origin).host;
