@@ -78,6 +78,8 @@ export class Sandbox {
   readonly eventStore: EventRepository;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
+  /** Signs hosted-form tokens (services/submission.ts); made once per database and kept in `meta`. */
+  readonly formTokenSecret: Buffer;
   /** Where the webhook secret came from: the configuration, the database, or generated now. */
   readonly webhookSecretSource: 'config' | 'stored' | 'generated';
   /** Errors no handler expected (each became a 500); tests assert there are none. */
@@ -111,6 +113,10 @@ export class Sandbox {
       this.ids = new RandomIds();
     }
     this.store.onRollback(() => this.forgetCaches());
+
+    const formSecret = this.readMeta<string>('formTokens.secret');
+    this.formTokenSecret = formSecret !== undefined ? Buffer.from(formSecret, 'base64url') : Buffer.from(crypto.getRandomValues(new Uint8Array(32)));
+    if (formSecret === undefined) this.writeMetaSync('formTokens.secret', this.formTokenSecret.toString('base64url'));
 
     const stored = this.readMeta<string>('webhooks.secret');
     const secret = config.webhookSecret ?? stored ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url');

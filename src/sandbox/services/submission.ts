@@ -10,7 +10,7 @@
  * marking it used and charging happen in one write, so two concurrent posts of the same token (a double
  * click) can never make two payments.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
 import {
@@ -53,37 +53,68 @@ export function openChallenge(sandbox: Sandbox, parent: Parent): PaymentRecord |
   return payment !== undefined && payment.result === 2 ? payment : undefined;
 }
 
-// ---- One-time form tokens (table form_tokens of migration 1) ----
+// ---- One-time form tokens ----
 
 /** What a used token led to, replayed for a second post of the same form (back button, double click). */
 export type StoredOutcome = { kind: 'redirect'; url: string; ending: Ending } | { kind: 'challenge'; url: string } | { kind: 'page' };
 
 export type TokenCheck = { status: 'fresh' } | { status: 'used'; outcome: StoredOutcome | undefined } | { status: 'unknown' };
 
-/** Form tokens kept: a day is far longer than any page stays open, and keeps the table small. */
+/** How long a form token is taken (sandbox time): a day is far longer than any page stays open. */
 const FORM_TOKEN_TTL_MS = 24 * 3_600_000;
-let issuedSincePrune = 0;
+/** Bytes of a token: the issue time (8), a random nonce (12), the HMAC's first 16 bytes. */
+const TIME_BYTES = 8;
+const NONCE_BYTES = 12;
+const MAC_BYTES = 16;
+let usedSincePrune = 0;
 
-/** A new one-time token for the form of `target` (`link:<id>`, `checkout:<id>`, `3ds:<paymentId>`). */
-export function issueFormToken(sandbox: Sandbox, target: string): string {
-  // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
-  const token = randomBytes(24).toString('base64url');
-  const now = sandbox.clock.now();
-  sandbox.formTokens.insert(token, target, now);
-  if (++issuedSincePrune >= 500) {
-    issuedSincePrune = 0;
-    sandbox.formTokens.deleteCreatedBefore(now - FORM_TOKEN_TTL_MS);
-  }
-  return token;
+function formTokenMac(sandbox: Sandbox, target: string, issued: Buffer, nonce: Buffer): Buffer {
+  return createHmac('sha256', sandbox.formTokenSecret).update(target).update('\0').update(issued).update(nonce).digest().subarray(0, MAC_BYTES);
 }
 
-/** Checks a posted token for `target` and, when it is fresh, marks it used. */
+/**
+ * A new one-time token for the form of `target` (`link:<id>`, `checkout:<id>`, `3ds:<paymentId>`). It
+ * carries its own proof (the issue time and a nonce, signed with the database's secret over the target)
+ * and nothing is stored: showing a page (a GET, a HEAD, a crawler) writes nothing. A token is recorded
+ * only when a form is posted with it ({@link takeFormToken}), which keeps it one-time.
+ */
+export function issueFormToken(sandbox: Sandbox, target: string): string {
+  // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
+  const issued = Buffer.alloc(TIME_BYTES);
+  issued.writeDoubleBE(sandbox.clock.now());
+  const nonce = randomBytes(NONCE_BYTES);
+  return Buffer.concat([issued, nonce, formTokenMac(sandbox, target, issued, nonce)]).toString('base64url');
+}
+
+/** The issue time of a token signed for `target`, or undefined for a forged, altered or foreign one. */
+function verifiedIssueTime(sandbox: Sandbox, token: string, target: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length !== TIME_BYTES + NONCE_BYTES + MAC_BYTES) return undefined;
+  const issued = bytes.subarray(0, TIME_BYTES);
+  const nonce = bytes.subarray(TIME_BYTES, TIME_BYTES + NONCE_BYTES);
+  const mac = bytes.subarray(TIME_BYTES + NONCE_BYTES);
+  if (!timingSafeEqual(mac, formTokenMac(sandbox, target, issued, nonce))) return undefined;
+  const time = issued.readDoubleBE();
+  return Number.isFinite(time) ? time : undefined;
+}
+
+/**
+ * Checks a posted token for `target` and, when it is fresh, records it used (in the caller's write, with the
+ * charge). Unknown: not signed for this form, or issued more than a day ago by the sandbox clock.
+ */
 export function takeFormToken(sandbox: Sandbox, token: string, target: string): TokenCheck {
-  if (token === '') return { status: 'unknown' };
+  const issuedAt = verifiedIssueTime(sandbox, token, target);
+  const now = sandbox.clock.now();
+  if (issuedAt === undefined || now - issuedAt > FORM_TOKEN_TTL_MS) return { status: 'unknown' };
   const row = sandbox.formTokens.find(token);
-  if (!row || row.targetId !== target) return { status: 'unknown' };
-  if (row.usedAt !== null) return { status: 'used', outcome: row.outcome as StoredOutcome | undefined };
-  sandbox.formTokens.markUsed(token, sandbox.clock.now());
+  if (row) return { status: 'used', outcome: row.outcome as StoredOutcome | undefined };
+  sandbox.formTokens.insertUsed(token, target, issuedAt, now);
+  // Used tokens are kept until they would be refused as expired anyway.
+  if (++usedSincePrune >= 100) {
+    usedSincePrune = 0;
+    sandbox.formTokens.deleteCreatedBefore(now - FORM_TOKEN_TTL_MS);
+  }
   return { status: 'fresh' };
 }
 

@@ -1,36 +1,38 @@
 import type { Db } from './db.js';
 
-/** A one-time form token as stored (table `form_tokens`). */
+/** A used one-time form token as stored (table `form_tokens`); fresh tokens are not stored (services/submission.ts). */
 export interface FormTokenRow {
   /** What the token is for: `link:<id>`, `checkout:<id>`, `3ds:<paymentId>`. */
   targetId: string;
-  /** When it was used; `null` while fresh. */
+  /** When it was used. */
   usedAt: number | null;
   /** Where its use led (stored as JSON), replayed for a second post of the same form. */
   outcome: unknown;
 }
 
-/** The one-time tokens of hosted forms (table `form_tokens` of migration 1). Call inside `store.write`. */
+/**
+ * The used one-time tokens of hosted forms (table `form_tokens` of migration 1, `created_at` holding the
+ * token's issue time). Call inside `store.write`.
+ */
 export class FormTokenRepository {
   private readonly insertStmt;
   private readonly pruneStmt;
   private readonly findStmt;
-  private readonly markUsedStmt;
   private readonly outcomeStmt;
 
   constructor(db: Db) {
-    this.insertStmt = db.prepare('INSERT INTO form_tokens (token, target_id, created_at) VALUES (?, ?, ?)');
+    this.insertStmt = db.prepare('INSERT INTO form_tokens (token, target_id, created_at, used_at) VALUES (?, ?, ?, ?)');
     this.pruneStmt = db.prepare('DELETE FROM form_tokens WHERE created_at < ?');
     this.findStmt = db.prepare('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?');
-    this.markUsedStmt = db.prepare('UPDATE form_tokens SET used_at = ? WHERE token = ?');
     this.outcomeStmt = db.prepare('UPDATE form_tokens SET outcome = ? WHERE token = ?');
   }
 
-  insert(token: string, targetId: string, createdAt: number): void {
-    this.insertStmt.run(token, targetId, createdAt);
+  /** Records a token as used at `usedAt`; `issuedAt` is when the page that carried it was shown. */
+  insertUsed(token: string, targetId: string, issuedAt: number, usedAt: number): void {
+    this.insertStmt.run(token, targetId, issuedAt, usedAt);
   }
 
-  /** Deletes the tokens created before `time`. */
+  /** Deletes the tokens issued before `time`. */
   deleteCreatedBefore(time: number): void {
     this.pruneStmt.run(time);
   }
@@ -39,10 +41,6 @@ export class FormTokenRepository {
     const row = this.findStmt.get(token) as { target_id: string; used_at: number | null; outcome: string | null } | undefined;
     if (row === undefined) return undefined;
     return { targetId: row.target_id, usedAt: row.used_at, outcome: row.outcome ? (JSON.parse(row.outcome) as unknown) : undefined };
-  }
-
-  markUsed(token: string, usedAt: number): void {
-    this.markUsedStmt.run(usedAt, token);
   }
 
   recordOutcome(token: string, outcome: unknown): void {

@@ -207,6 +207,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX form_tokens_created ON form_tokens (created_at);
     `,
   },
+  {
+    version: 9,
+    description:
+      'hosted-form tokens carry their own signature and are stored only once used: the unused ones stored by earlier versions go (they would be refused now)',
+    sql: `
+      DELETE FROM form_tokens WHERE used_at IS NULL;
+    `,
+  },
 ];
 
 /**

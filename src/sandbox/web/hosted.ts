@@ -138,7 +138,7 @@ interface FormOptions {
 
 /** The card form with a fresh one-time token. */
 async function formPage(sandbox: Sandbox, parent: Parent, options: FormOptions = {}): Promise<Reply> {
-  const formToken = await sandbox.store.write(() => issueFormToken(sandbox, `${parent.kind}:${parent.record.id}`));
+  const formToken = issueFormToken(sandbox, `${parent.kind}:${parent.record.id}`);
   return page(
     options.status ?? 200,
     renderCardFormPage({
@@ -274,7 +274,7 @@ function cardHint(payment: PaymentRecord): string {
 }
 
 async function challengePage(sandbox: Sandbox, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
-  const formToken = await sandbox.store.write(() => issueFormToken(sandbox, `3ds:${payment.id}`));
+  const formToken = issueFormToken(sandbox, `3ds:${payment.id}`);
   return page(
     status,
     renderChallengePage({

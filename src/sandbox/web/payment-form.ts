@@ -29,7 +29,7 @@ function orderOf(payment: PaymentRecord): OrderSummary {
 }
 
 async function formPage(sandbox: Sandbox, payment: PaymentRecord, options: { error?: string; values?: KeptValues; status?: number } = {}) {
-  const formToken = await sandbox.store.write(() => issueFormToken(sandbox, paymentFormTarget(payment.id)));
+  const formToken = issueFormToken(sandbox, paymentFormTarget(payment.id));
   const brand = brandById(payment.brandId);
   return page(
     options.status ?? 200,
