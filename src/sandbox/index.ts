@@ -191,6 +191,26 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
     timeoutMs: options.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
     header,
+    // Each attempt also goes to the request log (kind `webhook`), so `paylink logs` and the dashboard's
+    // request log show deliveries beside the requests that caused them.
+    onAttempt: (attempt, target) => {
+      const request: Record<string, unknown> = { event: target.eventId, type: target.type, payment: target.paymentId, attempt: attempt.n };
+      if (attempt.fault !== undefined) request.fault = attempt.fault;
+      if (attempt.error !== undefined) request.error = attempt.error;
+      if (attempt.finding !== undefined) request.finding = attempt.finding;
+      requestLog.observer({
+        method: 'POST',
+        path: target.url,
+        query: '',
+        status: attempt.status ?? 0,
+        kind: 'webhook',
+        startedAt: sandbox.clock.now(),
+        durationMs: attempt.latencyMs,
+        businessId: target.businessId,
+        requestBody: request,
+        ...(attempt.response !== undefined ? { responseBody: attempt.response } : {}),
+      });
+    },
   });
   worker.start();
 

@@ -6,6 +6,7 @@ import { runLogs } from '../../src/cli/commands/logs.js';
 import { runClock } from '../../src/cli/commands/clock.js';
 import { runReset } from '../../src/cli/commands/reset.js';
 import { Ui } from '../../src/cli/ui.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const sb = useSandbox();
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
@@ -38,6 +39,37 @@ describe('paylink logs', () => {
     expect(entries).toHaveLength(2);
     expect(out()).toMatch(/POST {1}\/gateway\/v3\/paymentlinks 200/);
     expect(out()).toMatch(/GET {2}\/gateway\/v3\/paymentlinks\/unknown-id\?businessId=logs-cli 404 .*Payment link not found/);
+  });
+
+  it('shows each webhook delivery attempt beside the requests: event type, attempt, receiver and its answer', async () => {
+    const receiver = await startReceiver();
+    try {
+      receiver.answer(204);
+      const added = await sb.post('/__sandbox/webhooks', { businessId: 'logs-hooks', url: `${receiver.url}/hooks` });
+      expect(added.status, added.text).toBe(200);
+      const paid = await sb.post('/gateway/v3/payments', {
+        action: 'payment',
+        header: { businessId: 'logs-hooks' },
+        body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `logs-hook-${Date.now()}` }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+      });
+      expect(paid.body.result).toBe(0);
+      await receiver.waitFor(1);
+      // The attempt is logged once the receiver's answer is recorded: poll the log until it shows.
+      let entries: Awaited<ReturnType<typeof runLogs>> = [];
+      const { ui, out } = captureUi();
+      const end = Date.now() + 5000;
+      while (!entries.some((e) => e.kind === 'webhook') && Date.now() < end) {
+        entries = await runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks' });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await runLogs({ baseUrl: sb.url }, ui, { businessId: 'logs-hooks' });
+      const delivery = entries.find((e) => e.kind === 'webhook')!;
+      expect(delivery).toMatchObject({ method: 'POST', path: `${receiver.url}/hooks`, status: 204, businessId: 'logs-hooks' });
+      expect(delivery.request).toMatchObject({ type: 'Transaction.Create', payment: paid.body.body.id, attempt: 1 });
+      expect(out()).toMatch(new RegExp(`-> webhook Transaction\\.Create #1 ${receiver.url.replace(/[.]/g, '\\.')}/hooks 204`));
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('follows: shows a request made after it started, one JSON per line with --json, and stops on abort', async () => {

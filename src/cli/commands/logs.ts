@@ -21,7 +21,7 @@ export interface LogEntry {
   /** Query string without `?` ('' when none). */
   query: string;
   status: number;
-  /** The kind of route: api, page, admin, asset, or unmatched. */
+  /** The kind of route: api, page, admin, asset, or unmatched; `webhook` for a delivery the sandbox sent. */
   kind: string;
   businessId: string | null;
   durationMs: number;
@@ -75,8 +75,30 @@ function query(options: LogsOptions, extra: Record<string, string | number | und
   return text ? `?${text}` : '';
 }
 
+/** What the log holds for a webhook delivery attempt (kind `webhook`). */
+interface DeliveryAttempt {
+  event?: string;
+  type?: string;
+  attempt?: number;
+  fault?: string;
+  error?: string;
+  finding?: string;
+}
+
+/** One line for a webhook delivery the sandbox sent: arrow, event type, receiver, its answer (or why none). */
+function formatDelivery(entry: LogEntry, ui: Ui): string {
+  const time = entry.at.slice(11, 23);
+  const d = (entry.request ?? {}) as DeliveryAttempt;
+  const answer = entry.status === 0 ? ui.color.red(`no answer${d.error ? ` (${d.error})` : ''}`) : entry.status >= 200 && entry.status < 300 ? ui.color.green(String(entry.status)) : ui.color.yellow(String(entry.status));
+  const fault = d.fault ? ui.color.dim(` [${d.fault}]`) : '';
+  const finding = d.finding ? `  ${ui.color.red(d.finding)}` : '';
+  const business = entry.businessId ? ui.color.dim(` ${entry.businessId}`) : '';
+  return `${ui.color.dim(time)} -> webhook ${d.type ?? ''} #${d.attempt ?? '?'} ${entry.path} ${answer} ${ui.color.dim(`${Math.round(entry.durationMs)}ms`)}${business}${fault}${finding}`;
+}
+
 /** One line for people: time, method, path, status, duration, business, the error message when failing. */
 export function formatEntry(entry: LogEntry, ui: Ui): string {
+  if (entry.kind === 'webhook') return formatDelivery(entry, ui);
   const time = entry.at.slice(11, 23);
   const status = entry.status >= 500 ? ui.color.red(String(entry.status)) : entry.status >= 400 ? ui.color.yellow(String(entry.status)) : ui.color.green(String(entry.status));
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path;

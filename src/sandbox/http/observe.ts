@@ -13,7 +13,8 @@ export interface ObservedRequest {
   path: string;
   query: string;
   status: number;
-  kind: RouteKind | 'unmatched';
+  /** `webhook`: a delivery the sandbox sent (method POST, `path` the receiver's URL), not a request it answered. */
+  kind: RouteKind | 'unmatched' | 'webhook';
   startedAt: number;
   durationMs: number;
   /** The parsed JSON body or form, when the handler read one. */

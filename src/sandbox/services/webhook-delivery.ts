@@ -24,6 +24,8 @@ export interface DeliveryOptions {
    * @default 8
    */
   concurrency?: number;
+  /** Told of every attempt once it is recorded (the request log shows deliveries beside requests). */
+  onAttempt?: (attempt: AttemptRecord, delivery: { url: string; eventId: string; type: string; businessId: string; paymentId: string }) => void;
 }
 
 /** How much of an answer is kept with its attempt. */
@@ -264,5 +266,7 @@ export class DeliveryWorker {
       for (const r of records) this.repo.insertAttempt(r);
       if (current.status === 'pending') this.repo.updateDelivery(next);
     });
+    const target = { url: d.url, eventId: event.id, type: event.type, businessId: event.businessId, paymentId: event.paymentId };
+    for (const r of records) this.options.onAttempt?.(r, target);
   }
 }
