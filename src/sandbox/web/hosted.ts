@@ -26,6 +26,7 @@ import {
   parentOfPayment,
   submitCardForm,
   submitChallenge,
+  type CardFormPost,
   type ChallengeOutcome,
   type KeptValues,
 } from '../services/submission.js';
@@ -188,6 +189,20 @@ function text(form: URLSearchParams, name: string): string {
   return form.get(name) ?? '';
 }
 
+/** The fields of a posted card form (contract 3), the same for links, checkouts and redirect payments. */
+export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardFormPost {
+  return {
+    formToken: text(form, 'formToken'),
+    action: form.get('action') === 'decline' ? 'decline' : 'pay',
+    cardNumber: text(form, 'cardNumber'),
+    expiryMonth: text(form, 'expiryMonth'),
+    expiryYear: text(form, 'expiryYear'),
+    cvv: text(form, 'cvv'),
+    holderName: text(form, 'holderName'),
+    saveCard,
+  };
+}
+
 function parentRoutes(kind: Parent['kind'], segment: string, param: string): Route[] {
   const load = (req: RouteRequest): Parent => {
     const parent = loadParent(req.sandbox, kind, req.params[param]!);
@@ -211,16 +226,7 @@ function parentRoutes(kind: Parent['kind'], segment: string, param: string): Rou
         const form = await readForm(req.event.node.req);
         const framed = form.get('framed') === '1';
         const outcome = await sandbox.store.write(() =>
-          submitCardForm(sandbox, parent, {
-            formToken: text(form, 'formToken'),
-            action: form.get('action') === 'decline' ? 'decline' : 'pay',
-            cardNumber: text(form, 'cardNumber'),
-            expiryMonth: text(form, 'expiryMonth'),
-            expiryYear: text(form, 'expiryYear'),
-            cvv: text(form, 'cvv'),
-            holderName: text(form, 'holderName'),
-            saveCard: form.get('saveCard') === 'on',
-          }),
+          submitCardForm(sandbox, parent, cardFormPost(form, form.get('saveCard') === 'on')),
         );
         return answer(sandbox, outcome, framed, () => loadParent(sandbox, kind, parent.record.id) ?? parent);
       },

@@ -15,7 +15,7 @@ import { readForm } from '../http/request.js';
 import type { Route, RouteRequest } from '../http/router.js';
 import { renderCardFormPage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
 import { awaitingCard, issueFormToken, paymentFormTarget, submitPaymentForm, type KeptValues } from '../services/submission.js';
-import { nowParts, page, seeOther, toMerchant } from './hosted.js';
+import { cardFormPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
 
 /** The card redirect payment with this id, whatever its business: the page's id is its capability. */
 function loadPayment(req: RouteRequest): PaymentRecord {
@@ -71,10 +71,6 @@ async function currentPage(sandbox: Sandbox, payment: PaymentRecord, alert?: str
   return page(status, renderStatePage(endedView(payment, alert)));
 }
 
-function text(form: URLSearchParams, name: string): string {
-  return form.get(name) ?? '';
-}
-
 export const paymentFormRoutes: Route[] = [
   {
     method: 'GET',
@@ -92,16 +88,7 @@ export const paymentFormRoutes: Route[] = [
       const form = await readForm(req.event.node.req);
       const framed = form.get('framed') === '1';
       const outcome = await sandbox.store.write(() =>
-        submitPaymentForm(sandbox, payment, {
-          formToken: text(form, 'formToken'),
-          action: form.get('action') === 'decline' ? 'decline' : 'pay',
-          cardNumber: text(form, 'cardNumber'),
-          expiryMonth: text(form, 'expiryMonth'),
-          expiryYear: text(form, 'expiryYear'),
-          cvv: text(form, 'cvv'),
-          holderName: text(form, 'holderName'),
-          saveCard: false,
-        }),
+        submitPaymentForm(sandbox, payment, cardFormPost(form, false)),
       );
       const current = () => sandbox.payments.get(payment.id) ?? payment;
       switch (outcome.kind) {
