@@ -13,6 +13,7 @@ import type { FormTokenRepository } from './store/form-tokens.js';
 import type { Store } from './store/group-commit.js';
 import type { MetaRepository } from './store/meta.js';
 import { openStore } from './store/open.js';
+import { CounterReservation } from './store/reservation.js';
 import { HOLDER_KEY, type LockHolder } from './store/lock.js';
 import type { RequestLogRepository } from './store/request-log.js';
 import type { ResetRepository } from './store/reset.js';
@@ -108,7 +109,13 @@ export class Sandbox {
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
       const counterKey = `ids.counter.${config.seed}`;
-      this.ids = new SeededIds(config.seed, this.readMeta<number>(counterKey) ?? 0, (n) => this.writeMetaSync(counterKey, n));
+      const start = this.readMeta<number>(counterKey) ?? 0;
+      // Reserved ahead and committed before use (store/reservation.ts): a kill -9 skips ids, never repeats one.
+      const reservation = new CounterReservation(this.store, (n) => this.writeMetaSync(counterKey, n), start);
+      const seeded = new SeededIds(config.seed, start, (n) => reservation.use(n));
+      this.ids = seeded;
+      // A clean stop stores the exact position, so the next start goes on without a gap.
+      this.beforeClose = () => this.store.writeDeferred(() => this.writeMetaSync(counterKey, seeded.position));
     } else {
       this.ids = new RandomIds();
     }
@@ -191,7 +198,11 @@ export class Sandbox {
     this.events?.forget();
   }
 
+  /** Runs just before the database closes. */
+  private beforeClose: (() => void) | undefined;
+
   close(): void {
+    this.beforeClose?.();
     this.store.close();
   }
 }

@@ -108,7 +108,8 @@ export function timeKeyCeiling(ms: number): number {
 
 /**
  * Reproducible identifiers: SHA-256 of the seed and a counter. The counter is persisted by the caller
- * (`counter` / `onAdvance`) so a restarted sandbox does not hand out an id twice.
+ * (`counter` / `onAdvance`, called before each value is used; it throws to refuse one) so a restarted
+ * sandbox does not hand out an id twice.
  */
 export class SeededIds implements IdSource {
   private counter: number;
@@ -121,9 +122,14 @@ export class SeededIds implements IdSource {
     this.counter = counter;
   }
 
+  /** The last counter value handed out. */
+  get position(): number {
+    return this.counter;
+  }
+
   private next(): Buffer {
+    this.onAdvance?.(this.counter + 1);
     this.counter += 1;
-    this.onAdvance?.(this.counter);
     return createHash('sha256').update(`${this.seed}:${this.counter}`).digest();
   }
 
