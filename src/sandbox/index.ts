@@ -3,13 +3,13 @@
  * over it, and tests start one on port 0 with a temporary database.
  */
 import { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
 import { createSandboxApp } from './app.js';
 import type { RequestObserver } from './http/observe.js';
 import { errorEnvelope } from './http/envelope.js';
-import { unreadableRequest } from './errors.js';
+import { methodNotAllowed, unreadableRequest } from './errors.js';
 import { Sandbox, type Credential } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
@@ -165,6 +165,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // Requests the HTTP parser refuses never reach the app (a URL or headers over 16 KB, broken HTTP); Node
   // would answer them with a bare status line. They get the envelope too.
   listener.server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnreadable(sandbox, error, socket));
+  // CONNECT (a proxy's tunnel) never reaches the app either: Node gives it to 'connect' listeners and, with
+  // none, drops the connection unanswered. The sandbox is not a proxy: a 405 envelope.
+  listener.server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(sandbox, req, socket));
 
   const address = listener.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
@@ -257,6 +260,16 @@ function answerUnreadable(sandbox: Sandbox, error: NodeJS.ErrnoException, socket
   const body = JSON.stringify(errorEnvelope(sandbox, unreadableRequest(status, detail)));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+function answerConnect(sandbox: Sandbox, req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  const error = methodNotAllowed('CONNECT', req.url ?? '/', ['GET', 'POST']);
+  const body = JSON.stringify(errorEnvelope(sandbox, error));
+  socket.end(
+    `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nallow: GET, HEAD, POST\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -56,6 +56,10 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
   } else if (body.set !== undefined) {
     const at = typeof body.set === 'string' && /^\d{4}-\d{2}-\d{2}/.test(body.set) ? Date.parse(body.set) : typeof body.set === 'number' ? body.set : NaN;
     if (!Number.isFinite(at)) throw invalidValue('set', 'Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".');
+    // Date.parse rolls a day past the month's end over (2030-02-31 is March 3): refuse it instead.
+    if (typeof body.set === 'string' && !calendarDate(body.set)) {
+      throw invalidValue('set', `${body.set.slice(0, 10)} is not a day of the calendar. Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".`);
+    }
     if (!withinClockRange(at)) throw invalidValue('set', OUT_OF_RANGE);
     sandbox.clock.set(at, freeze === true);
   } else if (freeze !== undefined) {
@@ -65,6 +69,13 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
   }
   await sandbox.saveClock();
   return clockView(sandbox);
+}
+
+/** Whether the `YYYY-MM-DD` a date-time starts with names a day that exists (no February 31). */
+function calendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 function setFrozen(sandbox: Sandbox, freeze: boolean): void {

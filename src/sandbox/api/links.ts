@@ -6,12 +6,15 @@ import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { missingProperty, notFound, RESULTS } from '../errors.js';
+import { invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { cancelLink, createLink as createStoredLink } from '../services/links.js';
 import { linkCreatedView, linkView, transactionView } from '../domain/answers.js';
+
+/** The first instant whose ISO 8601 form needs a five-digit year. */
+const LATEST_EXPIRY_MS = Date.UTC(10000, 0, 1);
 
 async function createLink(req: RouteRequest) {
   const { sandbox } = req;
@@ -27,6 +30,10 @@ async function createLink(req: RouteRequest) {
   const threeDSecure = optionalBoolean(l.threeDSecure, 'body.link.threeDSecure') ?? false;
 
   const now = sandbox.clock.now();
+  // The API writes date-times with a four-digit year: an expiry past 9999 would answer `+010000-...`.
+  if (now + period.ms >= LATEST_EXPIRY_MS) {
+    throw invalidValue('body.link.duration', 'The link would expire after the year 9999 by the sandbox clock. Use a shorter duration or set the sandbox clock back.');
+  }
   const link: LinkRecord = {
     kind: 'link',
     id: sandbox.ids.uuid(),

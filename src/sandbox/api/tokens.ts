@@ -71,8 +71,8 @@ async function createToken(req: RouteRequest) {
     }),
   );
   const answer: Record<string, unknown> = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
-  const echoed = code ?? token.trackingCode;
-  if (echoed !== undefined) answer.trackingCode = echoed;
+  // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
+  if (token.trackingCode !== undefined) answer.trackingCode = token.trackingCode;
   return envelope(sandbox, RESULTS.ok, answer);
 }
 

@@ -75,7 +75,8 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
 export async function readJsonObjectText(req: IncomingMessage): Promise<{ value: JsonObject; text: string }> {
   const raw = await readRawBody(req);
   if (raw.length === 0) throw malformedJson('the body is empty');
-  const text = raw.toString('utf8');
+  // A UTF-8 byte order mark (Windows tools write one) is not part of the JSON: RFC 8259 lets a parser skip it.
+  const text = raw.toString('utf8', raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0);
   let value: unknown;
   try {
     value = JSON.parse(text);

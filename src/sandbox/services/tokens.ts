@@ -7,6 +7,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { isoUtc } from '../domain/clock.js';
 import type { TokenRecord } from '../domain/records.js';
 import type { Sandbox } from '../context.js';
+import { duplicateTrackingCode } from '../errors.js';
 
 const SECRET_KEY = 'tokens.secret';
 
@@ -28,10 +29,16 @@ export function cardFingerprint(sandbox: Sandbox, businessId: string, number: st
 /** What a new token is made of: the record less what `saveToken` assigns itself. */
 export type SaveTokenInput = Omit<TokenRecord, 'kind' | 'id' | 'token' | 'createdAt'>;
 
-/** The token of this card for this business: the existing one, or a new one. */
+/**
+ * The token of this card for this business: the existing one (with the trackingCode it was saved with), or
+ * a new one. A new token's trackingCode must be unused by the business's other tokens (2001).
+ */
 export function saveToken(sandbox: Sandbox, input: SaveTokenInput): TokenRecord {
   const existing = sandbox.tokens.byFingerprint(input.businessId, input.fingerprint);
   if (existing) return existing;
+  if (input.trackingCode !== undefined && sandbox.tokens.byTrackingCode(input.businessId, input.trackingCode).length > 0) {
+    throw duplicateTrackingCode('body.trackingCode');
+  }
   const id = sandbox.ids.uuid();
   const token: TokenRecord = {
     kind: 'token',
