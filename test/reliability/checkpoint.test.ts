@@ -3,9 +3,10 @@
  * alone (its WAL lost) holds what was answered more than a second or so before.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { linkBody, postJson, startProcess, tempDir } from './process.js';
 
 const tmp = tempDir();
@@ -32,6 +33,22 @@ test('links answered 2 s before a kill -9 are in the main file without its WAL',
   try {
     const stored = check.prepare('SELECT id FROM links').pluck().all() as string[];
     for (const id of ids) expect(stored).toContain(id);
+  } finally {
+    check.close();
+  }
+});
+
+test('a clean stop leaves no WAL behind: the main file holds everything', async () => {
+  const db = join(tmp.dir, 'clean-stop.db');
+  const sandbox = await startSandbox({ port: 0, db });
+  const created = await postJson(`${sandbox.url}/gateway/v3/paymentlinks`, linkBody());
+  expect(created.status).toBe(200);
+  await sandbox.close();
+  // The read-only connection closes first, so the writer, the last one, checkpoints and removes the WAL.
+  expect(existsSync(`${db}-wal`)).toBe(false);
+  const check = new Database(db, { readonly: true });
+  try {
+    expect(check.prepare('SELECT id FROM links').pluck().all()).toContain(created.body.body.link.linkId);
   } finally {
     check.close();
   }

@@ -41,6 +41,7 @@ export class Store {
   private readonly rollbackListeners: Array<() => void> = [];
   private readonly commitListeners: Array<() => void> = [];
   private readonly closeListeners: Array<() => void> = [];
+  private readonly beforeCloseListeners: Array<() => void> = [];
   private deferredTimer: NodeJS.Timeout | undefined;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private readonly checkpointStmt;
@@ -99,6 +100,15 @@ export class Store {
   /** Called once the database is closed (the lock of store/lock.ts is released then). */
   onClose(listener: () => void): void {
     this.closeListeners.push(listener);
+  }
+
+  /**
+   * Called after the last flush and before this connection closes: other connections to the file (the
+   * read-only one) close first, so that this one, the last, checkpoints the WAL into the main file and
+   * removes it.
+   */
+  onBeforeClose(listener: () => void): void {
+    this.beforeCloseListeners.push(listener);
   }
 
   /**
@@ -308,6 +318,7 @@ export class Store {
     try {
       this.flush();
     } finally {
+      for (const listener of this.beforeCloseListeners) listener();
       this.db.close();
       for (const listener of this.closeListeners) listener();
     }

@@ -51,7 +51,7 @@ export function openStore(path: string): OpenStore {
   store.onClose(() => lock.release());
   // Reads outside writes see committed data only (document-table.ts); `:memory:` has one connection.
   const reader = path === ':memory:' ? undefined : openReader(path);
-  if (reader !== undefined) store.onClose(() => reader.close());
+  if (reader !== undefined) store.onBeforeClose(() => reader.close());
   const reads = reader === undefined ? undefined : { store, reader };
   const meta = new MetaRepository(db);
   meta.set(HOLDER_KEY, lock.holder);
