@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // The built CLI lives in dist/ (npm install runs the build through `prepare`). Exit codes are set by
 // dist/cli/index.js; only a missing build is reported here (70, the CLI's "internal error").
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/cli/index.js', import.meta.url);
-if (existsSync(fileURLToPath(entry))) {
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // The version alone needs no program: read it from package.json without loading the CLI's modules.
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else if (existsSync(fileURLToPath(entry))) {
   const { main } = await import(entry.href);
   await main(process.argv);
 } else {
