@@ -4,8 +4,7 @@
  */
 import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
 import { amountProblem, currencyProblem, formatAmount } from '../sandbox/domain/money.js';
-import { parseClockStep } from '../sandbox/domain/clock.js';
-import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/test-cards.js';
+import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/outcome-names.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -119,43 +118,4 @@ export function parseYear(value: string, flag = '--expiry-year'): string {
   return value.trim();
 }
 
-/** `paylink logs --limit`: 1 to 1000. */
-export function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--limit: expected a whole number from 1 to 1000, got "${value}".`);
-  return n;
-}
-
-/** `paylink link list --limit` (and checkout, payment): 1 to 200, the sandbox's page size. */
-export function parseListLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UsageError(`--limit: expected a whole number from 1 to 200, got "${value}".`);
-  return n;
-}
-
-/** `--since`: an ISO 8601 date-time, or a duration back from the sandbox's now (`1h`, `2d`, `PT30M`). */
-export function parseSince(value: string): string {
-  const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return text;
-  const back = parseClockStep(text);
-  if (back === undefined || back < 0 || /^\d+$/.test(text)) throw new UsageError(`--since: expected a date-time such as 2030-01-01T00:00:00Z or a duration back from now such as 1h or 2d, got "${value}".`);
-  return text;
-}
-
-/** `--status` of the list commands: a state name, upper-cased. */
-export function parseState(value: string): string {
-  const text = value.trim().toUpperCase();
-  if (!/^[A-Z]+$/.test(text)) throw new UsageError(`--status: expected a state such as READY, PAID, DECLINED or EXPIRED, got "${value}".`);
-  return text;
-}
-
-/** `paylink logs --status`: a status (`402`) or a class (`4xx`), lower-cased. */
-export function parseStatus(value: string): string {
-  if (!/^([1-5]\d\d|[1-5]xx)$/i.test(value)) throw new UsageError(`--status: expected a status such as 402 or a class such as 4xx, got "${value}".`);
-  return value.toLowerCase();
-}
-
-/** Repeatable option values (`--brand visa --brand mc`, `--seed a.json --seed b.json`). */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
+export { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './flag-parsers.js';

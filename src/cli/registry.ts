@@ -6,10 +6,10 @@
  * and `paylink pay` never loads the sandbox (changesets' packages/cli/src/cli.ts works the same way).
  */
 import type { Command } from 'commander';
-import { OUTCOME_NAMES } from '../sandbox/domain/test-cards.js';
+import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
 import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './config.js';
 import type { CommandContext } from './context.js';
-import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './options.js';
+import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './flag-parsers.js';
 
 export interface RunOptions {
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SeededIds } from '../../src/sandbox/domain/ids.js';
 import { challengeOutcome, decideOutcome, type OutcomeInput } from '../../src/sandbox/domain/outcomes.js';
-import { TEST_CARDS } from '../../src/sandbox/domain/test-cards.js';
+import { OUTCOME_NAMES, TEST_CARDS } from '../../src/sandbox/domain/test-cards.js';
 
 function input(patch: Partial<OutcomeInput>): OutcomeInput {
   return { behaviour: 'approved', brandId: 1010, expired: false, cvvPresented: true, retryAttempt: 1, ...patch };
@@ -24,6 +24,12 @@ const EXPECTED: Record<string, { result: number; description: string; httpStatus
   'internal-error': { result: -7, description: 'Internal server error', httpStatus: 500, code: 3013 },
   '3ds': { result: 2, description: 'Pending', httpStatus: 200 },
 };
+
+describe('the outcome names', () => {
+  it('lists exactly the outcomes of the test-card table, in table order', () => {
+    expect(OUTCOME_NAMES).toEqual([...new Set(TEST_CARDS.map((card) => card.outcome))]);
+  });
+});
 
 describe('outcome engine', () => {
   for (const card of TEST_CARDS) {

@@ -4,23 +4,9 @@
  * `--outcome` names.
  */
 import { FAILURES, RESULTS, type Failure } from '../errors.js';
+import type { OutcomeName } from './outcome-names.js';
 
-/** Outcome names, as the CLI's `--outcome` takes them. */
-export type OutcomeName =
-  | 'approved'
-  | 'declined'
-  | 'insufficient-funds'
-  | 'expired-card'
-  | 'cvv-mismatch'
-  | 'failed'
-  | 'failed-retry'
-  | 'declined-retry'
-  | 'business-rule'
-  | 'fraud'
-  | 'customer-cancelled'
-  | 'referral'
-  | 'internal-error'
-  | '3ds';
+export { OUTCOME_NAMES, type OutcomeName } from './outcome-names.js';
 
 export interface TestCard {
   number: string;
@@ -112,8 +98,6 @@ export function cardForOutcome(outcome: OutcomeName, acceptedBrandIds?: readonly
   return accepted ?? TEST_CARDS.find((card) => card.outcome === outcome);
 }
 
-/** Every outcome name, in table order, without repeats. */
-export const OUTCOME_NAMES: readonly OutcomeName[] = [...new Set(TEST_CARDS.map((card) => card.outcome))];
 
 /** The 3-D Secure code that approves a challenge. */
 export const THREE_DS_APPROVE_CODE = '1234';
