@@ -6,29 +6,11 @@ import { runLogs } from '../../src/cli/commands/logs.js';
 import { runClock } from '../../src/cli/commands/clock.js';
 import { runReset } from '../../src/cli/commands/reset.js';
 import { Ui } from '../../src/cli/ui.js';
+import { captureUi, until } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const sb = useSandbox();
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
-
-function captureUi(options: { json?: boolean } = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const ui = new Ui({ stdout, stderr }, { json: options.json, env: {} });
-  return { ui, out: () => out, err: () => err };
-}
-
-const until = async (check: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('paylink logs', () => {
   it('prints the newest requests with method, path and status, filtered by business', async () => {

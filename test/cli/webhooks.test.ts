@@ -1,34 +1,16 @@
 import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 import { eventsList, eventsResend, eventsShow, webhooksAdd, webhooksList, webhooksRemove } from '../../src/cli/commands/webhooks.js';
 import { listen } from '../../src/cli/commands/listen.js';
-import { Ui } from '../../src/cli/ui.js';
+import { captureUi, until } from '../helpers/cli.js';
+
+const untilLong = (check: () => boolean) => until(check, 8000);
 
 const SECRET = 'cli-webhook-secret-1234';
 const sb = useSandbox({ webhookSecret: SECRET, webhookRetry: 'fast' });
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
-
-function captureUi(options: { json?: boolean } = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const ui = new Ui({ stdout, stderr }, { json: options.json, env: {} });
-  return { ui, out: () => out, err: () => err };
-}
-
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 function pay(businessId: string, action = 'payment') {
   return sb.post('/gateway/v3/payments', {
@@ -82,7 +64,7 @@ describe('paylink events', () => {
       await own.waitFor(2);
       const listed = captureUi();
       let events = await eventsList(conn, listed.ui, { businessId: 'cli-events' });
-      await until(() => events[0]?.deliveries[0]?.status === 'delivered');
+      await untilLong(() => events[0]?.deliveries[0]?.status === 'delivered');
       events = await eventsList(conn, listed.ui, { businessId: 'cli-events' });
       expect(events.map((e) => [e.type, e.paymentId])).toEqual([['Transaction.Create', res.body.body.transaction.id]]);
       expect(listed.out()).toContain('Transaction.Create');
@@ -177,7 +159,7 @@ describe('paylink listen', () => {
       const [d] = await target.waitFor(1);
       expect(d!.body.Type).toBe('Transaction.Update');
       await expect(verifyDelivery(d!, SECRET)).rejects.toThrow(/crc32/);
-      await until(() => out().includes('FINDING'));
+      await untilLong(() => out().includes('FINDING'));
       controller.abort();
       const results = await running;
       expect(results).toHaveLength(1);

@@ -1,0 +1,27 @@
+/**
+ * For tests that call the CLI's command functions in this process: a Ui writing to buffers, and a wait
+ * for a condition that polls.
+ */
+import { PassThrough } from 'node:stream';
+import { Ui } from '../../src/cli/ui.js';
+
+/** A Ui whose stdout and stderr are captured; `out()` and `err()` read what was written so far. */
+export function captureUi(options: { json?: boolean } = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const ui = new Ui({ stdout, stderr }, { json: options.json, env: {} });
+  return { ui, out: () => out, err: () => err };
+}
+
+/** Resolves once `check()` is true, polling every 20 ms; throws after `ms`. */
+export async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
