@@ -7,13 +7,14 @@ import type { Sandbox } from '../context.js';
 import { cancelLink as cancelled } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord } from '../domain/records.js';
 import { duplicateTrackingCode, notFound } from '../errors.js';
+import { isUniqueViolation } from '../store/failures.js';
 
 /** Runs an insert, turning the unique-index violation on (business, trackingCode) into the -8 error. */
 function insertUnique(insert: () => void): void {
   try {
     insert();
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw duplicateTrackingCode('body.transaction.trackingCode');
+    if (isUniqueViolation(error)) throw duplicateTrackingCode('body.transaction.trackingCode');
     throw error;
   }
 }

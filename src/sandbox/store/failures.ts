@@ -15,3 +15,8 @@ export function storageFailure(error: unknown): StorageFailure | undefined {
   if (code.startsWith('SQLITE_IOERR')) return 'io';
   return undefined;
 }
+
+/** Whether an insert failed on a unique index (a tracking code already used by the business, say). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
