@@ -14,7 +14,7 @@ import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { maskDigitRuns, maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
-import type { RequestFilter, RequestLogRepository, RequestLogRow } from '../store/request-log.js';
+import { decodeRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
 
@@ -334,33 +334,9 @@ export class RequestLog {
   }
 }
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 function toLogged(row: RequestLogRow): LoggedRequest {
-  const request = parseJson(row.request) as { kind?: string; query?: string; body?: unknown; location?: string } | undefined;
-  const entry: LoggedRequest = {
-    seq: row.seq,
-    at: isoUtcMs(row.at),
-    method: row.method,
-    path: row.path,
-    query: request?.query ?? '',
-    status: row.status,
-    kind: request?.kind ?? 'api',
-    businessId: row.business_id,
-    durationMs: row.duration_ms,
-  };
-  if (request?.body !== undefined) entry.request = request.body;
-  if (request?.location !== undefined) entry.location = request.location;
-  const response = parseJson(row.response);
-  if (response !== undefined) entry.response = response;
-  return entry;
+  const decoded = decodeRequestRow(row);
+  return { ...decoded, at: isoUtcMs(decoded.at) };
 }
 
 const logs = new WeakMap<Sandbox, RequestLog>();

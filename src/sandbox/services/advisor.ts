@@ -14,7 +14,7 @@ import {
   type WebhookDelivery,
 } from '../domain/advisor.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
-import type { RequestLogRow } from '../store/request-log.js';
+import { decodeRequestRow } from '../store/request-log.js';
 
 /** Rows read per query of the request log. */
 const PAGE = 1000;
@@ -35,39 +35,13 @@ export interface DeliveryReader {
   attemptsOf(deliveryId: number): Array<{ at: number; status: number | null; fault?: string | undefined }>;
 }
 
-function parse(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function trafficRequest(row: RequestLogRow): TrafficRequest {
-  const request = parse(row.request) as { kind?: string; query?: string; body?: unknown; location?: string } | undefined;
-  return {
-    seq: row.seq,
-    at: row.at,
-    method: row.method,
-    path: row.path,
-    query: request?.query ?? '',
-    status: row.status,
-    kind: request?.kind ?? 'api',
-    businessId: row.business_id,
-    request: request?.body,
-    response: parse(row.response),
-    location: request?.location,
-  };
-}
-
 /** Every logged request at or after `from`, oldest first. */
 function requestsSince(sandbox: Sandbox, from: number | undefined): TrafficRequest[] {
   const out: TrafficRequest[] = [];
   let since = 0;
   for (;;) {
     const rows = sandbox.requestLog.list({ since, limit: PAGE });
-    for (const row of rows) if (from === undefined || row.at >= from) out.push(trafficRequest(row));
+    for (const row of rows) if (from === undefined || row.at >= from) out.push(decodeRequestRow(row));
     if (rows.length < PAGE) return out;
     since = rows.at(-1)!.seq;
   }
@@ -145,7 +119,8 @@ export function deliveriesSince(reader: DeliveryReader, from: number | undefined
   const out: WebhookDelivery[] = [];
   for (const event of reader.events({ limit: MAX_EVENTS })) {
     if (from !== undefined && event.createdAt < from) continue;
-    const payload = (parse(event.body) as { Payload?: { result?: unknown } } | undefined)?.Payload;
+    // The body is the sandbox's own serialized event, always JSON.
+    const payload = (JSON.parse(event.body) as { Payload?: { result?: unknown } } | undefined)?.Payload;
     for (const d of reader.deliveriesOf(event.seq)) {
       out.push({
         id: d.id,

@@ -37,14 +37,7 @@ export interface EventServiceDeps {
 export const OUT_OF_ORDER_HOLD_MS = 500;
 
 /** An event for `paylink listen`: the exact body and its signature with the sandbox's secret. */
-export interface SignedEvent {
-  seq: number;
-  id: string;
-  type: EventType;
-  businessId: string;
-  paymentId: string;
-  createdAt: number;
-  body: string;
+export interface SignedEvent extends EventRow {
   signature: string;
   hookId: string;
 }

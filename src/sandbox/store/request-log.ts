@@ -17,6 +17,57 @@ export interface RequestLogRow {
   response: string | null;
 }
 
+/** A row read back: its `request` JSON opened into the fields it packs. */
+export interface DecodedRequestRow {
+  seq: number;
+  /** Epoch ms, sandbox clock. */
+  at: number;
+  method: string;
+  path: string;
+  /** Query string without `?` ('' when none). */
+  query: string;
+  status: number;
+  /** Route kind (api, page, admin, asset, unmatched) or `webhook` for a delivery the sandbox sent. */
+  kind: string;
+  businessId: string | null;
+  durationMs: number;
+  request?: unknown;
+  /** The answer's JSON, or its text when it was not JSON. */
+  response?: unknown;
+  /** Where a redirect sent the client. */
+  location?: string;
+}
+
+function parseStored(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Opens a stored row: the one reader of the `{kind, query?, body?, location?}` the request log writes. */
+export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
+  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string } | undefined;
+  const decoded: DecodedRequestRow = {
+    seq: row.seq,
+    at: row.at,
+    method: row.method,
+    path: row.path,
+    query: packed?.query ?? '',
+    status: row.status,
+    kind: packed?.kind ?? 'api',
+    businessId: row.business_id,
+    durationMs: row.duration_ms,
+  };
+  if (packed?.body !== undefined) decoded.request = packed.body;
+  if (packed?.location !== undefined) decoded.location = packed.location;
+  const response = parseStored(row.response);
+  if (response !== undefined) decoded.response = response;
+  return decoded;
+}
+
 export interface RequestFilter {
   /** Substring of the path, any letter case. */
   path?: string | undefined;
