@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
@@ -6,11 +5,10 @@ import { runLogs } from '../../src/cli/commands/logs.js';
 import { runClock } from '../../src/cli/commands/clock.js';
 import { runReset } from '../../src/cli/commands/reset.js';
 import { Ui } from '../../src/cli/ui.js';
-import { captureUi, until } from '../helpers/cli.js';
+import { captureUi, spawnCli, until } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const sb = useSandbox();
-const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 
 describe('paylink logs', () => {
   it('prints the newest requests with method, path and status, filtered by business', async () => {
@@ -74,20 +72,16 @@ describe('paylink logs', () => {
   });
 
   it('follows from a spawned `paylink logs --follow` process', async () => {
-    const child = spawn(process.execPath, [BIN, 'logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
+    const { child, out, err } = spawnCli(['logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow']);
     try {
       // Requests made after the process started; it prints them once its first poll is in place.
       const end = Date.now() + 15_000;
-      while (!out.includes('spawned-follow')) {
-        if (Date.now() > end) throw new Error(`no request printed; stderr: ${err}`);
+      while (!out().includes('spawned-follow')) {
+        if (Date.now() > end) throw new Error(`no request printed; stderr: ${err()}`);
         await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
         await new Promise((r) => setTimeout(r, 300));
       }
-      expect(JSON.parse(out.trim().split('\n')[0]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
+      expect(JSON.parse(out().trim().split('\n')[0]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => child.once('exit', r));

@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 import { eventsList, eventsResend, eventsShow, webhooksAdd, webhooksList, webhooksRemove } from '../../src/cli/commands/webhooks.js';
 import { listen } from '../../src/cli/commands/listen.js';
-import { captureUi, until } from '../helpers/cli.js';
+import { captureUi, spawnCli, until } from '../helpers/cli.js';
 
 const untilLong = (check: () => boolean) => until(check, 8000);
 
 const SECRET = 'cli-webhook-secret-1234';
 const sb = useSandbox({ webhookSecret: SECRET, webhookRetry: 'fast' });
-const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 
 function pay(businessId: string, action = 'payment') {
   return sb.post('/gateway/v3/payments', {
@@ -171,19 +169,15 @@ describe('paylink listen', () => {
 
   it('runs as `paylink listen --forward-to URL --json` and stops cleanly on SIGINT', async () => {
     const target = await startReceiver();
-    const child = spawn(process.execPath, [BIN, 'listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
+    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process']);
     try {
       const end = Date.now() + 15_000;
-      while (!out.includes('"status":200')) {
-        if (Date.now() > end) throw new Error(`nothing forwarded; stderr: ${err}`);
+      while (!out().includes('"status":200')) {
+        if (Date.now() > end) throw new Error(`nothing forwarded; stderr: ${err()}`);
         await pay('cli-listen-process');
         await new Promise((r) => setTimeout(r, 300));
       }
-      const first = JSON.parse(out.trim().split('\n')[0]!);
+      const first = JSON.parse(out().trim().split('\n')[0]!);
       expect(first).toMatchObject({ type: 'Transaction.Create', status: 200 });
       await verifyDelivery(target.deliveries[0]!, SECRET);
     } finally {
@@ -192,6 +186,6 @@ describe('paylink listen', () => {
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     await target.close();
     expect(code).toBe(0);
-    for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of out().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
   });
 });

@@ -1,9 +1,12 @@
 /**
  * For tests that call the CLI's command functions in this process: a Ui writing to buffers, and a wait
- * for a condition that polls.
+ * for a condition that polls; and the real CLI as a child process.
  */
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { Ui } from '../../src/cli/ui.js';
+
+const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 
 /** A Ui whose stdout and stderr are captured; `out()` and `err()` read what was written so far. */
 export function captureUi(options: { json?: boolean } = {}) {
@@ -24,4 +27,14 @@ export async function until(check: () => boolean, ms = 5000): Promise<void> {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** `node bin/paylink.js <args>` as a child process whose stdout and stderr are collected as they come. */
+export function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  return { child, out: () => out, err: () => err };
 }
