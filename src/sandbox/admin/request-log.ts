@@ -14,7 +14,7 @@ import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { maskDigitRuns, maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
-import { decodeRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
+import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
 
@@ -72,22 +72,8 @@ function bounded(masked: string | undefined): string | undefined {
   return JSON.stringify(`${head}… [truncated: ${masked.length} characters]`);
 }
 
-/** One logged request, as `GET /__sandbox/requests` answers it. */
-export interface LoggedRequest {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  kind: string;
-  businessId: string | null;
-  durationMs: number;
-  request?: unknown;
-  response?: unknown;
-  /** Where a redirect sent the client (hosted pages' 303 back to the merchant's `returnUrl`). */
-  location?: string;
-}
+/** One request of the log as `GET /__sandbox/requests` answers it: the stored row, its time in ISO 8601. */
+export type LoggedRequest = Omit<DecodedRequestRow, 'at'> & { at: string };
 
 /** Requests that are the log's own readers or the dashboard: logging them would drown everything else. */
 function isQuiet(entry: ObservedRequest): boolean {

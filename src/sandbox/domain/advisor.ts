@@ -39,12 +39,12 @@ export interface TrafficRequest {
   /** Query string without `?`. */
   query: string;
   status: number;
-  /** Route kind: api, page, admin, asset, unmatched. */
+  /** Route kind (api, page, admin, asset, unmatched), or `webhook` for a delivery the sandbox sent. */
   kind: string;
   businessId: string | null;
   /** The request body (JSON or form), masked. */
   request?: unknown;
-  /** The JSON answer, masked. */
+  /** The answer's JSON (its text when it was not JSON), masked. */
   response?: unknown;
   /** Where a redirect answer sent the browser. */
   location?: string | undefined;

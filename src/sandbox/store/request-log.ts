@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { TrafficRequest } from '../domain/advisor.js';
 import type { Db } from './db.js';
 
 /** One row of table `request_log`, as written and as read. */
@@ -17,25 +18,12 @@ export interface RequestLogRow {
   response: string | null;
 }
 
-/** A row read back: its `request` JSON opened into the fields it packs. */
-export interface DecodedRequestRow {
-  seq: number;
-  /** Epoch ms, sandbox clock. */
-  at: number;
-  method: string;
-  path: string;
-  /** Query string without `?` ('' when none). */
-  query: string;
-  status: number;
-  /** Route kind (api, page, admin, asset, unmatched) or `webhook` for a delivery the sandbox sent. */
-  kind: string;
-  businessId: string | null;
+/**
+ * A row read back: its `request` JSON opened into the fields it packs. It is the advisor's model of one
+ * request (domain/advisor.ts) plus how long the answer took.
+ */
+export interface DecodedRequestRow extends TrafficRequest {
   durationMs: number;
-  request?: unknown;
-  /** The answer's JSON, or its text when it was not JSON. */
-  response?: unknown;
-  /** Where a redirect sent the client. */
-  location?: string;
 }
 
 function parseStored(text: string | null): unknown {
