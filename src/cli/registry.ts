@@ -354,7 +354,7 @@ function registerClock(program: Command, run: Runner): void {
 function registerLogs(program: Command, run: Runner): void {
   program
     .command('logs')
-    .description("Show the sandbox's request log (card data masked); --follow streams new requests")
+    .description("Show the sandbox's request log and its webhook deliveries (card data masked); --follow streams new ones")
     .option('-f, --follow', 'keep printing requests as they arrive')
     .option('--path <text>', 'only requests whose path contains this text')
     .option('--status <code>', 'only this status (402) or class (4xx)', parseStatus)
@@ -363,7 +363,7 @@ function registerLogs(program: Command, run: Runner): void {
     .option('-n, --limit <n>', 'how many of the newest requests to show first', parseLimit, 50)
     .option('--bodies', 'print request and response bodies too')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json')
+    .addHelpText('after', '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json\n  $ paylink logs --path http://   # only webhook deliveries (their path is the receiver URL)')
     .action((options: { follow?: boolean; path?: string; status?: string; business?: string; method?: string; limit: number; bodies?: boolean }, cmd: Command) =>
       run(cmd, () => import('./commands/logs.js'), (m, ctx) =>
         m.logsUntilInterrupted(ctx.admin, ctx.ui, {

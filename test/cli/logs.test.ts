@@ -47,6 +47,10 @@ describe('paylink logs', () => {
       expect(delivery).toMatchObject({ method: 'POST', path: `${receiver.url}/hooks`, status: 204, businessId: 'logs-hooks' });
       expect(delivery.request).toMatchObject({ type: 'Transaction.Create', payment: paid.body.body.id, attempt: 1 });
       expect(out()).toMatch(new RegExp(`-> webhook Transaction\\.Create #1 ${receiver.url.replace(/[.]/g, '\\.')}/hooks 204`));
+      // `--path http://` keeps only the deliveries: their path is the receiver's URL.
+      const onlyDeliveries = await runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks', path: 'http://' });
+      expect(onlyDeliveries.length).toBeGreaterThan(0);
+      expect(onlyDeliveries.every((e) => e.kind === 'webhook')).toBe(true);
     } finally {
       await receiver.close();
     }
