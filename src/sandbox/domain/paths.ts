@@ -26,11 +26,6 @@ export function bankPath(paymentId: string): string {
   return `/gateway/v3/web/bank/${encodeURIComponent(paymentId)}`;
 }
 
-/** Address of the sandbox bank page (`redirect.url` of a bank payment). */
-export function bankPageUrl(baseUrl: string, paymentId: string): string {
-  return baseUrl + bankPath(paymentId);
-}
-
 /** Path of the hosted card form of a card redirect payment (a payment created without card data). */
 export function paymentFormPath(paymentId: string): string {
   return `/gateway/v3/web/payments/${encodeURIComponent(paymentId)}`;
