@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { expect, test } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 
@@ -91,4 +91,35 @@ test('--allowed-host and the public URL add host names; others stay refused', as
   } finally {
     await running.close();
   }
+});
+
+test('Origin null is cross-site: /__sandbox/reset, /__sandbox/clock and a bank page button answer 403 and change nothing', async () => {
+  const port = new URL(sb.url).port;
+  const linkId = (await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'biz-host' }))).body.body.link.linkId as string;
+  const reset = await send(sb.url, 'POST', '/__sandbox/reset', { host: `127.0.0.1:${port}`, origin: 'null', 'content-type': 'text/plain' });
+  expect(reset.status).toBe(403);
+  const clock = await send(sb.url, 'POST', '/__sandbox/clock', { host: `127.0.0.1:${port}`, origin: 'null' }, { advance: '1d' });
+  expect(clock.status).toBe(403);
+  expect((await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-host`)).status).toBe(200);
+  expect((await sb.get('/__sandbox/clock')).body.body.offsetMs).toBeLessThan(60_000);
+
+  const bank = await sb.post('/gateway/v3/payments', {
+    action: 'payment',
+    header: { businessId: 'biz-host' },
+    body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('bank'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+  });
+  const bankId = bank.body.body.transaction.id as string;
+  const before = await sb.get(`/gateway/v3/payments/${bankId}?businessId=biz-host`);
+  const press = await new Promise<number>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: `/gateway/v3/web/bank/${bankId}`, method: 'POST', headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end('action=cancel');
+  });
+  expect(press).toBe(403);
+  const after = await sb.get(`/gateway/v3/payments/${bankId}?businessId=biz-host`);
+  expect(after.body.result).toBe(before.body.result);
+  expect(after.body.result).not.toBe(-10);
 });

@@ -62,11 +62,18 @@ export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSea
  * 403 for a state-changing request a browser sends from another site or origin (CSRF): on loopback the
  * admin endpoints need no token, so any page the developer visits could otherwise post a text/plain form
  * to `/__sandbox/reset`. Scripts and the CLI send neither header and pass; the sandbox's own pages (and its
- * public URL behind a proxy or tunnel) pass.
+ * public URL behind a proxy or tunnel) pass; `Origin: null` does not.
  */
 export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
-  refuseOtherOrigins(sandbox, event, true);
+  refuseOtherOrigins(sandbox, event);
 }
+
+/**
+ * The same check for a state-changing API request: a page elsewhere must not refund or cancel through a
+ * developer's sandbox (a text/plain form, or a fetch without CORS, is still sent). Merchants' servers and
+ * the CLI send no Origin.
+ */
+export const refuseCrossOrigin = refuseCrossSite;
 
 /**
  * 421 unless the Host header names a host this sandbox is reached by: a loopback name, an IP address
@@ -119,22 +126,17 @@ function hostName(host: string): string | undefined {
 }
 
 /**
- * 403 for a state-changing API request a browser sent from another origin: a page elsewhere must not
- * refund or cancel through a developer's sandbox (a text/plain form, or a fetch without CORS, is still
- * sent). Merchants' servers and the CLI send no Origin; an `Origin` of the sandbox itself (its host, or its
- * public URL) passes; `null` (an opaque origin) does not.
+ * 403 unless the request comes from no browser page or from the sandbox's own origin (its host or public
+ * URL). `Origin: null` is refused: a browser sends it from an opaque origin (a sandboxed iframe, a `data:`
+ * or `file:` page, a redirect across sites), which is another site as far as the sandbox knows; the
+ * sandbox's own pages always send their real origin.
  */
-export function refuseCrossOrigin(sandbox: Sandbox, event: H3Event): void {
-  refuseOtherOrigins(sandbox, event, false);
-}
-
-/** 403 unless the request comes from no browser page or from the sandbox's own origin (its host or public URL). */
-function refuseOtherOrigins(sandbox: Sandbox, event: H3Event, allowOpaqueOrigin: boolean): void {
+function refuseOtherOrigins(sandbox: Sandbox, event: H3Event): void {
   const headers = event.node.req.headers;
   const site = headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') throw forbidden();
   const origin = headers.origin;
-  if (origin === undefined || (allowOpaqueOrigin && origin === 'null')) return;
+  if (origin === undefined) return;
   let host: string;
   try {
     host = new URL(origin).host;
