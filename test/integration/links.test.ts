@@ -25,7 +25,7 @@ async function withClockAdvanced<T>(ms: number, fn: () => Promise<T>): Promise<T
 }
 
 describe('creating a payment link (spec 4.1)', () => {
-  it('answers 200, result 0 Success, with body.link {linkId, redirect, brandIds, expirationTime} and the echoed transaction', async () => {
+  it('answers 200, result 0 Success, with body.link {linkId, status, redirect, brandIds, expirationTime, tokenize, threeDSecure} and the echoed transaction', async () => {
     const trackingCode = uniqueCode();
     const before = Date.now();
     const res = await sb.post(
@@ -38,7 +38,7 @@ describe('creating a payment link (spec 4.1)', () => {
     expect(res.body.description).toBe('Success');
     expect(res.body.header.requestTimestamp).toMatch(ISO_Z);
     const link = res.body.body.link;
-    expect(Object.keys(link).sort()).toEqual(['brandIds', 'expirationTime', 'linkId', 'redirect', 'status']);
+    expect(Object.keys(link).sort()).toEqual(['brandIds', 'expirationTime', 'linkId', 'redirect', 'status', 'threeDSecure', 'tokenize']);
     expect(link.linkId).toMatch(UUID);
     expect(link.redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/paymentlinks/${link.linkId}` });
     expect(link.brandIds).toEqual([1010, 1020]);

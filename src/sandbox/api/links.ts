@@ -1,7 +1,7 @@
 /**
  * Payment links (spec 4.1-4.3, SANDBOX.md "Lifecycle"): parse -> validate -> domain -> envelope.
  */
-import { brandIds, duration, optionalBoolean, requireObject, returnUrl, tokenize } from '../http/fields.js';
+import { brandIds, duration, optionalBoolean, requireObject, returnUrl, threeDSecureVersion, tokenize } from '../http/fields.js';
 import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
@@ -28,6 +28,8 @@ async function createLink(req: RouteRequest) {
   const url = returnUrl(l.returnUrl, 'body.link.returnUrl');
   const tokenizeMode = tokenize(l.tokenize, 'body.link.tokenize');
   const threeDSecure = optionalBoolean(l.threeDSecure, 'body.link.threeDSecure') ?? false;
+  // The provider's clients send the protocol version beside the switch (`{version: "2"}`); checked, not stored.
+  threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
 
   const now = sandbox.clock.now();
   // The API writes date-times with a four-digit year: an expiry past 9999 would answer `+010000-...`.

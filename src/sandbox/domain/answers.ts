@@ -20,16 +20,13 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
 }
 
 
-/** `body.link` on creation (spec 4.1). */
+/**
+ * `body.link` on creation (spec 4.1). The provider's creation answer carried what its retrieval answer
+ * does: the status (its PHP client requires it), `tokenize` and `threeDSecure` (clients assert them on
+ * the creation answer), so it is the retrieval view of the new link.
+ */
 export function linkCreatedView(link: LinkRecord, baseUrl: string): Record<string, unknown> {
-  return {
-    linkId: link.id,
-    // The provider's creation answer carried the status too (its PHP client requires it).
-    status: link.status,
-    redirect: { method: 'GET', url: hostedPageUrl(baseUrl, 'link', link.id) },
-    brandIds: link.brandIds,
-    expirationTime: isoUtc(link.expiresAt),
-  };
+  return linkView(link, link.status, baseUrl);
 }
 
 /** `body.link` on retrieval (spec 4.2). */

@@ -11,6 +11,11 @@ import { invalidValue, missingProperty } from '../errors.js';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/** A field the client left out: missing or `null`. */
+export function absent(value: unknown): value is undefined | null {
+  return value === undefined || value === null;
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -100,6 +105,20 @@ export function optionalBoolean(value: unknown, path: string): boolean | undefin
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw invalidValue(path, 'Expected true or false.');
   return value;
+}
+
+/**
+ * `body.threeDSecure` of a link: `{version}` with the 3-D Secure protocol version, `"1"` or `"2"` (a
+ * minor version such as `"2.1"` too; a number is taken as its digits). Optional; returns the version.
+ */
+export function threeDSecureVersion(value: unknown, path: string): string | undefined {
+  const block = optionalObject(value, path);
+  if (block === undefined) return undefined;
+  const version = block.version;
+  if (absent(version)) return undefined;
+  const text = typeof version === 'number' ? String(version) : version;
+  if (typeof text !== 'string' || !/^[12](\.\d{1,2}){0,2}$/.test(text)) throw invalidValue(`${path}.version`, 'Expected the 3-D Secure version, "1" or "2".');
+  return text;
 }
 
 /** A known ISO 4217 code in any letter case, returned upper case. */
