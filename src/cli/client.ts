@@ -8,6 +8,7 @@
 import { resolveConnection, type GlobalFlags } from './config.js';
 import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
 import { httpRequest, type HttpAnswer, type HttpRequest, type Transport } from './http.js';
+import { CLIENT_MARK_HEADER, type ClientTool } from '../sandbox/domain/client-mark.js';
 
 export type { HttpAnswer } from './http.js';
 
@@ -23,6 +24,12 @@ export interface ApiClientOptions {
   fetch?: Transport | undefined;
   /** Milliseconds before a request is abandoned. @default 30000 */
   timeoutMs?: number | undefined;
+  /**
+   * The request mark sent on every request to the sandbox (API and hosted pages, header `x-paylink-client`),
+   * so the advisor tells paylink's own traffic from the merchant's code (docs/advisor.md).
+   * @default "cli"
+   */
+  client?: ClientTool | undefined;
 }
 
 /** An answer of the API: the HTTP status and the parsed JSON envelope. */
@@ -40,6 +47,7 @@ export class ApiClient {
   private readonly fetchImpl: Transport;
   private readonly authorization: string | undefined;
   private readonly timeoutMs: number;
+  private readonly client: ClientTool;
   /** Cookies the hosted pages set, sent back like a browser would (per origin). */
   private readonly cookies = new Map<string, Map<string, string>>();
 
@@ -48,6 +56,7 @@ export class ApiClient {
     this.businessId = options.businessId;
     this.fetchImpl = options.fetch ?? httpRequest;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.client = options.client ?? 'cli';
     this.authorization =
       options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
   }
@@ -89,7 +98,7 @@ export class ApiClient {
   /** GETs (or sends `init` to) a page as a browser would, without following redirects. */
   async page(url: string, init: HttpRequest = {}): Promise<HttpAnswer> {
     const target = new URL(url);
-    const headers: Record<string, string> = { ...init.headers, accept: 'text/html,application/xhtml+xml' };
+    const headers: Record<string, string> = { ...init.headers, accept: 'text/html,application/xhtml+xml', [CLIENT_MARK_HEADER]: this.client };
     const jar = this.cookies.get(target.origin);
     if (jar && jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await this.send(target.href, { ...init, headers, redirect: 'manual' });
@@ -103,7 +112,7 @@ export class ApiClient {
   }
 
   private apiHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', [CLIENT_MARK_HEADER]: this.client };
     if (this.authorization) headers.authorization = this.authorization;
     return headers;
   }
@@ -201,6 +210,15 @@ export interface AdminConnection {
   fetch?: Transport | undefined;
   /** @default 30000 */
   timeoutMs?: number | undefined;
+  /** The request mark (`x-paylink-client`) sent with each request. @default "cli" */
+  client?: ClientTool | undefined;
+}
+
+/** Headers of every admin request: JSON, the request mark, and the admin token when there is one. */
+function adminHeaders(conn: AdminConnection): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', [CLIENT_MARK_HEADER]: conn.client ?? 'cli' };
+  if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
+  return headers;
 }
 
 export interface AdminRequestOptions {
@@ -213,8 +231,7 @@ export interface AdminRequestOptions {
 /** Sends a request to an admin endpoint and parses its envelope; throws for no answer or a non-JSON one. */
 export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET' | 'POST', path: string, body?: unknown, options: AdminRequestOptions = {}): Promise<ApiResponse<T>> {
   const url = `${conn.baseUrl.replace(/\/+$/, '')}${path}`;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
+  const headers = adminHeaders(conn);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const init: HttpRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
   const response = await send(conn.fetch ?? httpRequest, url, init, options.timeoutMs ?? conn.timeoutMs ?? 30_000, options.signal);
@@ -242,8 +259,7 @@ export type IdKind = 'link' | 'checkout' | 'payment' | 'token';
  */
 export async function resolveKind(conn: AdminConnection, id: string, businessId: string): Promise<IdKind | null | undefined> {
   const url = `${conn.baseUrl.replace(/\/+$/, '')}/__sandbox/resolve/${encodeURIComponent(id)}?businessId=${encodeURIComponent(businessId)}`;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (conn.adminToken) headers['x-paylink-admin-token'] = conn.adminToken;
+  const headers = adminHeaders(conn);
   const response = await send(conn.fetch ?? httpRequest, url, { method: 'GET', headers }, conn.timeoutMs ?? 30_000);
   const text = await response.text();
   if (response.status !== 200) return undefined;

@@ -11,6 +11,7 @@ import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, checkHost, refuseCrossOrigin } from './http/guards.js';
 import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
+import { readClientMark } from './http/client-mark.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './http/fields.js';
 import { apiRoutes } from './api/index.js';
@@ -57,6 +58,8 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     const { match, allowed } = router.match(method, path);
     const kind: RouteKind | 'unmatched' = match ? match.route.kind : 'unmatched';
     const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind, startedAt: sandbox.clock.now(), durationMs: 0 };
+    const client = readClientMark(event.node.req.headers);
+    if (client !== undefined) observed.client = client;
 
     let reply: Reply;
     try {

@@ -151,6 +151,8 @@ async function deliver(ui: Ui, transport: Transport, options: ListenOptions, url
  * are forwarded in order (newest first with `out-of-order`).
  */
 export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptions): Promise<ForwardResult[]> {
+  // listen's own requests to the sandbox carry its request mark (docs/advisor.md).
+  conn = { ...conn, client: 'listen' };
   const url = checkForwardUrl(options.forwardTo);
   const transport = options.fetch ?? conn.fetch ?? httpRequest;
   const wait = options.waitSeconds ?? 25;

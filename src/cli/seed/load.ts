@@ -52,10 +52,11 @@ export async function loadFixtures(paths: string[], options: LoadFixturesOptions
     const id = businessId ?? options.connection.businessId;
     let client = clients.get(id);
     if (!client) {
-      client = new ApiClient({ ...options.connection, businessId: id, fetch: options.fetch });
+      // Fixture runs are seed data: marked `fixtures`, the advisor leaves them out whole (docs/advisor.md).
+      client = new ApiClient({ ...options.connection, businessId: id, fetch: options.fetch, client: 'fixtures' });
       clients.set(id, client);
     }
     return client;
   };
-  return runFixtures(files, { clientFor, admin: { ...options.admin, fetch: options.fetch ?? options.admin.fetch }, env: options.env, onStep: options.onStep });
+  return runFixtures(files, { clientFor, admin: { ...options.admin, fetch: options.fetch ?? options.admin.fetch, client: 'fixtures' }, env: options.env, onStep: options.onStep });
 }

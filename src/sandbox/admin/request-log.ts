@@ -133,6 +133,7 @@ export class RequestLog {
       businessId: entry.businessId,
     };
     if (entry.location !== undefined) kept.location = entry.location;
+    if (entry.client !== undefined) kept.client = entry.client;
     if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
     else kept.requestBody = entry.requestBody;
     if (entry.responseJson !== undefined) kept.responseJson = entry.responseJson;
@@ -222,6 +223,7 @@ export class RequestLog {
       const body = bounded(entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody));
       if (body !== undefined) request += `,"body":${body}`;
       if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskDigitRuns(entry.location))}`;
+      if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
       request += '}';
       const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
       const path = maskDigitRuns(entry.path);

@@ -48,6 +48,8 @@ export interface TrafficRequest {
   response?: unknown;
   /** Where a redirect answer sent the browser. */
   location?: string | undefined;
+  /** The request mark: which of paylink's own tools sent it (`cli`, `fixtures`, ...); undefined for anyone else. */
+  client?: string | undefined;
 }
 
 export type ResourceKind = 'link' | 'checkout' | 'payment';

@@ -1,6 +1,7 @@
 /**
  * What the app tells observers (the request log, verbose console output) about each answered request.
  */
+import type { ClientTool } from '../domain/client-mark.js';
 import type { RouteKind } from './router.js';
 
 /** Observes every answered request (the request log, verbose console output). */
@@ -28,4 +29,6 @@ export interface ObservedRequest {
   businessId?: string | undefined;
   /** Where a redirect (3xx) sent the client: the advisor sees hosted pages send customers back to `returnUrl`. */
   location?: string | undefined;
+  /** The request mark (`x-paylink-client`): which of paylink's own tools sent it; undefined for anyone else. */
+  client?: ClientTool | undefined;
 }

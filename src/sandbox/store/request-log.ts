@@ -12,7 +12,7 @@ export interface RequestLogRow {
   status: number;
   business_id: string | null;
   duration_ms: number;
-  /** JSON: `{ kind, query?, body? }`, card data masked. */
+  /** JSON: `{ kind, query?, body?, location?, client? }`, card data masked. */
   request: string | null;
   /** JSON of the response body, masked. */
   response: string | null;
@@ -35,9 +35,9 @@ function parseStored(text: string | null): unknown {
   }
 }
 
-/** Opens a stored row: the one reader of the `{kind, query?, body?, location?}` the request log writes. */
+/** Opens a stored row: the one reader of the `{kind, query?, body?, location?, client?}` the request log writes. */
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
-  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string } | undefined;
+  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string; client?: string } | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,
     at: row.at,
@@ -51,6 +51,7 @@ export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   };
   if (packed?.body !== undefined) decoded.request = packed.body;
   if (packed?.location !== undefined) decoded.location = packed.location;
+  if (packed?.client !== undefined) decoded.client = packed.client;
   const response = parseStored(row.response);
   if (response !== undefined) decoded.response = response;
   return decoded;
