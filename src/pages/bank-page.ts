@@ -1,23 +1,27 @@
 /**
  * The sandbox bank and wallet page (redirect payments of iDEAL, Sofort, Giropay, EPS and PayPal): the
- * customer approves, cancels or makes the payment fail. Pure rendering from a view model; every value is
- * escaped by the `html` template.
+ * customer approves, cancels or makes the payment fail. It wears the hosted pages' frame, stylesheet and
+ * parts (banner, panel, order heading, alert region, buttons), so it looks like the card form it stands
+ * beside. Pure rendering from a view model; every value is escaped by the `html` template.
  */
 import { html } from './html.js';
+import { hostedLayout } from './hosted/layout.js';
+import { alertRegion, orderHead, type OrderSummary } from './hosted/parts.js';
 
-export interface BankPageView {
+export interface BankPageView extends OrderSummary {
   paymentId: string;
   /** `bank` for the bank brands, `wallet` for PayPal. */
   kind: 'bank' | 'wallet';
   /** The brand's name (iDEAL, Sofort, PayPal...). */
   brandName: string;
-  amount: string;
   /** The bank the customer chose (iDEAL's issuer), when the merchant sent one. */
   issuerId?: string | undefined;
   /** `form` while the payment waits for the customer; `result` once it is settled. */
   state: 'form' | 'result';
   /** What happened, once settled. */
   outcome?: string | undefined;
+  /** How it ended, for the result's icon: approved, or not. */
+  approved?: boolean | undefined;
   /** The form's target (this page). */
   action: string;
   /** The merchant's return address (with `id=`), offered as a link once settled. */
@@ -30,26 +34,35 @@ export function renderBankPage(view: BankPageView): string {
   const issuer = view.issuerId !== undefined && view.issuerId !== '' ? html` (issuer ${view.issuerId})` : '';
   const content =
     view.state === 'form'
-      ? html`<p>Pay <strong>${view.amount}</strong> with ${view.brandName}${issuer}.</p>
-          <form method="post" action="${view.action}">
-            <button type="submit" name="action" value="approve">Approve payment</button>
-            <button type="submit" name="action" value="cancel">Cancel</button>
-            <button type="submit" name="action" value="fail">Make it fail</button>
-          </form>
-          <p><small>Approve: 0 Ok. Cancel: -10 (code 3011). Make it fail: -2 (code 3006).</small></p>`
-      : html`<p role="status" aria-live="polite">${view.outcome ?? ''}</p>${
-          view.returnUrl !== undefined ? html`<p><a id="pl-return" href="${view.returnUrl}">Return to the shop</a></p>` : html`<p>You can close this window.</p>`
-        }`;
-  return html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>paylink sandbox ${where} · ${view.brandName}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1rem;margin:0 .5rem .5rem 0}</style>
-</head>
-<body data-paylink-state="${view.state}" data-paylink-brand="${view.brandName}">
-<h1>Sandbox ${where}: ${view.brandName}</h1>
-<p><em>Test environment: no real ${where} is involved.</em></p>
-<div role="alert" aria-live="assertive"></div>
-${content}
-</body>
-</html>`.toString();
+      ? html`<section class="pl-panel pl-simulator" aria-labelledby="pl-title" data-paylink-brand="${view.brandName}">
+${orderHead(view)}
+<h1 id="pl-title">Pay with ${view.brandName}</h1>
+${alertRegion(undefined)}
+<p>Confirm the payment of <strong>${view.amountText}</strong> with ${view.brandName}${issuer}.</p>
+<p class="pl-notice">Sandbox ${where}: <em>Approve payment</em> gives 0 Ok, <em>Cancel</em> -10 (code 3011), <em>Make it fail</em> -2 (code 3006).</p>
+<form id="pl-bank-form" method="post" action="${view.action}">
+  <div class="pl-actions">
+    <button type="submit" class="pl-pay" id="pl-approve" name="action" value="approve">Approve payment</button>
+    <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel">Cancel</button>
+    <button type="submit" class="pl-decline" id="pl-fail" name="action" value="fail">Make it fail</button>
+  </div>
+</form>
+</section>`
+      : html`<section class="pl-panel pl-state pl-${view.approved ? 'good' : 'bad'} pl-simulator" aria-labelledby="pl-title" data-paylink-brand="${view.brandName}">
+${orderHead(view)}
+<div class="pl-icon" aria-hidden="true">${view.approved ? '✓' : '!'}</div>
+<h1 id="pl-title">${view.brandName}: ${view.approved ? 'payment approved' : 'payment not completed'}</h1>
+<p id="pl-message" role="status" aria-live="polite">${view.outcome ?? ''}</p>
+${
+  view.returnUrl !== undefined
+    ? html`<p><a id="pl-return" href="${view.returnUrl}">Return to the shop</a></p>`
+    : html`<p>You can close this window.</p>`
+}
+</section>`;
+  return hostedLayout({
+    title: `Sandbox ${where} · ${view.brandName}`,
+    state: view.state,
+    content,
+    notice: `no real ${where} is involved.`,
+  });
 }

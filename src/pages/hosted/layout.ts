@@ -37,6 +37,8 @@ export interface LayoutInput {
    * no cards at all, only the sandbox notice.
    */
   brandIds?: readonly number[] | undefined;
+  /** The banner's sentence after "Sandbox ·" on a page without test cards. @default "no real card is ever charged." */
+  notice?: string | undefined;
 }
 
 /** The banner's groups, by what a card does, in the order a person tries them. */
@@ -61,9 +63,9 @@ function cardButton(card: TestCard, label: string): SafeHtml {
  * approved card per brand. Elsewhere (paid, expired, 3-D Secure...) there is nothing to choose: the notice
  * alone.
  */
-function banner(fillable: boolean, brandIds: readonly number[] | undefined): SafeHtml {
+function banner(fillable: boolean, brandIds: readonly number[] | undefined, notice = 'no real card is ever charged.'): SafeHtml {
   if (!fillable) {
-    return html`<div class="pl-banner" id="pl-banner"><strong>Sandbox</strong> · no real card is ever charged.</div>`;
+    return html`<div class="pl-banner" id="pl-banner"><strong>Sandbox</strong> · ${notice}</div>`;
   }
   const accepted = (card: TestCard) => brandIds === undefined || brandIds.includes(card.brandId);
   const groups = CARD_GROUPS.map((group) => {
@@ -110,7 +112,7 @@ export function hostedLayout(input: LayoutInput): string {
 </head>
 <body data-paylink-state="${input.state}">
 <div id="pl-root" class="pl-root">
-${banner(input.fillableCards ?? false, input.brandIds)}
+${banner(input.fillableCards ?? false, input.brandIds, input.notice)}
 <main class="pl-main">
 ${input.content}
 <p class="pl-foot">paylink sandbox · test environment</p>

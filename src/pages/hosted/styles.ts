@@ -87,7 +87,7 @@ input[aria-invalid=true] { border-color: ${v('--pl-error')}; }
 .pl-decline { width: 100%; cursor: pointer; font: inherit; padding: 9px 14px; color: ${v('--pl-secondary')}; background: transparent; border: 1px solid ${v('--pl-secondary')}; border-radius: ${v('--pl-button-border-radius')}; }
 .pl-decline:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
 .pl-hidden { display: none !important; }
-.pl-state h1 { font-size: 1.4em; margin: 0 0 8px; }
+.pl-state h1, .pl-simulator h1 { font-size: 1.4em; margin: 0 0 8px; }
 .pl-state .pl-icon { width: 44px; height: 44px; border-radius: 50%; display: flex; align-items: center; justify-content: center; font-size: 24px; font-weight: 700; color: #fff; background: ${v('--pl-secondary')}; margin-bottom: 12px; }
 .pl-state.pl-good .pl-icon { background: ${v('--pl-success')}; }
 .pl-state.pl-bad .pl-icon { background: ${v('--pl-error')}; }

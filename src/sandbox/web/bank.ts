@@ -15,6 +15,7 @@ import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
 import { bankPending, settleBankPayment, simulatorFlow, type Settlement } from '../services/bank.js';
 import { paymentReturnUrl, simulatorPath } from '../domain/paths.js';
+import { page } from './hosted.js';
 import type { PaymentRecord } from '../domain/records.js';
 
 /** The buttons and what each does. */
@@ -32,29 +33,32 @@ function returnUrlOf(payment: PaymentRecord): string | undefined {
   return payment.returnUrl !== undefined ? paymentReturnUrl(payment.returnUrl, payment.id) : undefined;
 }
 
-function page(flow: 'bank' | 'wallet', payment: PaymentRecord): Reply {
+/** The page with the hosted pages' headers (their CSP allows their stylesheet and script, nothing inline). */
+function bankPage(flow: 'bank' | 'wallet', payment: PaymentRecord): Reply {
   const pending = bankPending(payment);
-  return Reply.html(
+  return page(
     200,
     renderBankPage({
       paymentId: payment.id,
       kind: flow,
       brandName: brandById(payment.brandId)?.name ?? 'the bank',
-      amount: formatAmount(payment.amount, payment.currencyCode),
+      merchant: payment.businessId,
+      amountText: formatAmount(payment.amount, payment.currencyCode),
+      trackingCode: payment.trackingCode,
       issuerId: payment.bank?.issuerId,
       state: pending ? 'form' : 'result',
       outcome: pending ? undefined : `The payment is settled: ${payment.description} (result ${payment.result}).`,
+      approved: payment.result === 0,
       action: simulatorPath(flow, payment.id),
       returnUrl: pending ? undefined : returnUrlOf(payment),
     }),
-    { 'cache-control': 'no-store' },
   );
 }
 
 function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
   const load = loader(flow);
   return [
-    { method: 'GET', path: `/gateway/v3/web/${segment}/:paymentId`, kind: 'page', handler: (req) => page(flow, load(req)) },
+    { method: 'GET', path: `/gateway/v3/web/${segment}/:paymentId`, kind: 'page', handler: (req) => bankPage(flow, load(req)) },
     {
       method: 'POST',
       path: `/gateway/v3/web/${segment}/:paymentId`,
