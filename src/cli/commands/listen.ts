@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { httpRequest, type Transport } from '../http.js';
 import type { Ui } from '../ui.js';
 import { tamperBody } from '../../sandbox/domain/events.js';
+import { maskUrlPasswords } from '../../sandbox/domain/mask.js';
 
 /** One event of the stream, as the sandbox sends it. */
 export interface StreamEvent {
@@ -138,7 +139,7 @@ async function deliver(ui: Ui, transport: Transport, options: ListenOptions, url
     if (answer.error !== undefined) r.error = answer.error;
     if (fault !== undefined || i > 0) r.fault = fault ?? 'duplicate';
     if (fault !== undefined && answer.status !== null && answer.status >= 200 && answer.status < 300) {
-      r.finding = `FINDING: ${url} answered ${answer.status} to an event with ${fault === 'tampered-body' ? 'a changed body' : 'a bad signature'}; it must verify the signature and the body's crc32 and refuse it`;
+      r.finding = `FINDING: ${maskUrlPasswords(url)} answered ${answer.status} to an event with ${fault === 'tampered-body' ? 'a changed body' : 'a bad signature'}; it must verify the signature and the body's crc32 and refuse it`;
     }
     print(ui, r);
     results.push(r);
@@ -165,7 +166,7 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
   let since = first.body.lastSeq;
   const header = options.header ?? first.body.header;
   if (!ui.options.json) {
-    ui.info(`Forwarding ${types.length > 0 ? types.join(', ') : 'every'} event${options.businessId ? ` of ${options.businessId}` : ''} to ${url} (signature in ${header})${(options.faults ?? []).length > 0 || options.delayMs ? `, faults: ${[...(options.faults ?? []), ...(options.delayMs ? [`delay ${options.delayMs}ms`] : [])].join(', ')}` : ''}. Ctrl-C to stop.`);
+    ui.info(`Forwarding ${types.length > 0 ? types.join(', ') : 'every'} event${options.businessId ? ` of ${options.businessId}` : ''} to ${maskUrlPasswords(url)} (signature in ${header})${(options.faults ?? []).length > 0 || options.delayMs ? `, faults: ${[...(options.faults ?? []), ...(options.delayMs ? [`delay ${options.delayMs}ms`] : [])].join(', ')}` : ''}. Ctrl-C to stop.`);
   }
   const results: ForwardResult[] = [];
   let ready = false;

@@ -13,7 +13,7 @@
 import type { ObservedRequest, RequestObserver } from '../http/observe.js';
 import type { Sandbox } from '../context.js';
 import { isoUtcMs } from '../domain/clock.js';
-import { maskDigitRuns, maskedJson, maskedJsonText, maskQuery } from '../domain/mask.js';
+import { maskedJson, maskedJsonText, maskQuery, maskText } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
@@ -222,11 +222,11 @@ export class RequestLog {
       if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(entry.query))}`;
       const body = bounded(entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody));
       if (body !== undefined) request += `,"body":${body}`;
-      if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskDigitRuns(entry.location))}`;
+      if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskText(entry.location))}`;
       if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
       request += '}';
       const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
-      const path = maskDigitRuns(entry.path);
+      const path = maskText(entry.path);
       const bytes = path.length + request.length + (response?.length ?? 0);
       this.rows.insert({
         seq,

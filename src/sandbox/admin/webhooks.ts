@@ -5,6 +5,7 @@
  */
 import type { Sandbox } from '../context.js';
 import { EVENT_TYPES, faultNames, faultsOf, FAULT_NAMES, maskSecret, type EventType, type WebhookFaults } from '../domain/events.js';
+import { maskUrlPasswords } from '../domain/mask.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { DEFAULT_SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 import { envelope } from '../http/envelope.js';
@@ -55,12 +56,12 @@ function parseFaults(value: Json | undefined, delay: Json | undefined): WebhookF
   return Object.keys(faults).length > 0 ? faults : undefined;
 }
 
-/** An endpoint as the admin API shows it: never its secret, only the last four characters. */
+/** An endpoint as the admin API shows it: never its secret, only the last four characters; its URL's password masked. */
 export function endpointView(sandbox: Sandbox, e: EndpointRecord) {
   return {
     hookId: e.hookId,
     businessId: e.businessId,
-    url: e.url,
+    url: maskUrlPasswords(e.url),
     events: e.events ?? [...EVENT_TYPES],
     secret: maskSecret(e.secret ?? sandbox.events.secret),
     ownSecret: e.secret !== undefined,
@@ -74,7 +75,7 @@ export function deliveryView(sandbox: Sandbox, d: DeliveryRow, withAttempts: boo
     id: d.id,
     kind: d.data.kind,
     hookId: d.hookId,
-    url: d.url,
+    url: maskUrlPasswords(d.url),
     status: d.status,
     attempts: d.attempts,
     nextAttemptAt: d.status === 'pending' ? new Date(d.nextAt).toISOString() : null,

@@ -78,11 +78,33 @@ function maskRun(run: string): string {
   return out;
 }
 
-/** JSON text of `value` with card data masked; undefined stays undefined. */
+/**
+ * A URL's password, wherever one appears in text: `scheme://user:password@host` (also with the slashes
+ * JSON-escaped) keeps the user and becomes `scheme://user:***@host`. The authority ends at the first `/`,
+ * `?`, `#`, quote or space and its user information at its last `@`, as URL parsers read it.
+ */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:(?:\\?\/){2}[^\s/\\?#"'<>@:]*):[^\s/\\?#"'<>]*@/gi;
+
+/**
+ * Text with the password of every URL in it starred out (a `notifyUrl` such as
+ * `http://user:pass@host/hook`, shown as `http://user:***@host/hook`): the request log, the admin API, the
+ * dashboard and the console show URLs this way. Untouched (no regular expression) without an `@`.
+ */
+export function maskUrlPasswords(text: string): string {
+  if (!text.includes('@')) return text;
+  return text.replace(URL_PASSWORD, '$1:***@');
+}
+
+/** Free text as the request log keeps it: card numbers and URL passwords masked. */
+export function maskText(text: string): string {
+  return maskUrlPasswords(maskDigitRuns(text));
+}
+
+/** JSON text of `value` with card data and URL passwords masked; undefined stays undefined. */
 export function maskedJson(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const text = JSON.stringify(value, (key, v) => (key === '' ? v : maskValue(key, v)));
-  return text === undefined ? undefined : maskDigitRuns(text);
+  return text === undefined ? undefined : maskText(text);
 }
 
 const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|secret)"\s*:/i;
@@ -98,7 +120,7 @@ export function textNeedsValue(text: string): boolean {
  * parsed and masked by key. Spares holding or serializing the value again.
  */
 export function maskedJsonText(text: string): string | undefined {
-  return textNeedsValue(text) ? maskedJson(JSON.parse(text)) : maskDigitRuns(text);
+  return textNeedsValue(text) ? maskedJson(JSON.parse(text)) : maskText(text);
 }
 
 const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|token)=/i;
@@ -109,9 +131,9 @@ const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv
  */
 export function maskQuery(query: string): string {
   if (query.length === 0) return query;
-  if (!SENSITIVE_PARAM.test(query)) return maskDigitRuns(query);
+  if (!SENSITIVE_PARAM.test(query)) return maskText(query);
   const params = new URLSearchParams(query);
   const out = new URLSearchParams();
   for (const [key, value] of params) out.append(key, key.toLowerCase() === 'token' ? '***' : String(maskValue(key, value)));
-  return maskDigitRuns(out.toString());
+  return maskText(out.toString());
 }

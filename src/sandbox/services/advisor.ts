@@ -14,6 +14,7 @@ import {
   type WebhookDelivery,
 } from '../domain/advisor.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import { maskUrlPasswords } from '../domain/mask.js';
 import { decodeRequestRow } from '../store/request-log.js';
 
 /** Rows read per query of the request log. */
@@ -128,7 +129,7 @@ export function deliveriesSince(reader: DeliveryReader, from: number | undefined
         eventType: event.type,
         businessId: event.businessId,
         paymentId: event.paymentId,
-        url: d.url,
+        url: maskUrlPasswords(d.url),
         result: typeof payload?.result === 'number' ? payload.result : undefined,
         attempts: reader.attemptsOf(d.id).map((a) => ({ at: a.at + wallToSandbox, status: a.status, fault: a.fault })),
       });

@@ -7,6 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isProbe, retryDelay, tamperBody, type RetrySchedule } from '../domain/events.js';
+import { maskUrlPasswords } from '../domain/mask.js';
 import { forgeSignature, signEvent } from '../domain/webhook-signature.js';
 import type { Store } from '../store/group-commit.js';
 import type { AttemptRecord, DeliveryRow, EventRepository, EventRow } from '../store/events.js';
@@ -231,7 +232,7 @@ export class DeliveryWorker {
         record.finding = `FINDING: the endpoint answered ${answer.status} to an event with ${what}; it must verify the signature and the body's crc32 and refuse it`;
         next.status = 'finding';
         next.data.note = record.finding;
-        console.error(`paylink: ${record.finding} (event ${event.id}, ${d.url})`);
+        console.error(`paylink: ${record.finding} (event ${event.id}, ${maskUrlPasswords(d.url)})`);
       } else {
         next.status = 'rejected';
         next.data.note = `refused as it should (${answer.status})`;
