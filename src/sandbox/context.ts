@@ -20,6 +20,8 @@ import type { ResetRepository } from './store/reset.js';
 import type { TokenTable } from './store/tokens.js';
 import type { EventRepository } from './store/events.js';
 import { EventService } from './services/events.js';
+import type { Deps } from './services/deps.js';
+import { createServices, type Services } from './services/index.js';
 
 /** username -> password and the business ids those credentials own. */
 export interface Credential {
@@ -59,7 +61,7 @@ function usableClockState(state: ClockState | undefined): ClockState {
   return Number.isNaN(new Date(time).getTime()) ? { offsetMs: 0 } : state;
 }
 
-export class Sandbox {
+export class Sandbox implements Deps {
   /** The group-commit queue every write goes through. */
   readonly store: Store;
   readonly clock: SandboxClock;
@@ -83,6 +85,8 @@ export class Sandbox {
   readonly formTokenSecret: Buffer;
   /** Where the webhook secret came from: the configuration, the database, or generated now. */
   readonly webhookSecretSource: 'config' | 'stored' | 'generated';
+  /** What handlers call: every service bound once to the repositories and clock it needs (services/index.ts). */
+  readonly services: Services;
   /** Errors no handler expected (each became a 500); tests assert there are none. */
   readonly unexpectedErrors: unknown[] = [];
   /** This process as the holder of the database's lock. */
@@ -148,6 +152,7 @@ export class Sandbox {
     this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));
     this.store.onCommit(() => this.events.afterCommit());
     this.store.onRollback(() => this.events.afterRollback());
+    this.services = createServices(this);
   }
 
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */

@@ -21,13 +21,9 @@ import {
   type JsonObject,
 } from '../http/fields.js';
 import type { PaymentRecord } from '../domain/records.js';
-import { duplicateTrackingCode, invalidValue, missingProperty, notFound } from '../errors.js';
+import { invalidValue, missingProperty } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import type { Sandbox } from '../context.js';
-import { settleOnRead } from '../services/bank.js';
-import { createInvoicePayment, createRedirectPayment } from '../services/brand-payments.js';
-import { chargeCard, type CardInput } from '../services/charge.js';
-import { followUp } from '../services/follow-ups.js';
+import type { CardInput } from '../services/charge.js';
 import type { FollowUpAction } from '../domain/follow-ups.js';
 import { parseTransaction } from './common.js';
 import { paymentEnvelope } from '../domain/answers.js';
@@ -132,16 +128,7 @@ function parseInvoiceDetails(body: JsonObject): void {
   });
 }
 
-/** A direct payment with this trackingCode that succeeded or is pending blocks another (failed ones may be retried). */
-function checkTrackingCodeFree(sandbox: Sandbox, businessId: string, trackingCode: string): void {
-  const taken = sandbox.payments
-    .byTrackingCode(businessId, trackingCode)
-    .some((p) => p.parentKind === undefined && p.parentPaymentId === undefined && (p.result === 0 || p.result === 2));
-  if (taken) throw duplicateTrackingCode('body.transaction.trackingCode');
-}
-
 async function createPayment(req: RouteRequest) {
-  const { sandbox } = req;
   const json = await req.json();
   const businessId = req.businessFromBody(json);
   const action = parseAction(json.action);
@@ -159,6 +146,7 @@ async function createPayment(req: RouteRequest) {
   const brand = brandId !== undefined ? brandById(brandId) : undefined;
   const extra = transaction.notifyUrl !== undefined ? { notifyUrl: transaction.notifyUrl } : undefined;
   const common = { businessId, action, amount: transaction.amount, currencyCode: transaction.currencyCode, trackingCode, descriptor, extra };
+  const payments = req.sandbox.services.payments;
 
   if (brand !== undefined && brand.kind !== 'card') {
     if (card !== undefined || token !== undefined) throw invalidValue('body.transaction.brandId', `A ${brand.name} payment takes no card or token; leave out body.card and body.transaction.token.`);
@@ -169,11 +157,7 @@ async function createPayment(req: RouteRequest) {
     if (brand.kind === 'invoice') {
       parseInvoiceDetails(body);
       if (bank !== undefined) throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
-      const record = await sandbox.store.write(() => {
-        checkTrackingCodeFree(sandbox, businessId, trackingCode);
-        return createInvoicePayment(sandbox, { ...common, brand });
-      });
-      return paymentReply(record);
+      return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand } }));
     }
     if (action !== 'PAYMENT') throw invalidValue('action', `A ${brand.name} payment can only be a payment, not an authorization.`);
     const back = optionalReturnUrl(t.returnUrl);
@@ -187,21 +171,13 @@ async function createPayment(req: RouteRequest) {
     } else if (bank !== undefined) {
       throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
     }
-    const record = await sandbox.store.write(() => {
-      checkTrackingCodeFree(sandbox, businessId, trackingCode);
-      return createRedirectPayment(sandbox, { ...common, action: 'PAYMENT', brand, returnUrl: back, bank: bankInput });
-    });
-    return paymentReply(record);
+    return paymentReply(await payments.create({ via: 'brand', request: { ...common, action: 'PAYMENT', brand, returnUrl: back, bank: bankInput } }));
   }
 
   // A card brand and a returnUrl without card data: the customer enters the card on the hosted form.
   if (brand !== undefined && card === undefined && token === undefined && bank === undefined && t.returnUrl !== undefined && t.returnUrl !== null) {
     const back = returnUrl(t.returnUrl, 'body.transaction.returnUrl');
-    const record = await sandbox.store.write(() => {
-      checkTrackingCodeFree(sandbox, businessId, trackingCode);
-      return createRedirectPayment(sandbox, { ...common, brand, returnUrl: back, tokenize });
-    });
-    return paymentReply(record);
+    return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, returnUrl: back, tokenize } }));
   }
 
   if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) takes body.bank.');
@@ -209,9 +185,9 @@ async function createPayment(req: RouteRequest) {
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };
 
-  const record = await sandbox.store.write(() => {
-    checkTrackingCodeFree(sandbox, businessId, trackingCode);
-    return chargeCard(sandbox, {
+  const record = await payments.create({
+    via: 'card',
+    charge: {
       businessId,
       action,
       amount: transaction.amount,
@@ -222,18 +198,15 @@ async function createPayment(req: RouteRequest) {
       source,
       brandId,
       tokenize,
-      attemptKey: `tc:${businessId}:${trackingCode}`,
-    });
+    },
   });
   return paymentReply(record);
 }
 
 async function getPayment(req: RouteRequest) {
   const businessId = req.businessFromQuery();
-  const payment = req.sandbox.payments.getOwned(req.params.paymentId!, businessId);
-  if (!payment || payment.action === 'CREDIT') throw notFound('Payment');
   // A GET answers 200 whatever the payment's result (recorded from the provider): the result is in the body.
-  return Reply.json(200, paymentEnvelope(await settleOnRead(req.sandbox, payment)));
+  return Reply.json(200, paymentEnvelope(await req.sandbox.services.payments.get(businessId, req.params.paymentId!)));
 }
 
 /**
@@ -245,10 +218,8 @@ async function findPayments(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
   if (!code) throw missingProperty('trackingCode');
-  const found = req.sandbox.payments.byTrackingCode(businessId, code).filter((p) => p.action !== 'CREDIT');
-  const settled: PaymentRecord[] = [];
-  for (const p of found) settled.push(await settleOnRead(req.sandbox, p));
-  return Reply.json(200, settled.map(paymentEnvelope));
+  const found = await req.sandbox.services.payments.byTrackingCode(businessId, code);
+  return Reply.json(200, found.map(paymentEnvelope));
 }
 
 function followUpRoute(action: FollowUpAction) {
@@ -261,7 +232,7 @@ function followUpRoute(action: FollowUpAction) {
     // The provider's clients send the follow-up's own trackingCode (and the currency) with it.
     const trackingCode = t === undefined ? undefined : parseTrackingCode(t.trackingCode, 'body.transaction.trackingCode', false);
     const currency = t?.currencyCode === undefined || t.currencyCode === null ? undefined : requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
-    const child = await followUp(req.sandbox, {
+    const child = await req.sandbox.services.payments.followUp({
       businessId,
       paymentId: req.params.paymentId!,
       action,

@@ -7,7 +7,7 @@
 import { errorOf, FAILURES, RESULTS, httpStatusOfResult } from '../errors.js';
 import { sandboxAccount } from '../domain/bank-accounts.js';
 import type { PaymentRecord } from '../domain/records.js';
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
 
 /**
  * The simulator page a payment is completed on: `wallet` for PayPal, `bank` for the bank brands (payments
@@ -66,7 +66,7 @@ const OUTCOMES: Record<'bank' | 'wallet', Record<Settlement, Outcome>> = {
  * Resolves a pending bank or wallet payment and stores it; a payment that is no longer pending is returned
  * as it is. An approved bank payment gets the account that paid it (`body.bank` iban, bic, holder).
  */
-export function settleBankPayment(sandbox: Sandbox, p: PaymentRecord, how: Settlement): PaymentRecord {
+export function settleBankPayment(sandbox: Pick<Deps, 'payments' | 'clock'>, p: PaymentRecord, how: Settlement): PaymentRecord {
   const flow = simulatorFlow(p);
   if (flow === undefined || p.result !== 2) return p;
   const { kind, error } = OUTCOMES[flow][how];
@@ -87,7 +87,7 @@ export function settleBankPayment(sandbox: Sandbox, p: PaymentRecord, how: Settl
 }
 
 /** Applies the amount convention to a pending bank or wallet payment being read, storing the outcome. */
-export async function settleOnRead(sandbox: Sandbox, p: PaymentRecord): Promise<PaymentRecord> {
+export async function settleOnRead(sandbox: Pick<Deps, 'store' | 'payments' | 'clock'>, p: PaymentRecord): Promise<PaymentRecord> {
   if (!bankPending(p)) return p;
   const how = settlementByAmount(p.amount);
   if (how === undefined) return p;

@@ -4,7 +4,10 @@
  * wallet (PayPal) to the sandbox wallet page, each created `2 Pending`; an invoice brand (AfterPay)
  * answers at once. Both functions are synchronous and run inside `sandbox.store.write(...)`.
  */
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
+
+/** What creating a payment by brand uses. */
+export type BrandPaymentDeps = Pick<Deps, 'payments' | 'clock' | 'ids' | 'baseUrl'>;
 import type { Brand } from '../domain/brands.js';
 import { isoUtc } from '../domain/clock.js';
 import { bankPath, paymentFormPath, walletPath } from '../domain/paths.js';
@@ -31,7 +34,7 @@ export interface BrandPaymentRequest {
 
 const FLOW_OF_KIND: Partial<Record<Brand['kind'], RedirectFlow>> = { card: 'card', bank: 'bank', wallet: 'wallet' };
 
-function baseRecord(sandbox: Sandbox, req: BrandPaymentRequest, id: string): PaymentRecord {
+function baseRecord(sandbox: Pick<Deps, 'clock' | 'ids'>, req: BrandPaymentRequest, id: string): PaymentRecord {
   const now = sandbox.clock.now();
   return {
     ...req.extra,
@@ -55,7 +58,7 @@ function baseRecord(sandbox: Sandbox, req: BrandPaymentRequest, id: string): Pay
 }
 
 /** Where the customer is sent: the card form or the bank page (GET), or the wallet page (a form post). */
-function redirectOf(sandbox: Sandbox, flow: RedirectFlow, id: string): PaymentRedirect {
+function redirectOf(sandbox: Pick<Deps, 'baseUrl'>, flow: RedirectFlow, id: string): PaymentRedirect {
   if (flow === 'card') return { method: 'GET', url: sandbox.baseUrl + paymentFormPath(id) };
   if (flow === 'bank') return { method: 'GET', url: sandbox.baseUrl + bankPath(id) };
   // The provider answered wallets with a form to post (its PHP client requires non-empty `fields`).
@@ -66,7 +69,7 @@ function redirectOf(sandbox: Sandbox, flow: RedirectFlow, id: string): PaymentRe
  * A `2 Pending` payment waiting for the customer on the card form, the bank page or the wallet page, with
  * `redirect` to it; stored and returned. The brand must be a card, bank or wallet brand.
  */
-export function createRedirectPayment(sandbox: Sandbox, req: BrandPaymentRequest): PaymentRecord {
+export function createRedirectPayment(sandbox: BrandPaymentDeps, req: BrandPaymentRequest): PaymentRecord {
   const flow = FLOW_OF_KIND[req.brand.kind];
   if (flow === undefined) throw new Error(`${req.brand.name} is not paid by redirect`);
   const id = sandbox.ids.uuid();
@@ -88,7 +91,7 @@ export function createRedirectPayment(sandbox: Sandbox, req: BrandPaymentRequest
  * An invoice payment (AfterPay): approved at once (`0 Ok`), as the provider's synchronous brands answered;
  * an authorization can then be captured, refunded or cancelled like a card's.
  */
-export function createInvoicePayment(sandbox: Sandbox, req: BrandPaymentRequest): PaymentRecord {
+export function createInvoicePayment(sandbox: BrandPaymentDeps, req: BrandPaymentRequest): PaymentRecord {
   const record: PaymentRecord = { ...baseRecord(sandbox, req, sandbox.ids.uuid()), ...RESULTS.ok };
   if (req.action === 'AUTHORIZE') record.capturedAmount = 0;
   sandbox.payments.insert(record);

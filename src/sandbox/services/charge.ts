@@ -13,8 +13,8 @@ import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.
 import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
 import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
 import { challengePath } from '../domain/paths.js';
-import type { Sandbox } from '../context.js';
-import { cardFingerprint, saveToken } from './tokens.js';
+import type { Deps } from './deps.js';
+import { cardFingerprint, saveToken, type SaveTokenDeps } from './tokens.js';
 
 /** Card data as the customer or the merchant sent it. Never stored: only its summary is. */
 export interface CardInput {
@@ -76,7 +76,7 @@ interface Source {
 }
 
 /** Counts one more retry-card attempt for `key` and returns the count (1 = first). */
-function countAttempt(sandbox: Sandbox, key: string): number {
+function countAttempt(sandbox: Pick<Deps, 'attempts'>, key: string): number {
   return sandbox.attempts.count(key);
 }
 
@@ -143,7 +143,7 @@ export function inspectCard(card: CardInput): InspectedCard {
   };
 }
 
-function tokenSource(sandbox: Sandbox, businessId: string, token: string): Source {
+function tokenSource(sandbox: Pick<Deps, 'tokens'>, businessId: string, token: string): Source {
   if (typeof token !== 'string' || token === '') throw missingProperty('body.transaction.token');
   // A token of another business is unknown here: an input error, exactly like a token that never existed.
   const saved = sandbox.tokens.getOwned(token, businessId);
@@ -196,7 +196,10 @@ function cardSummary(source: Source, outcome: Outcome): CardSummary {
  * for a bad card, an unknown token or a brand outside `brandId`/`allowedBrandIds`; otherwise returns the
  * stored record: result 0, 2 (3-D Secure, `redirect.url` to the challenge page) or negative.
  */
-export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord {
+/** What charging uses: payments, saved tokens, retry attempts, the clock, ids, the base URL and the token secret. */
+export type ChargeDeps = Pick<Deps, 'payments' | 'tokens' | 'attempts' | 'clock' | 'ids' | 'baseUrl' | 'meta'>;
+
+export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentRecord {
   const source = 'card' in req.source ? cardSource(req.source.card) : tokenSource(sandbox, req.businessId, req.source.token);
   checkBrand(req, source);
 
@@ -271,7 +274,7 @@ export function chargeCard(sandbox: Sandbox, req: ChargeRequest): PaymentRecord 
 }
 
 function tokenOf(
-  sandbox: Sandbox,
+  sandbox: SaveTokenDeps,
   record: PaymentRecord,
   pending: { fingerprint: string; behaviour: string; displayHint: string },
 ): { token: string; displayHint: string } {
@@ -295,7 +298,7 @@ function tokenOf(
  * Finishes a payment waiting for 3-D Secure: code `1234` approves it (and saves the token if one was
  * asked for), any other code or `null` (cancel) makes it -10. Does not touch links or checkouts.
  */
-export function resolveChallenge(sandbox: Sandbox, paymentId: string, code: string | null): PaymentRecord {
+export function resolveChallenge(sandbox: Pick<Deps, 'payments' | 'clock' | 'ids'> & SaveTokenDeps, paymentId: string, code: string | null): PaymentRecord {
   const current = sandbox.payments.get(paymentId);
   if (!current) throw notFound('Payment');
   if (current.result !== 2 || current.challenge === undefined) {

@@ -2,7 +2,7 @@
  * Capture, cancel and refund of a stored payment: the rules of `domain/follow-ups.ts` applied inside one
  * write, so two concurrent refunds can never move more than was captured.
  */
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
 import { applyFollowUp, followUpAmount, refundAgainstAuthorization, type FollowUpAction } from '../domain/follow-ups.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { notFound } from '../errors.js';
@@ -17,7 +17,7 @@ export interface FollowUpRequest {
 }
 
 /** Stores the follow-up and the original it moved; returns the follow-up's record. */
-export function followUp(sandbox: Sandbox, req: FollowUpRequest): Promise<PaymentRecord> {
+export function followUp(sandbox: Pick<Deps, 'store' | 'payments' | 'ids' | 'clock'>, req: FollowUpRequest): Promise<PaymentRecord> {
   return sandbox.store.write(() => {
     const original = sandbox.payments.getOwned(req.paymentId, req.businessId);
     if (!original) throw notFound('Payment');

@@ -6,23 +6,24 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { isoUtc } from '../domain/clock.js';
 import type { TokenRecord } from '../domain/records.js';
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
+import { trackingCodeTaken } from '../domain/tracking-codes.js';
 import { duplicateTrackingCode } from '../errors.js';
 
 const SECRET_KEY = 'tokens.secret';
 
 /** The per-database fingerprint secret, created on first use (inside a write). */
-function secret(sandbox: Sandbox): string {
-  let value = sandbox.readMeta<string>(SECRET_KEY);
+function secret(sandbox: Pick<Deps, 'meta'>): string {
+  let value = sandbox.meta.get<string>(SECRET_KEY);
   if (value === undefined) {
     value = randomBytes(32).toString('hex');
-    sandbox.writeMetaSync(SECRET_KEY, value);
+    sandbox.meta.set(SECRET_KEY, value);
   }
   return value;
 }
 
 /** The fingerprint of a card for a business: what makes the same card give the same token. */
-export function cardFingerprint(sandbox: Sandbox, businessId: string, number: string, expiryMonth: string, expiryYear: string): string {
+export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string): string {
   return createHmac('sha256', secret(sandbox)).update(`${businessId}\n${number}\n${expiryMonth}\n${expiryYear}`).digest('hex');
 }
 
@@ -33,10 +34,13 @@ export type SaveTokenInput = Omit<TokenRecord, 'kind' | 'id' | 'token' | 'create
  * The token of this card for this business: the existing one (with the trackingCode it was saved with), or
  * a new one. A new token's trackingCode must be unused by the business's other tokens (2001).
  */
-export function saveToken(sandbox: Sandbox, input: SaveTokenInput): TokenRecord {
+/** What saving a token uses. */
+export type SaveTokenDeps = Pick<Deps, 'tokens' | 'ids' | 'clock' | 'meta'>;
+
+export function saveToken(sandbox: SaveTokenDeps, input: SaveTokenInput): TokenRecord {
   const existing = sandbox.tokens.byFingerprint(input.businessId, input.fingerprint);
   if (existing) return existing;
-  if (input.trackingCode !== undefined && sandbox.tokens.byTrackingCode(input.businessId, input.trackingCode).length > 0) {
+  if (input.trackingCode !== undefined && trackingCodeTaken('token', sandbox.tokens.byTrackingCode(input.businessId, input.trackingCode))) {
     throw duplicateTrackingCode('body.trackingCode');
   }
   const id = sandbox.ids.uuid();
