@@ -6,6 +6,7 @@
  * only through this module, so the same commands work against any deployment of the API.
  */
 import { resolveConnection, type GlobalFlags } from './config.js';
+import type { Discovery } from './discovery.js';
 import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
 import { httpRequest, type HttpAnswer, type HttpRequest, type Transport } from './http.js';
 import { CLIENT_MARK_HEADER, type ClientTool } from '../sandbox/domain/client-mark.js';
@@ -279,8 +280,8 @@ export interface AdminFlags {
 }
 
 /** Base URL as the API commands resolve it (flag > env > config file > default), and the admin token. */
-export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AdminConnection {
-  const connection = resolveConnection(flags, env, cwd);
+export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): AdminConnection {
+  const connection = resolveConnection(flags, env, cwd, discovery);
   const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
   return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs };
 }

@@ -7,7 +7,7 @@ import { DEFAULT_DB, DEFAULT_PORT } from '../sandbox/domain/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
-import { findSandboxState } from './sandbox-state.js';
+import { discoverSandboxSync, sandboxOf, type Discovery } from './discovery.js';
 
 /** `paylink sandbox`'s defaults, shown in its help (from the sandbox's pure defaults module). */
 export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
@@ -107,8 +107,11 @@ function normalizeBaseUrl(value: string, source: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** Resolves the connection: flags > environment > config file > defaults. */
-export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Connection {
+/**
+ * Resolves the connection: flags > environment > config file > the sandbox started in this folder
+ * (`discovery.ts`; `discovery` when the caller already looked, probing its port) > defaults.
+ */
+export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): Connection {
   const file = readConfigFile(cwd);
   const pick = (flag: string | undefined, envName: string, fileValue: string | undefined): [string | undefined, string] => {
     if (flag !== undefined) return [flag, 'flag'];
@@ -122,8 +125,9 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
   const [password] = pick(flags.password, 'PAYLINK_PASSWORD', file.password);
   if (businessId !== undefined && businessId.trim() === '') throw new UsageError('--business-id: must not be empty.');
   if (password !== undefined && username === undefined) throw new UsageError('--password needs --username (or PAYLINK_USERNAME).');
-  // No base URL configured: a sandbox started from this folder (or one above) says where it listens.
-  const base = baseUrl === undefined ? (findSandboxState(cwd)?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
+  // No base URL configured: the sandbox started from this folder (or one above) says where it listens;
+  // when it is gone, an error says so rather than the default URL, which may be another project's sandbox.
+  const base = baseUrl === undefined ? (sandboxOf(discovery ?? discoverSandboxSync(cwd), cwd)?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
   const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
     baseUrl: base,

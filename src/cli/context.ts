@@ -6,6 +6,7 @@
 import { adminConnectionOf, ApiClient, type AdminConnection, type AdminFlags } from './client.js';
 import { resolveConnection, type Connection, type GlobalFlags } from './config.js';
 import { Journal } from './journal.js';
+import type { Discovery } from './discovery.js';
 import type { Transport } from './http.js';
 import type { Ui } from './ui.js';
 
@@ -27,6 +28,8 @@ export interface MakeContextOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   fetch?: Transport;
+  /** What sandbox discovery found for `cwd`, when the caller looked already (with a port probe). */
+  discovery?: Discovery | undefined;
 }
 
 /**
@@ -45,13 +48,13 @@ export function makeContext(ui: Ui, flags: GlobalFlags & AdminFlags, options: Ma
     env,
     fetch: options.fetch,
     get connection() {
-      return (connection ??= resolveConnection(flags, env, cwd));
+      return (connection ??= resolveConnection(flags, env, cwd, options.discovery));
     },
     get client() {
       return (client ??= new ApiClient({ ...this.connection, fetch: options.fetch }));
     },
     get admin() {
-      return (admin ??= { ...adminConnectionOf(flags, env, cwd), fetch: options.fetch });
+      return (admin ??= { ...adminConnectionOf(flags, env, cwd, options.discovery), fetch: options.fetch });
     },
     get journal() {
       return (journal ??= new Journal(cwd));

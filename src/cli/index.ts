@@ -57,7 +57,10 @@ Examples:
     );
   const run: Runner = async (cmd, load, call, options = {}) => {
     const [module, { makeContext }] = await Promise.all([load(), import('./context.js')]);
-    const ctx = makeContext(ui(), cmd.optsWithGlobals());
+    const flags = cmd.optsWithGlobals();
+    // No base URL given here: the sandbox started in this folder, its port probed (discovery.ts).
+    const discovery = options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL ? await (await import('./discovery.js')).discoverSandbox(process.cwd()) : undefined;
+    const ctx = makeContext(ui(), flags, { discovery });
     if (options.connection !== false) void ctx.connection;
     await call(module, ctx);
   };

@@ -175,7 +175,7 @@ describe('prompts check each answer with the API rules (4)', () => {
 });
 
 describe('finding a sandbox on another port (5)', () => {
-  it('prints PAYLINK_BASE_URL=..., and commands run from its folder (or below) find it without --base-url; the state file goes on exit', async () => {
+  it('prints PAYLINK_BASE_URL=..., and commands run from its folder (or below) find it without --base-url; its entry goes on exit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-state-'));
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
@@ -185,8 +185,10 @@ describe('finding a sandbox on another port (5)', () => {
       const url = /PAYLINK_BASE_URL=(\S+)/.exec(out)![1]!;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(url).not.toBe('http://127.0.0.1:8417');
-      const state = join(dir, '.paylink', 'sandbox.json');
-      expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ url, pid: child.pid });
+      const entries = join(dir, '.paylink', 'sandboxes');
+      expect(readdirSync(entries)).toEqual([`memory-${child.pid}.json`]);
+      const state = join(entries, readdirSync(entries)[0]!);
+      expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ url, pid: child.pid, db: ':memory:' });
       const sub = join(dir, 'app', 'src');
       mkdirSync(sub, { recursive: true });
       for (const where of [dir, sub]) {
@@ -200,7 +202,8 @@ describe('finding a sandbox on another port (5)', () => {
       child.kill('SIGINT');
       await new Promise((resolve) => child.on('close', resolve));
       expect(existsSync(state)).toBe(false);
-      expect(resolveConnection({}, {}, dir).baseUrl).toBe('http://127.0.0.1:8417');
+      // The folder's sandbox has stopped: an error saying so, not the default URL (another project's sandbox).
+      expect(() => resolveConnection({}, {}, dir)).toThrow(/No sandbox is running for this folder/);
     } finally {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type Ru
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
-import { removeSandboxState, writeSandboxState } from '../sandbox-state.js';
+import { removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 
 export interface SandboxCommandOptions {
@@ -208,11 +208,12 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   setFlagsFromString('--heap-growing-percent=30');
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
   const running = await runSandbox(options, ui);
-  // Other commands run from this folder find this sandbox on whatever port it got (sandbox-state.ts).
-  const statePath = writeSandboxState(process.cwd(), { url: running.publicUrl, pid: process.pid, startedAt: new Date().toISOString() });
+  // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
+  // entry per running sandbox, named after its database.
+  const entryPath = writeSandboxEntry(process.cwd(), { url: running.publicUrl, listen: running.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() });
   try {
     await serveUntilSignal(running, ui);
   } finally {
-    removeSandboxState(statePath);
+    removeSandboxEntry(entryPath);
   }
 }
