@@ -16,6 +16,10 @@ export interface BankPageView extends OrderSummary {
   brandName: string;
   /** The bank the customer chose (iDEAL's issuer), when the merchant sent one. */
   issuerId?: string | undefined;
+  /** The name of that bank, when the sandbox knows it. */
+  bankLabel?: string | undefined;
+  /** iDEAL without an issuer sent: the banks the customer picks from (`issuerId` posted with the button). */
+  banks?: ReadonlyArray<{ issuerId: string; label: string }> | undefined;
   /** `form` while the payment waits for the customer; `result` once it is settled. */
   state: 'form' | 'result';
   /** What happened, once settled. */
@@ -31,7 +35,13 @@ export interface BankPageView extends OrderSummary {
 /** The whole page. */
 export function renderBankPage(view: BankPageView): string {
   const where = view.kind === 'wallet' ? 'wallet' : 'bank';
-  const issuer = view.issuerId !== undefined && view.issuerId !== '' ? html` (issuer ${view.issuerId})` : '';
+  const issuer =
+    view.bankLabel !== undefined ? html` at ${view.bankLabel}` : view.issuerId !== undefined && view.issuerId !== '' ? html` (issuer ${view.issuerId})` : '';
+  const choice =
+    view.banks !== undefined && view.banks.length > 0
+      ? html`<p class="pl-field"><label for="pl-issuer">Your bank</label>
+  <select id="pl-issuer" name="issuerId">${view.banks.map((bank) => html`<option value="${bank.issuerId}">${bank.label}</option>`)}</select></p>`
+      : '';
   const content =
     view.state === 'form'
       ? html`<section class="pl-panel pl-simulator" aria-labelledby="pl-title" data-paylink-brand="${view.brandName}">
@@ -41,6 +51,7 @@ ${alertRegion(undefined)}
 <p>Confirm the payment of <strong>${view.amountText}</strong> with ${view.brandName}${issuer}.</p>
 <p class="pl-notice">Sandbox ${where}: <em>Approve payment</em> gives 0 Ok, <em>Cancel</em> -10 (code 3011), <em>Make it fail</em> -2 (code 3006).</p>
 <form id="pl-bank-form" method="post" action="${view.action}">
+  ${choice}
   <div class="pl-actions">
     <button type="submit" class="pl-pay" id="pl-approve" name="action" value="approve">Approve payment</button>
     <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel">Cancel</button>

@@ -45,3 +45,61 @@ describe('link creation answers as the retrieval does', () => {
     expect([res.status, res.body.result], res.text).toEqual([200, 0]);
   });
 });
+
+const BIZ = 'merchant-code';
+
+function idealPayment(amount: number, bank: Record<string, unknown>, more: Record<string, unknown> = {}) {
+  return {
+    action: 'payment',
+    header: { businessId: BIZ },
+    body: { transaction: { amount, currencyCode: 'EUR', brandId: 3010, trackingCode: uniqueCode('ideal'), returnUrl: 'https://shop.example/back', ...more }, bank },
+  };
+}
+
+async function postForm(path: string, fields: Record<string, string>) {
+  return fetch(sb.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+}
+
+describe('iDEAL answers name the bank in the provider\'s form', () => {
+  it('names the bank of the issuerId sent, as a number, a string or the bank\'s BIC', async () => {
+    for (const [issuerId, name] of [[10, 'ABN_AMRO'], ['20', 'RABOBANK'], [30, 'ING'], [40, 'SNS_BANK'], [50, 'ASN_BANK'], [60, 'REGIOBANK'], [70, 'TRIODOS_BANK'], [80, 'KNAB'], [100, 'VAN_LANSCHOT'], [110, 'BUNQ'], ['INGBNL2A', 'ING']] as const) {
+      const res = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId }));
+      expect([res.status, res.body.result], res.text).toEqual([200, 2]);
+      expect(res.body.body.bank, String(issuerId)).toMatchObject({ name, countryCode: 'NL' });
+    }
+  });
+
+  it('answers the paid payment with the payer\'s account at that bank: account number, IBAN of that bank, its BIC', async () => {
+    const created = await sb.post('/gateway/v3/payments', idealPayment(1, { issuerId: 20 }));
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.result, read.text).toBe(0);
+    const bank = read.body.body.bank;
+    expect(bank).toMatchObject({ name: 'RABOBANK', countryCode: 'NL', bic: 'RABONL2U', accountHolderName: expect.any(String), accountNumber: expect.stringMatching(/^\d{10}$/) });
+    expect(bank.iban).toMatch(/^NL\d{2}RABO\d{10}$/);
+    expect(bank.iban.endsWith(bank.accountNumber)).toBe(true);
+    // ISO 13616: the IBAN's check digits hold.
+    const rearranged = (bank.iban.slice(4) + bank.iban.slice(0, 4)).replace(/[A-Z]/g, (c: string) => String(c.charCodeAt(0) - 55));
+    expect(BigInt(rearranged) % 97n).toBe(1n);
+  });
+
+  it('lets the customer choose the bank on the bank page when the merchant sent no issuerId, and names it then', async () => {
+    const created = await sb.post('/gateway/v3/payments', idealPayment(10, {}));
+    expect(created.body.body.bank.name).toBe('iDEAL');
+    const path = new URL(created.body.body.redirect.url).pathname;
+    const page = await fetch(sb.url + path).then((r) => r.text());
+    expect(page).toContain('name="issuerId"');
+    expect(page).toContain('value="70"');
+    const posted = await postForm(path, { issuerId: '70', action: 'approve' });
+    expect(posted.status).toBe(303);
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.result).toBe(0);
+    expect(read.body.body.bank).toMatchObject({ name: 'TRIODOS_BANK', issuerId: '70', bic: 'TRIONL2U' });
+  });
+
+  it('keeps the brand\'s name for an issuer it does not know, and for the other bank brands', async () => {
+    const unknown = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 'X' }));
+    expect(unknown.body.body.bank).toMatchObject({ name: 'iDEAL', issuerId: 'X' });
+    const sofort = await sb.post('/gateway/v3/payments', { ...idealPayment(10, { countryCode: 'DE', issuerId: 10 }), body: { ...idealPayment(10, {}).body, transaction: { ...idealPayment(10, {}).body.transaction, brandId: 3020 }, bank: { countryCode: 'DE', issuerId: 10 } } });
+    expect(sofort.body.body.bank.name, sofort.text).toBe('Sofort');
+  });
+});

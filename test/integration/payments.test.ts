@@ -193,7 +193,7 @@ describe('bank redirect payments (iDEAL)', () => {
     expect([res.status, res.body.result, res.body.description]).toEqual([200, 2, 'Pending']);
     const id = res.body.body.id as string;
     expect(res.body.body.redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/bank/${id}` });
-    expect(res.body.body.bank).toEqual({ name: 'iDEAL', countryCode: 'NL', issuerId: 'INGBNL2A' });
+    expect(res.body.body.bank).toEqual({ name: 'ING', countryCode: 'NL', issuerId: 'INGBNL2A' });
   });
 
   it('settles the payment from the bank page: approve gives 0, and the page then shows the result', async () => {

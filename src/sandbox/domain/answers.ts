@@ -106,8 +106,9 @@ export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
 }
 
 /**
- * `body.bank` of a bank payment: the bank's `name` (the brand's), `countryCode` when known, the `issuerId`
- * sent, and once paid the payer's `accountHolderName`, `iban` and `bic`. Only strings: a value not known
+ * `body.bank` of a bank payment: the bank's `name` (iDEAL: the customer's bank in the provider's form,
+ * `ABN_AMRO`; otherwise the brand's), `countryCode` when known, the `issuerId` sent, and once paid the
+ * payer's account (`accountNumber` for iDEAL, `accountHolderName`, `iban`, `bic`). Only strings: a value not known
  * is left out, never answered as `{}` or `null`.
  */
 export function bankView(p: PaymentRecord): Record<string, string> {
@@ -115,7 +116,7 @@ export function bankView(p: PaymentRecord): Record<string, string> {
   const view: Record<string, string> = {};
   const name = bank.name ?? brandById(p.brandId)?.name;
   if (name !== undefined) view.name = name;
-  for (const key of ['countryCode', 'issuerId', 'accountHolderName', 'iban', 'bic'] as const) {
+  for (const key of ['countryCode', 'issuerId', 'accountNumber', 'accountHolderName', 'iban', 'bic'] as const) {
     const value = bank[key];
     if (typeof value === 'string') view[key] = value;
   }

@@ -103,6 +103,8 @@ export interface BankDetails {
   issuerId?: string;
   /** The payer's account, known once the payment succeeded (sandbox values, docs/api.md). */
   accountHolderName?: string;
+  /** The payer's account number at the bank (iDEAL: the IBAN's last ten digits). */
+  accountNumber?: string;
   iban?: string;
   bic?: string;
 }

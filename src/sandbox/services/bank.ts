@@ -6,6 +6,8 @@
  */
 import { errorOf, FAILURES, RESULTS, httpStatusOfResult } from '../errors.js';
 import { sandboxAccount } from '../domain/bank-accounts.js';
+import { brandById, type Brand } from '../domain/brands.js';
+import { idealAccount, idealBankOf } from '../domain/ideal-banks.js';
 import type { PaymentRecord } from '../domain/records.js';
 import type { Deps } from './deps.js';
 
@@ -62,11 +64,29 @@ const OUTCOMES: Record<'bank' | 'wallet', Record<Settlement, Outcome>> = {
   },
 };
 
+/** iDEAL's brand id: its answers name the customer's bank. */
+const IDEAL = 3010;
+
+/**
+ * `body.bank.name` of a bank payment: for iDEAL the bank the issuer id names, in the provider's form
+ * (`ABN_AMRO`); the brand's name for the other bank brands, and for iDEAL until the customer's bank is known.
+ */
+export function bankName(brand: Brand, issuerId: string | undefined): string {
+  return (brand.id === IDEAL ? idealBankOf(issuerId)?.name : undefined) ?? brand.name;
+}
+
+/** The account that paid an approved bank payment: at the iDEAL bank chosen, else the country's example account. */
+function payerAccount(p: PaymentRecord, bank: NonNullable<PaymentRecord['bank']>) {
+  const ideal = p.brandId === IDEAL ? idealBankOf(bank.issuerId) : undefined;
+  return ideal !== undefined ? { ...sandboxAccount(bank.countryCode), ...idealAccount(ideal) } : sandboxAccount(bank.countryCode);
+}
+
 /**
  * Resolves a pending bank or wallet payment and stores it; a payment that is no longer pending is returned
  * as it is. An approved bank payment gets the account that paid it (`body.bank` iban, bic, holder).
+ * `chosenIssuerId` is the bank the customer picked on the bank page (iDEAL without an issuer sent).
  */
-export function settleBankPayment(sandbox: Pick<Deps, 'payments' | 'clock'>, p: PaymentRecord, how: Settlement): PaymentRecord {
+export function settleBankPayment(sandbox: Pick<Deps, 'payments' | 'clock'>, p: PaymentRecord, how: Settlement, chosenIssuerId?: string): PaymentRecord {
   const flow = simulatorFlow(p);
   if (flow === undefined || p.result !== 2) return p;
   const { kind, error } = OUTCOMES[flow][how];
@@ -81,7 +101,14 @@ export function settleBankPayment(sandbox: Pick<Deps, 'payments' | 'clock'>, p: 
     refundedAmount: result === 0 ? 0 : undefined,
     updatedAt: sandbox.clock.now(),
   };
-  if (result === 0 && p.bank !== undefined) updated.bank = { ...p.bank, ...sandboxAccount(p.bank.countryCode) };
+  if (p.bank !== undefined) {
+    let bank = p.bank;
+    if (p.brandId === IDEAL && bank.issuerId === undefined && idealBankOf(chosenIssuerId) !== undefined) {
+      const brand = brandById(p.brandId);
+      bank = { ...bank, issuerId: chosenIssuerId, ...(brand !== undefined ? { name: bankName(brand, chosenIssuerId) } : {}) };
+    }
+    updated.bank = result === 0 ? { ...bank, ...payerAccount(p, bank) } : bank;
+  }
   sandbox.payments.update(updated);
   return updated;
 }

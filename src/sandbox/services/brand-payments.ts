@@ -13,6 +13,7 @@ import { isoUtc } from '../domain/clock.js';
 import { bankPath, paymentFormPath, walletPath } from '../domain/paths.js';
 import type { BankDetails, PaymentRecord, PaymentRedirect, RedirectFlow } from '../domain/records.js';
 import { RESULTS } from '../errors.js';
+import { bankName } from './bank.js';
 
 export interface BrandPaymentRequest {
   businessId: string;
@@ -78,7 +79,7 @@ export function createRedirectPayment(sandbox: BrandPaymentDeps, req: BrandPayme
   if (flow === 'card' && req.tokenize) record.tokenize = true;
   if (flow === 'bank') {
     const countryCode = req.bank?.countryCode ?? req.brand.countryCode;
-    const bank: BankDetails = { name: req.brand.name };
+    const bank: BankDetails = { name: bankName(req.brand, req.bank?.issuerId) };
     if (countryCode !== undefined) bank.countryCode = countryCode;
     if (req.bank?.issuerId !== undefined) bank.issuerId = req.bank.issuerId;
     record.bank = bank;

@@ -17,6 +17,10 @@ import { bankPending, settleBankPayment, simulatorFlow, type Settlement } from '
 import { paymentReturnUrl, simulatorPath } from '../domain/paths.js';
 import { page } from './hosted.js';
 import type { PaymentRecord } from '../domain/records.js';
+import { IDEAL_BANKS, idealBankOf } from '../domain/ideal-banks.js';
+
+/** iDEAL's brand id: the customer chooses the bank on the page when the merchant sent no issuer. */
+const IDEAL = 3010;
 
 /** The buttons and what each does. */
 const SETTLEMENT_OF_BUTTON: Record<string, Settlement> = { approve: 'approved', cancel: 'cancelled', fail: 'failed' };
@@ -46,6 +50,8 @@ function bankPage(flow: 'bank' | 'wallet', payment: PaymentRecord): Reply {
       amountText: formatAmount(payment.amount, payment.currencyCode),
       trackingCode: payment.trackingCode,
       issuerId: payment.bank?.issuerId,
+      bankLabel: idealBankOf(payment.bank?.issuerId)?.label,
+      banks: pending && payment.brandId === IDEAL && payment.bank?.issuerId === undefined ? IDEAL_BANKS : undefined,
       state: pending ? 'form' : 'result',
       outcome: pending ? undefined : `The payment is settled: ${payment.description} (result ${payment.result}).`,
       approved: payment.result === 0,
@@ -75,7 +81,8 @@ function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
         // The buttons have no one-time token (unlike the card form), so a post from another site is
         // refused: it could otherwise settle a payment whose id it learned.
         refuseCrossSite(sandbox, req.event);
-        const settled = await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how));
+        const chosen = form.get('issuerId') ?? undefined;
+        const settled = await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how, chosen));
         // Back to the merchant once settled (also for a second press after it was settled elsewhere).
         return Reply.redirect(returnUrlOf(settled) ?? simulatorPath(flow, payment.id), 303);
       },
