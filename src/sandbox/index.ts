@@ -234,6 +234,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     async close() {
       if (closed) return;
       closed = true;
+      // Long polls (`paylink listen`, `logs --follow`) answer at once, so the server's stop waits for none.
+      sandbox.events.close();
       await worker.stop();
       requestLog.close();
       await tunnel?.close().catch(() => undefined);

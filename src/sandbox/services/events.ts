@@ -51,6 +51,8 @@ export class EventService {
   private readonly committedListeners = new Set<() => void>();
   /** Deliveries were added since the last commit (a resend adds some without an event). */
   private deliveriesAdded = false;
+  /** Aborted when the sandbox closes: every long poll of `follow` answers at once. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: EventServiceDeps) {
     this.latestSeq = this.committed = deps.events.lastSeq();
@@ -75,6 +77,14 @@ export class EventService {
     this.committed = this.latestSeq;
     this.deliveriesAdded = false;
     for (const listener of this.committedListeners) listener();
+  }
+
+  /**
+   * The sandbox is closing: every waiting `follow` answers now (what it has, usually nothing), so a
+   * `paylink listen` attached does not hold the server's stop for its poll's remaining wait.
+   */
+  close(): void {
+    this.closing.abort();
   }
 
   /** After a rolled-back write the cached endpoints may hold one that was never stored. */
@@ -241,15 +251,16 @@ export class EventService {
     const found = this.signedSince(since, filter);
     if (found.length > 0 || waitMs <= 0) return found;
     const end = Date.now() + waitMs;
-    while (Date.now() < end && !signal?.aborted) {
+    const stop = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
+    while (Date.now() < end && !stop.aborted) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, end - Date.now());
         const off = this.onCommitted(done);
-        signal?.addEventListener('abort', done, { once: true });
+        stop.addEventListener('abort', done, { once: true });
         function done() {
           clearTimeout(timer);
           off();
-          signal?.removeEventListener('abort', done);
+          stop.removeEventListener('abort', done);
           resolve();
         }
       });
