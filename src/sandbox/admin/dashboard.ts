@@ -4,7 +4,6 @@
  * buttons to open the hosted page or pay as the customer. Behind the admin token when the sandbox has one;
  * a `?token=` is traded for an HttpOnly SameSite=Strict cookie and dropped from the address.
  */
-import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../context.js';
 import { formatClockOffset, isoUtc } from '../domain/clock.js';
 import { duration as parseDuration } from '../http/fields.js';
@@ -19,7 +18,6 @@ import { followUpsOf, listRecords, paymentsWithToken, type ResourceTable } from 
 import { changeClock, clockView } from './clock.js';
 import { requestLogOf, type LoggedRequest, type RequestFilter } from './request-log.js';
 import { loadParent, playCustomer, type CustomerPlay } from '../services/submission.js';
-import { createLink } from '../services/links.js';
 import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
@@ -502,23 +500,7 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
 async function copyLink(req: RouteRequest): Promise<Reply> {
   // Also refuses a post from another site or origin (CSRF): a page elsewhere must not move the clock or pay.
   checkAdminAccess(req.sandbox, req.event, req.query);
-  const { sandbox } = req;
-  const original = sandbox.links.get(req.params.id!);
-  if (!original) throw notFound('Payment link');
-  const now = sandbox.clock.now();
-  const suffix = randomUUID().slice(0, 8);
-  const link: LinkRecord = {
-    ...original,
-    id: sandbox.ids.uuid(),
-    trackingCode: original.trackingCode === undefined ? undefined : `${original.trackingCode.slice(0, 80)}-copy-${suffix}`,
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: now + parseDuration(original.duration, 'duration').ms,
-    status: 'READY',
-    attempts: 0,
-    paymentIds: [],
-  };
-  await createLink(sandbox, link);
+  const link = await req.sandbox.services.links.copy(req.params.id!, (text) => parseDuration(text, 'duration').ms);
   return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
 }
 

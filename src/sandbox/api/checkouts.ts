@@ -3,14 +3,13 @@
  * tokenizing the card.
  */
 import { brandIds, requireObject, returnUrl, tokenize } from '../http/fields.js';
-import { CHECKOUT_VALIDITY_MS, checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
+import { checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { errorBody, errorOf, FAILURES, missingProperty, notFound, RESULTS } from '../errors.js';
+import { errorBody, errorOf, FAILURES, missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { parseTransaction, paymentEntries } from './common.js';
-import { createCheckout as createStoredCheckout } from '../services/links.js';
 import { checkoutView, transactionView } from '../domain/answers.js';
 
 async function createCheckout(req: RouteRequest) {
@@ -24,25 +23,7 @@ async function createCheckout(req: RouteRequest) {
   const url = returnUrl(c.returnUrl, 'body.checkout.returnUrl');
   const tokenizeMode = tokenize(c.tokenize, 'body.checkout.tokenize');
 
-  const now = sandbox.clock.now();
-  const checkout: CheckoutRecord = {
-    kind: 'checkout',
-    id: sandbox.ids.uuid(),
-    businessId,
-    trackingCode: transaction.trackingCode,
-    createdAt: now,
-    updatedAt: now,
-    transaction,
-    brandIds: brands,
-    returnUrl: url,
-    expiresAt: now + CHECKOUT_VALIDITY_MS,
-    state: 'PENDING',
-    tokenize: tokenizeMode,
-    challengeOpen: false,
-    attempts: 0,
-    paymentIds: [],
-  };
-  await createStoredCheckout(sandbox, checkout);
+  const checkout = await sandbox.services.checkouts.create({ businessId, transaction, brandIds: brands, returnUrl: url, tokenize: tokenizeMode });
   return envelope(sandbox, RESULTS.pending, {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),
@@ -69,7 +50,7 @@ export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord):
     transaction: transactionView(checkout.transaction),
   };
   if (checkout.paymentIds.length > 0 || state !== 'PENDING') {
-    body.payments = paymentEntries(sandbox, checkout.paymentIds);
+    body.payments = paymentEntries(sandbox.services, checkout.paymentIds);
   }
   const outcome = RESULT_OF_CHECKOUT_STATE[state];
   const error = ERROR_OF_STATE[state];
@@ -80,18 +61,14 @@ export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord):
 
 function getCheckout(req: RouteRequest) {
   const businessId = req.businessFromQuery();
-  const checkout = req.sandbox.checkouts.getOwned(req.params.checkoutId!, businessId);
-  if (!checkout) throw notFound('Checkout');
-  return checkoutStatusReply(req.sandbox, checkout);
+  return checkoutStatusReply(req.sandbox, req.sandbox.services.checkouts.get(businessId, req.params.checkoutId!));
 }
 
 function findCheckout(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
   if (!code) throw missingProperty('trackingCode');
-  const checkout = req.sandbox.checkouts.byTrackingCode(businessId, code)[0];
-  if (!checkout) throw notFound('Checkout');
-  return checkoutStatusReply(req.sandbox, checkout);
+  return checkoutStatusReply(req.sandbox, req.sandbox.services.checkouts.byTrackingCode(businessId, code));
 }
 
 export const checkoutRoutes: Route[] = [

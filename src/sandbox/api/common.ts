@@ -4,7 +4,7 @@
 import { authorizationMode, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
-import type { Sandbox } from '../context.js';
+import type { Services } from '../services/index.js';
 import { paymentEntry } from '../domain/answers.js';
 
 /**
@@ -28,9 +28,6 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
 }
 
 /** `body.payments[]` of a link or checkout: an entry for each attempt, oldest first. */
-export function paymentEntries(sandbox: Sandbox, paymentIds: readonly string[]): Array<Record<string, unknown>> {
-  return paymentIds.flatMap((id) => {
-    const payment = sandbox.payments.get(id);
-    return payment ? [paymentEntry(payment)] : [];
-  });
+export function paymentEntries(services: Services, paymentIds: readonly string[]): Array<Record<string, unknown>> {
+  return services.payments.byIds(paymentIds).map((p) => paymentEntry(p));
 }

@@ -6,15 +6,11 @@ import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { invalidValue, missingProperty, notFound, RESULTS } from '../errors.js';
+import { missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { Sandbox } from '../context.js';
 import { parseTransaction, paymentEntries } from './common.js';
-import { cancelLink, createLink as createStoredLink } from '../services/links.js';
 import { linkCreatedView, linkView, transactionView } from '../domain/answers.js';
-
-/** The first instant whose ISO 8601 form needs a five-digit year. */
-const LATEST_EXPIRY_MS = Date.UTC(10000, 0, 1);
 
 async function createLink(req: RouteRequest) {
   const { sandbox } = req;
@@ -31,30 +27,15 @@ async function createLink(req: RouteRequest) {
   // The provider's clients send the protocol version beside the switch (`{version: "2"}`); checked, not stored.
   threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
 
-  const now = sandbox.clock.now();
-  // The API writes date-times with a four-digit year: an expiry past 9999 would answer `+010000-...`.
-  if (now + period.ms >= LATEST_EXPIRY_MS) {
-    throw invalidValue('body.link.duration', 'The link would expire after the year 9999 by the sandbox clock. Use a shorter duration or set the sandbox clock back.');
-  }
-  const link: LinkRecord = {
-    kind: 'link',
-    id: sandbox.ids.uuid(),
+  const link = await sandbox.services.links.create({
     businessId,
-    trackingCode: transaction.trackingCode,
-    createdAt: now,
-    updatedAt: now,
     transaction,
     brandIds: brands,
     returnUrl: url,
-    duration: period.text,
-    expiresAt: now + period.ms,
-    status: 'READY',
+    duration: period,
     tokenize: tokenizeMode,
     threeDSecure,
-    attempts: 0,
-    paymentIds: [],
-  };
-  await createStoredLink(sandbox, link);
+  });
   return envelope(sandbox, RESULTS.success, {
     link: linkCreatedView(link, sandbox.baseUrl),
     transaction: transactionView(link.transaction),
@@ -69,7 +50,7 @@ export function linkStatusEnvelope(sandbox: Sandbox, link: LinkRecord) {
     transaction: transactionView(link.transaction),
   };
   if (!customerActed(link)) return envelope(sandbox, RESULTS.ok, body);
-  body.payments = paymentEntries(sandbox, link.paymentIds);
+  body.payments = paymentEntries(sandbox.services, link.paymentIds);
   return envelope(sandbox, RESULTS.completed, body);
 }
 
@@ -113,24 +94,20 @@ function linkStatusReply(sandbox: Sandbox, link: LinkRecord): unknown {
 
 function getLink(req: RouteRequest) {
   const businessId = req.businessFromQuery();
-  const link = req.sandbox.links.getOwned(req.params.linkId!, businessId);
-  if (!link) throw notFound('Payment link');
-  return linkStatusReply(req.sandbox, link);
+  return linkStatusReply(req.sandbox, req.sandbox.services.links.get(businessId, req.params.linkId!));
 }
 
 function findLink(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
   if (!code) throw missingProperty('trackingCode');
-  const link = req.sandbox.links.byTrackingCode(businessId, code)[0];
-  if (!link) throw notFound('Payment link');
-  return linkStatusReply(req.sandbox, link);
+  return linkStatusReply(req.sandbox, req.sandbox.services.links.byTrackingCode(businessId, code));
 }
 
 async function cancelLinkRoute(req: RouteRequest) {
   // The business comes from the body's header, as for every POST; a bodiless POST may give it in the query.
   const businessId = req.query.has('businessId') ? req.businessFromQuery() : req.businessFromBody(await req.json());
-  const link = await cancelLink(req.sandbox, businessId, req.params.linkId!);
+  const link = await req.sandbox.services.links.cancel(businessId, req.params.linkId!);
   return linkStatusEnvelope(req.sandbox, link);
 }
 

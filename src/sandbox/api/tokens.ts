@@ -3,12 +3,11 @@
  * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';
-import { optionalObject, requireInteger, requireObject, trackingCode, type JsonObject } from '../http/fields.js';
+import { optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
 import { envelope } from '../http/envelope.js';
-import { ApiError, invalidValue, notFound, RESULTS } from '../errors.js';
+import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import { inspectCard } from '../services/charge.js';
-import { cardFingerprint, saveToken, tokenView } from '../services/tokens.js';
+import { tokenView } from '../services/tokens.js';
 import { parseCardInput } from './payments.js';
 
 /** `customer` is stored as sent; far deeper than any real customer record and it overflowed the stack on save. */
@@ -46,30 +45,7 @@ async function createToken(req: RouteRequest) {
     if (brandById(brandId)?.kind !== 'card') throw invalidValue('body.brandId', 'Expected the id of a card brand; see docs/api.md.');
   }
 
-  const card = inspectCard(input);
-  if (brandId !== undefined && brandId !== card.brandId) {
-    throw invalidValue('body.brandId', `The card is ${card.brandId === 0 ? 'of no brand the sandbox knows' : `a ${brandById(card.brandId)?.name} card (brandId ${card.brandId})`}.`);
-  }
-  // A token is a promise to charge the card later: refuse what could never be charged, without storing anything.
-  const refusal = card.refusal(sandbox.clock.now());
-  if (refusal) throw new ApiError(refusal);
-
-  const token = await sandbox.store.write(() =>
-    saveToken(sandbox, {
-      businessId,
-      fingerprint: cardFingerprint(sandbox, businessId, card.number, card.expiryMonth, card.expiryYear),
-      behaviour: card.behaviour,
-      brandId: card.brandId,
-      displayHint: card.displayHint,
-      firstSixDigits: card.firstSixDigits,
-      lastFourDigits: card.lastFourDigits,
-      expiryMonth: card.expiryMonth,
-      expiryYear: card.expiryYear,
-      holderName: card.holderName,
-      trackingCode: code,
-      customer: customer as JsonObject | undefined,
-    }),
-  );
+  const token = await sandbox.services.tokens.create({ businessId, card: input, brandId, trackingCode: code, customer });
   const answer: Record<string, unknown> = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
   // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
   if (token.trackingCode !== undefined) answer.trackingCode = token.trackingCode;
@@ -79,9 +55,7 @@ async function createToken(req: RouteRequest) {
 function getToken(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   // Another business's token is a 404, exactly like one that does not exist.
-  const token = req.sandbox.tokens.getOwned(req.params.token!, businessId);
-  if (!token) throw notFound('Token');
-  return envelope(req.sandbox, RESULTS.ok, tokenView(token));
+  return envelope(req.sandbox, RESULTS.ok, tokenView(req.sandbox.services.tokens.get(businessId, req.params.token!)));
 }
 
 export const tokenRoutes: Route[] = [

@@ -61,3 +61,13 @@ export async function findPayments(deps: PaymentReadDeps, businessId: string, tr
   for (const p of found) settled.push(await settleOnRead(deps, p));
   return settled;
 }
+
+/** The stored payments with these ids, in that order (the attempts of a link or checkout); unknown ids are skipped. */
+export function paymentsByIds(deps: Pick<Deps, 'payments'>, paymentIds: readonly string[]): PaymentRecord[] {
+  const found: PaymentRecord[] = [];
+  for (const id of paymentIds) {
+    const payment = deps.payments.get(id);
+    if (payment) found.push(payment);
+  }
+  return found;
+}
