@@ -4,7 +4,7 @@
  * services/advisor.ts's findings, times as ISO 8601.
  */
 import type { Sandbox } from '../context.js';
-import { CHECKS, type Advice, type AdviceView, type Evidence, type EvidenceView, type Finding, type FindingView } from '../domain/advisor.js';
+import { CHECKS, docOf, type Advice, type AdviceView, type Evidence, type EvidenceView, type Finding, type FindingView } from '../domain/advisor.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { envelope } from '../http/envelope.js';
 import { checkAdminAccess } from '../http/guards.js';
@@ -15,11 +15,6 @@ import { formatClockOffset } from '../domain/clock.js';
 import { clockView, parseClockStep } from './clock.js';
 import { requestLogOf } from './request-log.js';
 import { renderAdvisor, type AdvisorView } from '../../pages/dashboard/advisor.js';
-
-/** Where each check's "how to fix" lives. */
-export function docOf(check: string): string {
-  return `docs/advisor.md#${check}`;
-}
 
 function evidenceView(e: Evidence): EvidenceView {
   const view: EvidenceView = { at: isoUtcMs(e.at), summary: e.summary };
@@ -88,7 +83,7 @@ function advisorPage(req: RouteRequest): Reply {
     clock: { now: clock.now, offset: formatClockOffset(clock.offsetMs), frozen: clock.frozen, action: '/__sandbox/dashboard/clock', back: '/__sandbox/dashboard/advisor' },
     advice,
     filters: { businessId: advice.businessId ?? '', since: advice.since ?? '', action: '/__sandbox/dashboard/advisor' },
-    titles: Object.fromEntries(CHECKS.map((c) => [c.id, c.title])),
+    titles: Object.fromEntries(CHECKS.map((c) => [c.meta.id, c.meta.title])),
   };
   return Reply.html(200, renderAdvisor(view), PAGE_HEADERS);
 }
