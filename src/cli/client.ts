@@ -7,7 +7,7 @@
  */
 import { resolveConnection, type GlobalFlags } from './config.js';
 import type { Discovery } from './discovery.js';
-import { ApiResponseError, UnreachableError, type ErrorEnvelope } from './errors.js';
+import { ApiResponseError, CancelledError, UnreachableError, type ErrorEnvelope } from './errors.js';
 import { httpRequest, type HttpAnswer, type HttpRequest, type Transport } from './http.js';
 import { CLIENT_MARK_HEADER, type ClientTool } from '../sandbox/domain/client-mark.js';
 
@@ -148,6 +148,7 @@ async function send(fetchImpl: Transport, url: string, init: HttpRequest, timeou
     const timeout = AbortSignal.timeout(timeoutMs);
     return await fetchImpl(url, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     throw unreachable(url, error, timeoutMs);
   }
 }

@@ -11,7 +11,7 @@ export const EXIT_CODES = {
   api: 3,
   /** No sandbox (or API) answered at the base URL. */
   unreachable: 4,
-  /** The person pressed Ctrl-C at a prompt: nothing was sent (128 + SIGINT, as shells report it). */
+  /** The person pressed Ctrl-C at a prompt (nothing was sent) or while a command waited (128 + SIGINT, as shells report it). */
   cancelled: 130,
   /** A bug: an error nobody expected (EX_SOFTWARE of sysexits.h). */
   internal: 70,

@@ -8,6 +8,7 @@
  * request has its own connection (no keep-alive), so nothing is left open when a command is done.
  */
 import type { IncomingMessage } from 'node:http';
+import { interruption } from './interrupt.js';
 
 /** What the client sends: the subset of `RequestInit` it uses. */
 export interface HttpRequest {
@@ -58,13 +59,15 @@ export async function httpRequest(url: string, init: HttpRequest = {}): Promise<
 
 async function once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_UNSUPPORTED_PROTOCOL' });
-  signal?.throwIfAborted();
+  // Ctrl-C (interrupt.ts) aborts whatever is in flight, whoever sent it.
+  const stop = signal ? AbortSignal.any([signal, interruption]) : interruption;
+  stop.throwIfAborted();
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const sent: Record<string, string> = { ...headers };
   if (body !== undefined) sent['content-length'] = String(Buffer.byteLength(body));
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const req = request(url, { method, headers: sent, agent: false, signal }, (res) => resolve(answerOf(res)));
-    req.on('error', (error) => reject(signal?.aborted ? signal.reason : error));
+    const req = request(url, { method, headers: sent, agent: false, signal: stop }, (res) => resolve(answerOf(res)));
+    req.on('error', (error) => reject(stop.aborted ? stop.reason : error));
     req.end(body);
   });
 }

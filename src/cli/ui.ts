@@ -166,8 +166,20 @@ export class Ui {
     if (this.options.json || this.options.quiet || this.streams.stderr.isTTY !== true || columns <= 0) {
       return work({ text() {}, succeed() {}, fail() {}, stop() {} });
     }
-    const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.streams.stderr, color: 'cyan' }).start();
+    const [{ default: ora }, { interrupt, interruption }] = await Promise.all([import('ora'), import('./interrupt.js')]);
+    // discardStdin off: ora's discarder puts stdin in raw mode, so the terminal sends no SIGINT for Ctrl-C,
+    // and never reads stdin (it adds its 'data' listener without resuming the stream), so it never sees the
+    // Ctrl-C byte either: Ctrl-C did nothing until the request timed out. The terminal stays cooked instead,
+    // and the SIGINT it sends ends the wait below at once (exit 130), aborting the requests in flight.
+    const spinner = ora({ text, stream: this.streams.stderr, color: 'cyan', discardStdin: false }).start();
+    const onInterrupt = () => interrupt();
+    process.on('SIGINT', onInterrupt);
+    let fail = () => {};
+    const interrupted = new Promise<never>((_, reject) => {
+      fail = () => reject(interruption.reason as Error);
+      if (interruption.aborted) fail();
+      else interruption.addEventListener('abort', fail, { once: true });
+    });
     const handle: Spinner = {
       text: (t) => {
         spinner.text = t;
@@ -177,12 +189,15 @@ export class Ui {
       stop: () => void spinner.stop(),
     };
     try {
-      const value = await work(handle);
+      const value = await Promise.race([work(handle), interrupted]);
       if (spinner.isSpinning) spinner.stop();
       return value;
     } catch (error) {
       if (spinner.isSpinning) spinner.stop();
       throw error;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      interruption.removeEventListener('abort', fail);
     }
   }
 
