@@ -65,6 +65,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerWebhooks(program, run);
   registerEvents(program, run);
   registerListen(program, run);
+  registerFaults(program, run);
 }
 
 function registerSandbox(program: Command, run: Runner): void {
@@ -519,4 +520,58 @@ Examples:
         }),
       ),
     );
+}
+
+function registerFaults(program: Command, run: Runner): void {
+  const load = () => import('./commands/faults.js');
+  const faults = program.command('faults').description("Make the sandbox's API fail on purpose: slow, failing, silent, or taking the payment and timing out (docs/faults.md)")
+    .addHelpText('after', '\nExamples:\n  $ paylink faults add --method POST --path payments --kind ghost --times 1\n  $ paylink faults list\n  $ paylink faults remove f1\n  $ paylink faults clear');
+  faults
+    .command('add')
+    .description('Add a rule: requests it matches are faulted (the first matching rule that fires applies)')
+    .option('--kind <kind>', 'status (answer an error, do nothing), latency (answer late), timeout (hold, no answer, do nothing), reset (drop the connection, do nothing), ghost (do it, then timeout or reset)')
+    .option('--method <method>', 'only GET or POST (default: any)')
+    .option('--path <pattern>', 'path under /gateway/v3/: payments, payments/*, payments/*/refund, ** (default: the whole API)')
+    .option('--business <id>', 'only requests of this business id')
+    .option('--brand <id|name>', "only requests of this brand (transaction.brandId, or the card number's brand)")
+    .option('--amount <amount|range>', 'only this amount (13.37) or range (10..20, 10.., ..20)')
+    .option('--status <code>', 'status kind: 401, 403, 429, 500, 502, 503 or 504 (default 503)')
+    .option('--latency <ms|range>', 'latency kind: 300, 300ms, 2s, or a range 200-800')
+    .option('--hold <duration>', 'timeout and ghost kinds: how long the connection is held at most (default 60s, at most 300s)')
+    .option('--as <mode>', 'ghost kind: timeout (default) or reset')
+    .option('--probability <p>', 'fault each matching request with this probability (0.3); default always')
+    .option('--times <n>', 'fault only the next n matching requests')
+    .option('--include-paylink', "apply to requests of paylink's own tools too (they are spared otherwise)")
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink faults add --method POST --path payments --kind ghost --times 1     # the payment is made, the answer never comes
+  $ paylink faults add --kind status --status 503 --probability 0.3              # 3 requests in 10 answer 503 / -3 Failed, retry
+  $ paylink faults add --path 'payments/*' --method GET --kind latency --latency 200-800
+  $ paylink faults add --method POST --path payments --kind timeout --hold 30s --business shop-1
+  $ paylink faults add --method POST --path payments --kind reset --brand visa --amount 13.37`,
+    )
+    .action((options: Omit<import('./commands/faults.js').FaultAddFlags, 'includePaylink'> & { includePaylink?: boolean }, cmd: Command) =>
+      run(cmd, load, (m, ctx) => m.faultsAdd(ctx.admin, ctx.ui, options)),
+    );
+  faults
+    .command('list')
+    .description('List the rules in the order they apply, with how often each fired')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink faults list\n  $ paylink faults list --json')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.faultsList(ctx.admin, ctx.ui)));
+  faults
+    .command('remove <id>')
+    .description('Remove a rule')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink faults remove f1')
+    .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.faultsRemove(ctx.admin, ctx.ui, id)));
+  faults
+    .command('clear')
+    .description('Remove every rule')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink faults clear')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.faultsClear(ctx.admin, ctx.ui)));
 }

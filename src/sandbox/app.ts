@@ -19,7 +19,12 @@ import { adminRoutes } from './admin/routes.js';
 import { dashboardRoutes } from './admin/dashboard.js';
 import { webhookRoutes } from './admin/webhooks.js';
 import { webhookDashboardRoutes } from './admin/webhooks-dashboard.js';
+import { faultRoutes } from './admin/faults.js';
+import { faultDashboardRoutes } from './admin/faults-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
+import { HeldConnections, requestFacts } from './http/fault-injection.js';
+import { faultError, holdOf, latencyOf } from './domain/faults.js';
+import type { FiredFault } from './services/faults.js';
 
 export interface BuiltApp {
   /** The h3 app (for embedding in another h3 or nitro app). */
@@ -31,6 +36,8 @@ export interface BuiltApp {
   nodeListener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Adds an observer of answered requests. */
   observe(observer: RequestObserver): void;
+  /** Ends the connections API faults hold or delay (the sandbox is stopping). */
+  releaseHeld(): void;
 }
 
 const SECURITY_HEADERS = {
@@ -40,13 +47,23 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...dashboardRoutes, ...webhookDashboardRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {
   const router = new Router(allRoutes());
   const observers: RequestObserver[] = [];
+  const held = new HeldConnections();
   const app = createApp();
+  const notify = (observed: ObservedRequest): void => {
+    for (const observer of observers) {
+      try {
+        observer(observed);
+      } catch (error) {
+        console.error('paylink: a request observer failed:', error);
+      }
+    }
+  };
 
   const handle = async (event: H3Event): Promise<void> => {
     const startedAt = performance.now();
@@ -61,7 +78,9 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     const client = readClientMark(event.node.req.headers);
     if (client !== undefined) observed.client = client;
 
-    let reply: Reply;
+    // Undefined only when a fault that does not act (timeout, reset) fired: there is no answer at all.
+    let reply: Reply | undefined;
+    let fired: (FiredFault & { businessId?: string | undefined }) | undefined;
     try {
       if (!match) {
         if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
@@ -105,11 +124,45 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
           return id;
         },
       };
-      const value = await match.route.handler(request);
-      reply = value instanceof Reply ? value : Reply.json(200, value as object);
+      if (kind === 'api' && sandbox.faults.active) {
+        fired = await pickFault(sandbox, request, method, client !== undefined);
+        if (fired !== undefined) {
+          observed.fault = { rule: fired.rule.id, kind: fired.rule.kind };
+          observed.businessId ??= fired.businessId;
+          await fired.committed;
+          if (fired.rule.kind === 'status') throw faultError(fired.rule.status ?? 503);
+        }
+      }
+      // Faults that do not act never hand the request to its handler.
+      if (fired?.rule.kind !== 'timeout' && fired?.rule.kind !== 'reset') {
+        const value = await match.route.handler(request);
+        reply = value instanceof Reply ? value : Reply.json(200, value as object);
+      }
     } catch (error) {
       reply = errorReply(sandbox, error, kind, path);
     }
+
+    const withhold = fired?.rule.kind === 'timeout' || fired?.rule.kind === 'reset' || fired?.rule.kind === 'ghost' ? fired.rule : undefined;
+    if (withhold !== undefined && observed.fault !== undefined) {
+      if (withhold.kind === 'ghost' && reply !== undefined) observed.fault.withheldStatus = reply.status;
+      observed.status = 0;
+      const socket = event.node.req.socket;
+      if (withhold.kind === 'reset' || (withhold.kind === 'ghost' && withhold.ghostAs === 'reset')) {
+        held.reset(socket);
+        observed.fault.ended = 'reset';
+      } else {
+        observed.fault.ended = await held.hold(socket, holdOf(withhold));
+      }
+      observed.durationMs = performance.now() - startedAt;
+      notify(observed);
+      return;
+    }
+    if (fired?.rule.kind === 'latency' && observed.fault !== undefined) {
+      const delayMs = latencyOf(fired.rule, Math.random());
+      observed.fault.delayMs = delayMs;
+      await held.delay(delayMs);
+    }
+    if (reply === undefined) return;
 
     observed.status = reply.status;
     if (reply.status >= 300 && reply.status < 400 && reply.headers.location !== undefined) observed.location = reply.headers.location;
@@ -117,13 +170,7 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     const json = send(event, reply);
     if (json !== undefined) observed.responseJson = json;
     observed.durationMs = performance.now() - startedAt;
-    for (const observer of observers) {
-      try {
-        observer(observed);
-      } catch (error) {
-        console.error('paylink: a request observer failed:', error);
-      }
-    }
+    notify(observed);
   };
   app.use(eventHandler(handle));
 
@@ -135,7 +182,23 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     });
   };
 
-  return { app, nodeListener, observe: (observer) => observers.push(observer) };
+  return { app, nodeListener, observe: (observer) => observers.push(observer), releaseHeld: () => held.releaseAll() };
+}
+
+/**
+ * The API fault that fires for this request, if any (docs/faults.md). The body is read (once: the handler
+ * gets the same parse) only when a rule could fire for the method and path; a body that cannot be read
+ * matches no business, brand or amount, and the handler answers it as usual.
+ */
+async function pickFault(sandbox: Sandbox, request: RouteRequest, method: string, marked: boolean): Promise<(FiredFault & { businessId?: string | undefined }) | undefined> {
+  const route = { method, path: request.path, marked };
+  const candidates = sandbox.faults.candidates(route);
+  if (candidates.length === 0) return undefined;
+  let body: JsonObject | undefined;
+  if (method === 'POST') body = await request.json().catch(() => undefined);
+  const facts = requestFacts(body, request.query);
+  const fired = sandbox.faults.pick(candidates, { ...route, ...facts });
+  return fired === undefined ? undefined : { ...fired, businessId: facts.businessId };
 }
 
 function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {

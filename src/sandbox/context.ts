@@ -22,6 +22,8 @@ import type { EventRepository } from './store/events.js';
 import { EventService } from './services/events.js';
 import type { Deps } from './services/deps.js';
 import { createServices, type Services } from './services/index.js';
+import { FaultService } from './services/faults.js';
+import { seededRandom } from './domain/faults.js';
 
 /** username -> password and the business ids those credentials own. */
 export interface Credential {
@@ -81,6 +83,8 @@ export class Sandbox implements Deps {
   readonly eventStore: EventRepository;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
+  /** The API fault rules (docs/faults.md). */
+  readonly faults: FaultService;
   /** Signs hosted-form tokens (services/submission.ts); made once per database and kept in `meta`. */
   readonly formTokenSecret: Buffer;
   /** Where the webhook secret came from: the configuration, the database, or generated now. */
@@ -147,6 +151,12 @@ export class Sandbox implements Deps {
       secret,
       hookId,
       seed: config.seed,
+    });
+    this.faults = new FaultService({
+      store: this.store,
+      faults: opened.faults,
+      random: config.seed !== undefined ? seededRandom(`${config.seed}:faults`) : Math.random,
+      now: () => Date.now(),
     });
     // Every payment write is an event candidate, in the same transaction (services/events.ts).
     this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));

@@ -82,6 +82,9 @@ export const ERROR_CODES = {
   storageFull: 9002,
   storageCorrupt: 9003,
   storageReadOnly: 9004,
+  faultTooManyRequests: 9429,
+  faultInternalError: 9500,
+  faultUnavailable: 9503,
   unexpected: 9999,
 } as const;
 

@@ -132,7 +132,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     webhookSecret: options.webhookSecret,
     webhookHeader: options.webhookHeader,
   });
-  const { nodeListener, observe } = createSandboxApp(sandbox);
+  const { nodeListener, observe, releaseHeld } = createSandboxApp(sandbox);
   const requestLog = requestLogOf(sandbox);
   observe(requestLog.observer);
   for (const observer of options.observers ?? []) observe(observer);
@@ -236,6 +236,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       closed = true;
       // Long polls (`paylink listen`, `logs --follow`) answer at once, so the server's stop waits for none.
       sandbox.events.close();
+      // Connections a fault holds or delays end now too.
+      releaseHeld();
       await worker.stop();
       requestLog.close();
       await tunnel?.close().catch(() => undefined);

@@ -5,6 +5,7 @@
  */
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
+import { describeFiredFault } from '../../sandbox/domain/faults.js';
 
 /**
  * One request of the log as `GET /__sandbox/requests` answers it (docs/cli.md, "paylink logs"): the CLI's
@@ -33,6 +34,8 @@ export interface LogEntry {
   location?: string;
   /** The advisor's checks that named this request as evidence of a finding (docs/advisor.md). */
   findings?: string[];
+  /** The API fault rule that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
+  fault?: { rule: string; kind: string; delayMs?: number; withheldStatus?: number; ended?: string };
 }
 
 /** What `GET /__sandbox/requests` answers in its envelope's body. */
@@ -100,12 +103,14 @@ function formatDelivery(entry: LogEntry, ui: Ui): string {
 export function formatEntry(entry: LogEntry, ui: Ui): string {
   if (entry.kind === 'webhook') return formatDelivery(entry, ui);
   const time = entry.at.slice(11, 23);
-  const status = entry.status >= 500 ? ui.color.red(String(entry.status)) : entry.status >= 400 ? ui.color.yellow(String(entry.status)) : ui.color.green(String(entry.status));
+  const status =
+    entry.status === 0 ? ui.color.red('---') : entry.status >= 500 ? ui.color.red(String(entry.status)) : entry.status >= 400 ? ui.color.yellow(String(entry.status)) : ui.color.green(String(entry.status));
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path;
   const error = (entry.response as { body?: { error?: { message?: string } } } | undefined)?.body?.error?.message;
   const business = entry.businessId ? ui.color.dim(` ${entry.businessId}`) : '';
   const flag = entry.findings && entry.findings.length > 0 ? `  ${ui.color.red(`! ${entry.findings.join(', ')}`)}` : '';
-  return `${ui.color.dim(time)} ${entry.method.padEnd(4)} ${path} ${status} ${ui.color.dim(`${Math.round(entry.durationMs)}ms`)}${business}${error ? `  ${error}` : ''}${flag}`;
+  const fault = entry.fault ? `  ${ui.color.yellow(`[${describeFiredFault(entry.fault)}]`)}` : '';
+  return `${ui.color.dim(time)} ${entry.method.padEnd(4)} ${path} ${status} ${ui.color.dim(`${Math.round(entry.durationMs)}ms`)}${business}${fault}${error ? `  ${error}` : ''}${flag}`;
 }
 
 /**

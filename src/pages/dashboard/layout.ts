@@ -49,7 +49,7 @@ header button { background: #374151; color: #fff; border-color: #4b5563; }
 .pager { display: flex; gap: 12px; align-items: center; margin: 8px 0; }
 details pre { white-space: pre-wrap; word-break: break-all; background: #f8f9fa; padding: 8px; margin: 4px 0; max-height: 320px; overflow: auto; }
 .finding { background: #ffe3e3; border: 2px solid #c92a2a; color: #8a1c1c; padding: 8px 12px; margin: 8px 0; font-weight: 600; }
-.state-finding { background: #c92a2a; color: #fff; } .state-delivered, .state-rejected { background: #d3f9d8; color: #1b5e20; }
+.state-finding { background: #c92a2a; color: #fff; } .state-fault { background: #fff3bf; color: #5c3c00; } .state-delivered, .state-rejected { background: #d3f9d8; color: #1b5e20; }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 8px; }
 `;
 
@@ -61,6 +61,7 @@ const NAV: Array<[DashboardPage['section'], string, string]> = [
   ['tokens', 'Tokens', '/__sandbox/dashboard/tokens'],
   ['requests', 'Request log', '/__sandbox/dashboard/requests'],
   ['webhooks', 'Webhooks', '/__sandbox/dashboard/webhooks'],
+  ['faults', 'Faults', '/__sandbox/dashboard/faults'],
   ['advisor', 'Advisor', '/__sandbox/dashboard/advisor'],
 ];
 
@@ -117,7 +118,7 @@ export function requestsPanel(panel: RequestsPanel): SafeHtml {
     panel.rows.length === 0
       ? html`<tr><td colspan="6" class="muted">${panel.empty}</td></tr>`
       : panel.rows.map(
-          (r) => html`<tr data-seq="${r.seq}"><td class="mono" title="${r.at}">${shortTime(r.at)}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status}</span></td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
+          (r) => html`<tr data-seq="${r.seq}"><td class="mono" title="${r.at}">${shortTime(r.at)}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status === 0 ? 'none' : r.status}</span>${r.fault !== undefined ? html` <span class="state state-fault" data-testid="request-fault">${r.fault}</span>` : ''}</td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
 ${r.request !== undefined || r.response !== undefined ? html`<tr><td colspan="6"><details><summary>bodies</summary>${r.request !== undefined ? html`<div class="muted">request</div><pre>${r.request}</pre>` : ''}${r.response !== undefined ? html`<div class="muted">response</div><pre>${r.response}</pre>` : ''}</details></td></tr>` : ''}`,
         );
   const pager = panel.pager

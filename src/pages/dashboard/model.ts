@@ -43,6 +43,8 @@ export interface RequestView {
   businessId: string;
   request?: string | undefined;
   response?: string | undefined;
+  /** What an API fault did to the request (docs/faults.md), when one fired. */
+  fault?: string | undefined;
 }
 
 export interface RequestsPanel {
@@ -57,7 +59,7 @@ export interface RequestsPanel {
 export interface DashboardPage {
   title: string;
   /** Navigation highlight. */
-  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'webhooks' | 'advisor';
+  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'webhooks' | 'faults' | 'advisor';
   clock: ClockPanel;
   /** A one-line notice (after paying, resetting...). */
   notice?: string | undefined;
@@ -103,4 +105,24 @@ export interface EventDetailView extends DashboardPage {
   findings: string[];
   deliveries: TableView[];
   body: string;
+}
+
+/** One API fault rule on the Faults page. */
+export interface FaultRow {
+  id: string;
+  kind: string;
+  matches: string;
+  does: string;
+  probability: number;
+  /** `2 of 3 left`, `spent`, or `no limit`. */
+  times: string;
+  fired: number;
+  /** Where the remove button posts. */
+  removeAction: string;
+}
+
+/** The Faults page: the rules, each with a remove button, and how to add one. */
+export interface FaultsView extends DashboardPage {
+  rules: FaultRow[];
+  clearAction: string;
 }

@@ -22,6 +22,7 @@ import { endingOf, parentState, parentStatus, paymentStateText, type Parent } fr
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
 import { brandById } from '../domain/brands.js';
+import { describeFiredFault } from '../domain/faults.js';
 import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
 import { renderDetail, renderList, renderOverview, renderRequestLog } from '../../pages/dashboard/pages.js';
 
@@ -157,6 +158,7 @@ function requestView(r: LoggedRequest): RequestView {
     businessId: r.businessId ?? '',
     request: r.request === undefined ? undefined : JSON.stringify(r.request, null, 2),
     response: r.response === undefined ? undefined : JSON.stringify(r.response, null, 2),
+    fault: r.fault === undefined ? undefined : describeFiredFault(r.fault),
   };
 }
 

@@ -134,6 +134,7 @@ export class RequestLog {
     };
     if (entry.location !== undefined) kept.location = entry.location;
     if (entry.client !== undefined) kept.client = entry.client;
+    if (entry.fault !== undefined) kept.fault = entry.fault;
     if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
     else kept.requestBody = entry.requestBody;
     if (entry.responseJson !== undefined) kept.responseJson = entry.responseJson;
@@ -224,6 +225,7 @@ export class RequestLog {
       if (body !== undefined) request += `,"body":${body}`;
       if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskText(entry.location))}`;
       if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
+      if (entry.fault !== undefined) request += `,"fault":${JSON.stringify(entry.fault)}`;
       request += '}';
       const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
       const path = maskText(entry.path);

@@ -6,12 +6,12 @@ import type { Sandbox } from '../context.js';
 import { requestLogOf } from './request-log.js';
 
 /**
- * Tables the reset keeps: `meta` holds the clock, the id counter and secrets; `webhook_endpoints` is
+ * Tables the reset keeps: `meta` holds the clock, the id counter and secrets; `webhook_endpoints` and `fault_rules` are
  * configuration, like the secrets. Every other table is
  * resource data (links, checkouts, payments, tokens, form tokens, the log, whatever a later migration
  * adds), so the reset reads the list from the schema instead of naming them.
  */
-const KEPT = new Set(['meta', 'webhook_endpoints']);
+const KEPT = new Set(['meta', 'webhook_endpoints', 'fault_rules']);
 
 export interface ResetSummary {
   /** Rows deleted per table. */

@@ -3,6 +3,7 @@
  */
 import type { ClientTool } from '../domain/client-mark.js';
 import type { RouteKind } from './router.js';
+import type { FaultKind } from '../domain/faults.js';
 
 /** Observes every answered request (the request log, verbose console output). */
 export interface RequestObserver {
@@ -31,4 +32,19 @@ export interface ObservedRequest {
   location?: string | undefined;
   /** The request mark (`x-paylink-client`): which of paylink's own tools sent it; undefined for anyone else. */
   client?: ClientTool | undefined;
+  /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
+  fault?: ObservedFault | undefined;
+}
+
+/** What an API fault did to a request, as the request log, `paylink logs` and the dashboard show it. */
+export interface ObservedFault {
+  /** The rule's id (`f3`). */
+  rule: string;
+  kind: FaultKind;
+  /** `latency`: how long the answer was held back, in ms. */
+  delayMs?: number | undefined;
+  /** `ghost`: the status of the answer the sandbox made and did not send (the payment exists). */
+  withheldStatus?: number | undefined;
+  /** `timeout`, `ghost`: whether the client gave up first or the hold reached its limit; `reset` for a reset. */
+  ended?: 'client-gave-up' | 'held-to-the-limit' | 'reset' | undefined;
 }

@@ -215,6 +215,17 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM form_tokens WHERE used_at IS NULL;
     `,
   },
+  {
+    version: 10,
+    description: 'API fault rules (docs/faults.md): configuration kept across restarts, in the order added',
+    sql: `
+      CREATE TABLE fault_rules (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        data TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /**

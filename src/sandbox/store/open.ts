@@ -6,6 +6,7 @@ import { openDatabase, openReader } from './db.js';
 import { DocumentTable } from './document-table.js';
 import { EventRepository } from './events.js';
 import { storageFailure } from './failures.js';
+import { FaultRepository } from './faults.js';
 import { FormTokenRepository } from './form-tokens.js';
 import { Store } from './group-commit.js';
 import { HOLDER_KEY, lockDatabase, type LockHolder } from './lock.js';
@@ -28,6 +29,7 @@ export interface OpenStore {
   browse: BrowseRepository;
   reset: ResetRepository;
   events: EventRepository;
+  faults: FaultRepository;
   /** This process as the holder of the database's lock (store/lock.ts). */
   holder: LockHolder;
 }
@@ -78,6 +80,7 @@ export function openStore(path: string): OpenStore {
     browse: new BrowseRepository(db),
     reset: new ResetRepository(db),
     events: new EventRepository(db),
+    faults: new FaultRepository(db),
   };
 }
 

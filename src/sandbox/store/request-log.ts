@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { TrafficRequest } from '../domain/advisor.js';
+import type { TrafficFault, TrafficRequest } from '../domain/advisor.js';
 import type { Db } from './db.js';
 
 /** One row of table `request_log`, as written and as read. */
@@ -12,7 +12,7 @@ export interface RequestLogRow {
   status: number;
   business_id: string | null;
   duration_ms: number;
-  /** JSON: `{ kind, query?, body?, location?, client? }`, card data masked. */
+  /** JSON: `{ kind, query?, body?, location?, client?, fault? }`, card data masked. */
   request: string | null;
   /** JSON of the response body, masked. */
   response: string | null;
@@ -37,7 +37,7 @@ function parseStored(text: string | null): unknown {
 
 /** Opens a stored row: the one reader of the `{kind, query?, body?, location?, client?}` the request log writes. */
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
-  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string; client?: string } | undefined;
+  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string; client?: string; fault?: TrafficFault } | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,
     at: row.at,
@@ -52,6 +52,7 @@ export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   if (packed?.body !== undefined) decoded.request = packed.body;
   if (packed?.location !== undefined) decoded.location = packed.location;
   if (packed?.client !== undefined) decoded.client = packed.client;
+  if (packed?.fault !== undefined) decoded.fault = packed.fault;
   const response = parseStored(row.response);
   if (response !== undefined) decoded.response = response;
   return decoded;

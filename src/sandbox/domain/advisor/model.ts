@@ -37,6 +37,17 @@ export interface TrafficRequest {
   location?: string | undefined;
   /** The request mark: which of paylink's own tools sent it (`cli`, `fixtures`, ...); undefined for anyone else. */
   client?: string | undefined;
+  /** The API fault that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
+  fault?: TrafficFault | undefined;
+}
+
+/** What an API fault did to a request (http/observe.ts's ObservedFault, as the request log keeps it). */
+export interface TrafficFault {
+  rule: string;
+  kind: string;
+  delayMs?: number | undefined;
+  withheldStatus?: number | undefined;
+  ended?: string | undefined;
 }
 
 export type ResourceKind = 'link' | 'checkout' | 'payment';

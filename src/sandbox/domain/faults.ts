@@ -1,0 +1,264 @@
+/**
+ * API faults (docs/faults.md): rules that make the sandbox's API misbehave the way a real gateway does,
+ * slow, failing, silent, or taking the payment and then timing out. Pure: what a rule is, which request it
+ * matches, whether it fires, and the envelope a `status` fault answers with. Applying a fault to a
+ * connection is the transport's (http/fault-injection.ts); keeping the rules is store/faults.ts's.
+ */
+import { ApiError, ERROR_CODES, forbidden, unauthorized } from '../errors.js';
+
+/**
+ * - `status`: answer an HTTP status with the provider's envelope for it, without acting;
+ * - `latency`: act, and send the real answer late;
+ * - `timeout`: hold the connection without acting until the client gives up (bounded by `holdMs`);
+ * - `reset`: drop the connection without acting and without an answer;
+ * - `ghost`: act (the payment is made, its webhooks go out), then answer as `timeout` or `reset`.
+ */
+export const FAULT_KINDS = ['status', 'latency', 'timeout', 'reset', 'ghost'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The HTTP statuses a `status` fault can answer. */
+export const FAULT_STATUSES = [401, 403, 429, 500, 502, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** How a `ghost` fault hides the answer. */
+export const GHOST_MODES = ['timeout', 'reset'] as const;
+export type GhostMode = (typeof GHOST_MODES)[number];
+
+/** How long `timeout` (and a ghost answered as one) holds the connection when the rule does not say. */
+export const DEFAULT_HOLD_MS = 60_000;
+/** The longest a connection is ever held: a client that never gives up does not keep it forever. */
+export const MAX_HOLD_MS = 300_000;
+/** The longest `latency` delay. */
+export const MAX_LATENCY_MS = 120_000;
+
+/** Which requests a rule applies to. Every field given must match; `path` always is. */
+export interface FaultMatch {
+  /** `GET` or `POST`; any method when absent. */
+  method?: string | undefined;
+  /**
+   * Path pattern under `/gateway/v3/` (or a whole path starting with `/`), any letter case: literal
+   * segments, `*` for one segment, `**` for any number. `payments` is payment creation and the lookup by
+   * tracking code; `payments/*` a payment's read; `payments/*\/refund` refunds; `**` the whole API.
+   */
+  path: string;
+  /** `header.businessId` of a POST, `businessId` of a GET's query. */
+  businessId?: string | undefined;
+  /** `body.transaction.brandId`, or the brand of `body.card.number`. */
+  brandId?: number | undefined;
+  /** `body.transaction.amount` within this range (inclusive). */
+  amountMin?: number | undefined;
+  amountMax?: number | undefined;
+  /** Also requests that paylink's own tools send (the `x-paylink-client` mark); they are spared otherwise. */
+  includePaylink?: boolean | undefined;
+}
+
+export interface FaultRule {
+  /** `f1`, `f2`, ...: never reused within a database. */
+  id: string;
+  /** Epoch ms (wall clock) when the rule was added. */
+  createdAt: number;
+  match: FaultMatch;
+  kind: FaultKind;
+  /** `status`: the HTTP status answered. */
+  status?: FaultStatus | undefined;
+  /** `latency`: the delay, fixed (`min === max`) or drawn uniformly from the range, in ms. */
+  latencyMinMs?: number | undefined;
+  latencyMaxMs?: number | undefined;
+  /** `timeout`, and `ghost` as timeout: how long the connection is held before it is dropped. */
+  holdMs?: number | undefined;
+  /** `ghost`: how the answer is withheld. */
+  ghostAs?: GhostMode | undefined;
+  /** Chance each matching request is faulted, 0 to 1; always when absent. */
+  probability?: number | undefined;
+  /** `--times N`: how many firings the rule was given; absent for a rule without a limit. */
+  times?: number | undefined;
+  /** Firings left of `times`; a spent rule (0) stays listed and fires no more. */
+  remaining?: number | undefined;
+  /** How often it fired. */
+  fired: number;
+}
+
+/** What the app knows of a request when it asks which rule fires. */
+export interface FaultRequestFacts {
+  method: string;
+  path: string;
+  /** The request carries paylink's own mark (`x-paylink-client`). */
+  marked: boolean;
+  businessId?: string | undefined;
+  brandId?: number | undefined;
+  amount?: number | undefined;
+}
+
+/** The segments of `pattern` as matched against a request path (which is lower-cased the same way). */
+export function patternSegments(pattern: string): string[] {
+  const trimmed = pattern.trim();
+  const absolute = trimmed.startsWith('/');
+  const segments = trimmed.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+  return absolute ? segments : ['gateway', 'v3', ...segments];
+}
+
+/** A pattern a rule can hold: segments of letters, digits, `-`, `_`, `.`, `:` or `*`/`**` alone. */
+export function validPathPattern(pattern: string): boolean {
+  if (pattern.trim() === '' || pattern.length > 200) return false;
+  return patternSegments(pattern).every((s) => s === '*' || s === '**' || /^[a-z0-9._:-]+$/.test(s));
+}
+
+function segmentsMatch(pattern: readonly string[], path: readonly string[], p = 0, q = 0): boolean {
+  while (p < pattern.length) {
+    const segment = pattern[p]!;
+    if (segment === '**') {
+      for (let k = q; k <= path.length; k++) if (segmentsMatch(pattern, path, p + 1, k)) return true;
+      return false;
+    }
+    if (q >= path.length) return false;
+    if (segment !== '*' && segment !== path[q]) return false;
+    p += 1;
+    q += 1;
+  }
+  return q === path.length;
+}
+
+/** Whether `path` (as requested, any case, empty segments ignored) matches the rule's pattern. */
+export function pathMatches(pattern: string, path: string): boolean {
+  const parts = path.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+  return segmentsMatch(patternSegments(pattern), parts);
+}
+
+/** True when the rule could fire for this method and path, before the body is read. */
+export function matchesRoute(rule: FaultRule, facts: Pick<FaultRequestFacts, 'method' | 'path' | 'marked'>): boolean {
+  if (rule.remaining !== undefined && rule.remaining <= 0) return false;
+  if (facts.marked && rule.match.includePaylink !== true) return false;
+  if (rule.match.method !== undefined && rule.match.method !== facts.method.toUpperCase() && !(rule.match.method === 'GET' && facts.method === 'HEAD')) return false;
+  return pathMatches(rule.match.path, facts.path);
+}
+
+/** True when the rule needs the request's business, brand or amount to decide. */
+export function needsRequestFacts(rule: FaultRule): boolean {
+  const m = rule.match;
+  return m.businessId !== undefined || m.brandId !== undefined || m.amountMin !== undefined || m.amountMax !== undefined;
+}
+
+/** Whether every field of the rule's match holds for the request (method and path included). */
+export function matchesRequest(rule: FaultRule, facts: FaultRequestFacts): boolean {
+  if (!matchesRoute(rule, facts)) return false;
+  const m = rule.match;
+  if (m.businessId !== undefined && facts.businessId !== m.businessId) return false;
+  if (m.brandId !== undefined && facts.brandId !== m.brandId) return false;
+  if (m.amountMin !== undefined && (facts.amount === undefined || facts.amount < m.amountMin)) return false;
+  if (m.amountMax !== undefined && (facts.amount === undefined || facts.amount > m.amountMax)) return false;
+  return true;
+}
+
+/** Whether a matching request is faulted, given a uniform draw in [0, 1). */
+export function fires(rule: FaultRule, draw: number): boolean {
+  if (rule.remaining !== undefined && rule.remaining <= 0) return false;
+  return rule.probability === undefined || draw < rule.probability;
+}
+
+/** The rule after it fired once: counted, and one firing fewer left when it has a limit. */
+export function afterFiring(rule: FaultRule): FaultRule {
+  return { ...rule, fired: rule.fired + 1, ...(rule.remaining !== undefined ? { remaining: Math.max(0, rule.remaining - 1) } : {}) };
+}
+
+/** The delay of a `latency` fault for a draw in [0, 1). */
+export function latencyOf(rule: FaultRule, draw: number): number {
+  const min = rule.latencyMinMs ?? 0;
+  const max = rule.latencyMaxMs ?? min;
+  return Math.round(min + (max - min) * draw);
+}
+
+/** How long a `timeout` (or a ghost answered as a timeout) holds the connection. */
+export function holdOf(rule: FaultRule): number {
+  return Math.min(rule.holdMs ?? DEFAULT_HOLD_MS, MAX_HOLD_MS);
+}
+
+/**
+ * The envelope a `status` fault answers with, as the provider answered that status: 503, 502 and 504
+ * `-3 Failed, retry` with `Retry-After` (nothing was done: retrying is right), 429 the same, 500 `-7
+ * Internal server error`, 401 and 403 `-6 Security error` exactly as the real credential checks answer.
+ */
+export function faultError(status: FaultStatus): ApiError {
+  switch (status) {
+    case 401:
+      return unauthorized();
+    case 403:
+      return forbidden();
+    case 429:
+      return new ApiError({
+        result: -3,
+        httpStatus: 429,
+        code: ERROR_CODES.faultTooManyRequests,
+        message: 'Too many requests; nothing was done. Retry after the time in Retry-After (an API fault of the sandbox).',
+        headers: { 'retry-after': '1' },
+      });
+    case 500:
+      return new ApiError({
+        result: -7,
+        httpStatus: 500,
+        code: ERROR_CODES.faultInternalError,
+        message: 'Internal server error; nothing was done (an API fault of the sandbox).',
+      });
+    case 502:
+    case 503:
+    case 504:
+      return new ApiError({
+        result: -3,
+        httpStatus: status,
+        code: ERROR_CODES.faultUnavailable,
+        message: 'The service is temporarily unavailable; nothing was done. Retry the request (an API fault of the sandbox).',
+        headers: { 'retry-after': '1' },
+      });
+  }
+}
+
+/** A one-line description of what a rule does, for lists and the dashboard. */
+export function describeFault(rule: FaultRule): string {
+  switch (rule.kind) {
+    case 'status':
+      return `answer ${rule.status ?? 503}`;
+    case 'latency':
+      return rule.latencyMaxMs !== undefined && rule.latencyMaxMs !== rule.latencyMinMs ? `delay ${rule.latencyMinMs}-${rule.latencyMaxMs} ms` : `delay ${rule.latencyMinMs ?? 0} ms`;
+    case 'timeout':
+      return `hold up to ${holdOf(rule)} ms, no answer`;
+    case 'reset':
+      return 'drop the connection';
+    case 'ghost':
+      return rule.ghostAs === 'reset' ? 'act, then drop the connection' : `act, then hold up to ${holdOf(rule)} ms, no answer`;
+  }
+}
+
+/** A one-line description of what a rule matches. */
+export function describeMatch(match: FaultMatch): string {
+  const parts = [`${match.method ?? 'any'} ${match.path}`];
+  if (match.businessId !== undefined) parts.push(`business ${match.businessId}`);
+  if (match.brandId !== undefined) parts.push(`brand ${match.brandId}`);
+  if (match.amountMin !== undefined || match.amountMax !== undefined) {
+    parts.push(match.amountMin === match.amountMax ? `amount ${match.amountMin}` : `amount ${match.amountMin ?? ''}..${match.amountMax ?? ''}`);
+  }
+  if (match.includePaylink) parts.push("paylink's own requests too");
+  return parts.join(', ');
+}
+
+/** A small seeded generator (mulberry32) so a `--deterministic` sandbox fires the same faults each run. */
+export function seededRandom(seed: string): () => number {
+  let state = 0x9e3779b9;
+  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 0x85ebca6b) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What a fault did to one request, as a request log line says it: `fault f3 ghost: 200 withheld, client gave up`. */
+export function describeFiredFault(fault: { rule: string; kind: string; delayMs?: number | undefined; withheldStatus?: number | undefined; ended?: string | undefined }): string {
+  const details: string[] = [];
+  if (fault.delayMs !== undefined) details.push(`answer delayed ${fault.delayMs} ms`);
+  if (fault.withheldStatus !== undefined) details.push(`acted, ${fault.withheldStatus} withheld`);
+  if (fault.ended === 'reset') details.push('connection reset');
+  else if (fault.ended === 'client-gave-up') details.push('no answer, client gave up');
+  else if (fault.ended === 'held-to-the-limit') details.push('no answer, dropped at the hold limit');
+  return `fault ${fault.rule} ${fault.kind}${details.length > 0 ? `: ${details.join(', ')}` : ''}`;
+}
