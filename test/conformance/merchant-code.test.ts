@@ -103,3 +103,60 @@ describe('iDEAL answers name the bank in the provider\'s form', () => {
     expect(sofort.body.body.bank.name, sofort.text).toBe('Sofort');
   });
 });
+
+describe('every optional field sent, null or empty, as generic payment libraries send them', () => {
+  const everyField = (more: { transaction?: Record<string, unknown>; card?: Record<string, unknown> } = {}) => ({
+    action: 'payment',
+    header: { businessId: BIZ },
+    body: {
+      transaction: {
+        amount: '10.00', currencyCode: 'EUR', countryCode: null, trackingCode: uniqueCode('lib'), brandId: '', languageCode: 'en', methodId: '1',
+        notifyUrl: '', returnUrl: null, storeId: null, invoiceId: null, source: null, descriptor: '', type: 'SINGLE', payTimeout: null,
+        token: null, tokenize: null, ...more.transaction,
+      },
+      card: { holderName: 'Ada Lovelace', number: '4111111111111111', expiryMonth: 12, expiryYear: 2035, cvv: '', issueNumber: null, ...more.card },
+      customer: { customerId: null, givenName: 'Ada', familyName: null, email: '', sex: null, birthDate: null, phoneNumber: '' },
+      billingAddress: { street: null, city: '', countryCode: null },
+      bank: null,
+    },
+  });
+
+  it('takes a card payment whose unset fields are null or "" as if they were absent', async () => {
+    const res = await sb.post('/gateway/v3/payments', everyField());
+    expect([res.status, res.body.result], res.text).toEqual([200, 0]);
+    expect(res.body.body.transaction.brandId).toBe(1010);
+    expect(res.body.body.transaction.descriptor).toBeUndefined();
+    expect(res.body.body.card.cvvResult).toBe('P');
+  });
+
+  it('still refuses a malformed value that is not empty', async () => {
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { notifyUrl: 'ftp://shop.example/hook' } })), 1002, 'body.transaction.notifyUrl');
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { brandId: 'VISA' } })), 1002, 'body.transaction.brandId');
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { descriptor: 42 } })), 1002, 'body.transaction.descriptor');
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ card: { cvv: 'abcdefg' } })), 1002, 'body.card.cvv');
+  });
+
+  it('still refuses an empty required field', async () => {
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { trackingCode: '' } })), 1002, 'body.transaction.trackingCode');
+    expectInputError(await sb.post('/gateway/v3/payments', everyField({ card: { number: '' } })), 1002, 'body.card.number');
+  });
+
+  it('takes empty optional link fields as absent: duration P1D, tokenize FALSE, threeDSecure false, no notifyUrl', async () => {
+    const res = await sb.post('/gateway/v3/paymentlinks', linkRequest({ transaction: { notifyUrl: '', authorizationMode: '' }, link: { duration: '', tokenize: '', threeDSecure: '' } }));
+    expect([res.status, res.body.result], res.text).toEqual([200, 0]);
+    expect(res.body.body.link).toMatchObject({ tokenize: 'FALSE', threeDSecure: false });
+    expect(res.body.body.transaction.authorizationMode).toBe('PAYMENT');
+    const days = (Date.parse(res.body.body.link.expirationTime) - Date.parse(res.body.header.requestTimestamp)) / 86_400_000;
+    expect(Math.round(days)).toBe(1);
+  });
+
+  it('takes an empty amount and currency on a follow-up as absent (the whole amount, the payment\'s currency)', async () => {
+    const paid = await sb.post('/gateway/v3/payments', everyField());
+    const refund = await sb.post(`/gateway/v3/payments/${paid.body.body.id}/refund`, {
+      header: { businessId: BIZ },
+      body: { transaction: { amount: '', currencyCode: '', trackingCode: uniqueCode('refund'), invoiceId: null } },
+    });
+    expect([refund.status, refund.body.result], refund.text).toEqual([200, 0]);
+    expect(refund.body.body.transaction.amount).toBe(10);
+  });
+});

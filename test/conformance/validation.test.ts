@@ -61,8 +61,16 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     expectInputError(await sb.post(PATH[kind], body(kind, { currencyCode })), 1002, 'body.transaction.currencyCode');
   });
 
-  it.each(['capture', 'pay', '', 1])('refuses authorizationMode %j with 1002', async (authorizationMode) => {
+  it.each(['capture', 'pay', ' ', 1])('refuses authorizationMode %j with 1002', async (authorizationMode) => {
     expectInputError(await sb.post(PATH[kind], body(kind, { authorizationMode })), 1002, 'body.transaction.authorizationMode');
+  });
+
+  it('takes an empty authorizationMode as absent (PAYMENT), as null', async () => {
+    for (const authorizationMode of ['', null]) {
+      const res = await sb.post(PATH[kind], body(kind, { authorizationMode }));
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.body.transaction.authorizationMode).toBe('PAYMENT');
+    }
   });
 
   it.each(['payment', 'PAYMENT', 'authorize', 'Authorize'])('accepts authorizationMode %s and returns it upper case', async (authorizationMode) => {
@@ -71,7 +79,13 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     expect(res.body.body.transaction.authorizationMode).toBe(authorizationMode.toUpperCase());
   });
 
-  it.each([['', 'empty'], ['x'.repeat(101), '101 characters'], [42, 'a number']])('refuses trackingCode %#: %s', async (trackingCode, _label) => {
+  it('takes an empty trackingCode (optional here) as absent: no code is echoed', async () => {
+    const res = await sb.post(PATH[kind], body(kind, { trackingCode: '' }));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.body.transaction.trackingCode).toBeUndefined();
+  });
+
+  it.each([['x'.repeat(101), '101 characters'], [42, 'a number'], ['a\u0007b', 'a control character']])('refuses trackingCode %#: %s', async (trackingCode, _label) => {
     expectInputError(await sb.post(PATH[kind], body(kind, { trackingCode })), 1002, 'body.transaction.trackingCode');
   });
 
@@ -178,7 +192,7 @@ describe('payment link duration (SANDBOX.md Validation)', () => {
 });
 
 describe('checkout tokenize (spec 2.4, SANDBOX.md Validation)', () => {
-  it.each(['maybe', 'yes', '', 1])('refuses tokenize %j with 1002 naming body.checkout.tokenize', async (tokenize) => {
+  it.each(['maybe', 'yes', ' ', 1])('refuses tokenize %j with 1002 naming body.checkout.tokenize', async (tokenize) => {
     expectInputError(await sb.post(PATH.checkout, checkoutBody({ checkout: { tokenize } })), 1002, 'body.checkout.tokenize');
   });
 

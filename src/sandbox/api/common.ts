@@ -1,7 +1,7 @@
 /**
  * Parsing shared by the API resources: the `body.transaction` block and the payment entries of a link or checkout.
  */
-import { authorizationMode, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
+import { absent, authorizationMode, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
 import type { Services } from '../services/index.js';
@@ -23,7 +23,7 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
     trackingCode: trackingCode(t.trackingCode, 'body.transaction.trackingCode', options.trackingRequired),
   };
   // Where webhook events about its payments go (docs/webhooks.md); http and https only.
-  if (t.notifyUrl !== undefined && t.notifyUrl !== null) fields.notifyUrl = returnUrl(t.notifyUrl, 'body.transaction.notifyUrl');
+  if (!absent(t.notifyUrl)) fields.notifyUrl = returnUrl(t.notifyUrl, 'body.transaction.notifyUrl');
   return fields;
 }
 

@@ -5,6 +5,7 @@
  */
 import { brandById, brandTakesCurrency } from '../domain/brands.js';
 import {
+  absent,
   isObject,
   optionalIdentifier,
   optionalNumber,
@@ -67,14 +68,14 @@ export function parseCardInput(card: JsonObject, options: { cvvRequired: boolean
 
 /** `tokenize`: a JSON boolean, or `true`/`false` in any case. */
 function parseTokenize(value: Json | undefined, path: string): boolean {
-  if (value === undefined || value === null) return false;
+  if (absent(value)) return false;
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   throw invalidValue(path, 'Expected true or false.');
 }
 
 function optionalBrandId(value: Json | undefined, path: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (absent(value)) return undefined;
   const id = requireInteger(value, path);
   if (brandById(id) === undefined) throw invalidValue(path, 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
   return id;
@@ -82,7 +83,7 @@ function optionalBrandId(value: Json | undefined, path: string): number | undefi
 
 /** `body.transaction.returnUrl` of a bank or wallet payment: optional, an absolute http(s) URL. */
 function optionalReturnUrl(value: Json | undefined): string | undefined {
-  return value === undefined || value === null ? undefined : returnUrl(value, 'body.transaction.returnUrl');
+  return absent(value) ? undefined : returnUrl(value, 'body.transaction.returnUrl');
 }
 
 const INVOICE_TEXT_FIELDS: Record<string, readonly string[]> = {
@@ -118,7 +119,7 @@ function parseInvoiceDetails(body: JsonObject): void {
   }
   const order = optionalObject(body.order, 'body.order');
   const lines = order?.orderLines;
-  if (lines === undefined || lines === null) return;
+  if (absent(lines)) return;
   if (!Array.isArray(lines)) throw invalidValue('body.order.orderLines', 'Expected an array of order lines.');
   lines.forEach((line, index) => {
     const path = `body.order.orderLines[${index}]`;
@@ -175,7 +176,7 @@ async function createPayment(req: RouteRequest) {
   }
 
   // A card brand and a returnUrl without card data: the customer enters the card on the hosted form.
-  if (brand !== undefined && card === undefined && token === undefined && bank === undefined && t.returnUrl !== undefined && t.returnUrl !== null) {
+  if (brand !== undefined && card === undefined && token === undefined && bank === undefined && !absent(t.returnUrl)) {
     const back = returnUrl(t.returnUrl, 'body.transaction.returnUrl');
     return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, returnUrl: back, tokenize } }));
   }
@@ -231,7 +232,7 @@ function followUpRoute(action: FollowUpAction) {
     const requested = t?.amount;
     // The provider's clients send the follow-up's own trackingCode (and the currency) with it.
     const trackingCode = t === undefined ? undefined : parseTrackingCode(t.trackingCode, 'body.transaction.trackingCode', false);
-    const currency = t?.currencyCode === undefined || t.currencyCode === null ? undefined : requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
+    const currency = t === undefined || absent(t.currencyCode) ? undefined : requireCurrency(t.currencyCode, 'body.transaction.currencyCode');
     const child = await req.sandbox.services.payments.followUp({
       businessId,
       paymentId: req.params.paymentId!,
@@ -239,7 +240,7 @@ function followUpRoute(action: FollowUpAction) {
       trackingCode,
       amountFor: (cur) => {
         if (currency !== undefined && currency !== cur) throw invalidValue('body.transaction.currencyCode', `The payment is in ${cur}.`);
-        return requested === undefined || requested === null ? undefined : requireAmount(requested, 'body.transaction.amount', cur);
+        return absent(requested) ? undefined : requireAmount(requested, 'body.transaction.amount', cur);
       },
     });
     return paymentReply(child);

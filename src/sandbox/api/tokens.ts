@@ -3,7 +3,7 @@
  * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';
-import { optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
+import { absent, optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
@@ -40,7 +40,7 @@ async function createToken(req: RouteRequest) {
   }
   const code = trackingCode(body.trackingCode, 'body.trackingCode', false);
   let brandId: number | undefined;
-  if (body.brandId !== undefined && body.brandId !== null) {
+  if (!absent(body.brandId)) {
     brandId = requireInteger(body.brandId, 'body.brandId');
     if (brandById(brandId)?.kind !== 'card') throw invalidValue('body.brandId', 'Expected the id of a card brand; see docs/api.md.');
   }

@@ -11,9 +11,14 @@ import { invalidValue, missingProperty } from '../errors.js';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** A field the client left out: missing or `null`. */
-export function absent(value: unknown): value is undefined | null {
-  return value === undefined || value === null;
+/**
+ * An optional field the client left out: missing, `null`, or an empty string. Clients built on generic
+ * payment libraries send every optional field whether it was set or not, as `null` or, for text and URLs
+ * never configured, `""`; the provider took both as absent. Required fields keep their own checks (an
+ * empty required string is still 1002), and a malformed non-empty value is still refused.
+ */
+export function absent(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
 }
 
 export function isObject(value: unknown): value is JsonObject {
@@ -29,7 +34,7 @@ export function requireObject(value: unknown, path: string): JsonObject {
 
 /** The object at `path` if present. */
 export function optionalObject(value: unknown, path: string): JsonObject | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (absent(value)) return undefined;
   if (!isObject(value)) throw invalidValue(path, 'Expected an object.');
   return value;
 }
@@ -45,7 +50,7 @@ export function requireString(value: unknown, path: string, rule: StringRule = {
 }
 
 export function optionalString(value: unknown, path: string, rule: StringRule = {}): string | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (absent(value)) return undefined;
   return checkString(value, path, rule);
 }
 
@@ -79,7 +84,7 @@ export function requireNumber(value: unknown, path: string): number {
 
 /** {@link requireNumber} when present; null counts as absent. */
 export function optionalNumber(value: unknown, path: string): number | undefined {
-  return value === undefined || value === null ? undefined : requireNumber(value, path);
+  return absent(value) ? undefined : requireNumber(value, path);
 }
 
 /**
@@ -87,7 +92,7 @@ export function optionalNumber(value: unknown, path: string): number | undefined
  * Numbers must be whole; strings follow {@link StringRule}.
  */
 export function optionalIdentifier(value: unknown, path: string, rule: StringRule = {}): string | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (absent(value)) return undefined;
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) throw invalidValue(path, 'Expected an identifier: a whole number or a string.');
     return String(value);
@@ -102,7 +107,7 @@ export function requireInteger(value: unknown, path: string): number {
 }
 
 export function optionalBoolean(value: unknown, path: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (absent(value)) return undefined;
   if (typeof value !== 'boolean') throw invalidValue(path, 'Expected true or false.');
   return value;
 }
@@ -141,7 +146,7 @@ export function requireAmount(value: unknown, path: string, currencyCode: string
 
 /** `payment` or `authorize` in any case, returned upper case; `PAYMENT` when absent. */
 export function authorizationMode(value: unknown, path: string): AuthorizationMode {
-  if (value === undefined || value === null) return 'PAYMENT';
+  if (absent(value)) return 'PAYMENT';
   const mode = requireString(value, path).toUpperCase();
   if (mode !== 'PAYMENT' && mode !== 'AUTHORIZE') throw invalidValue(path, 'Expected payment or authorize.');
   return mode;
@@ -162,7 +167,7 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** `false`, `inquire` or `true` in any case (a JSON boolean is taken too), returned upper case; default FALSE. */
 export function tokenize(value: unknown, path: string): Tokenize {
-  if (value === undefined || value === null) return 'FALSE';
+  if (absent(value)) return 'FALSE';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   const text = requireString(value, path).toUpperCase();
   if (text !== 'FALSE' && text !== 'INQUIRE' && text !== 'TRUE') throw invalidValue(path, 'Expected false, inquire or true.');
@@ -208,7 +213,7 @@ const DAY_MS = 86_400_000;
  * Default `P1D`.
  */
 export function duration(value: unknown, path: string): { text: string; ms: number } {
-  if (value === undefined || value === null) return { text: 'P1D', ms: DAY_MS };
+  if (absent(value)) return { text: 'P1D', ms: DAY_MS };
   const text = requireString(value, path).toUpperCase();
   const match = /^P(?:(\d{1,3})D|T(\d{1,4})H|T(\d{1,6})M)$/.exec(text);
   const hint = 'Expected an ISO 8601 duration P<n>D (1 to 365 days), PT<n>H or PT<n>M.';
