@@ -37,14 +37,49 @@ const SEPARATOR = '(?:[ +\\-]|%20|%2[dD]){1,3}';
 const DIGIT_RUN = new RegExp(`(?<!\\d)\\d(?:(?:${SEPARATOR})?\\d){12,}(?!\\d)`, 'g');
 const DIGIT_RUN_HINT = /\d{4}|\d[ +\-%]/;
 
+/** A UUID (8-4-4-4-12 hexadecimal digits) that is not part of a longer token of letters and digits. */
+const UUID = /(?<![0-9A-Za-z])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Za-z])/g;
+const UUID_HINT = new RegExp(UUID.source);
+/** Hexadecimal ids without dashes are at least this long (an object id: 24, a UUID's digits: 32, a hash: 40+). */
+const MIN_HEX_ID = 24;
+const ALNUM = /[0-9A-Za-z]/;
+const HEX_TOKEN = /^[0-9A-Fa-f]+$/;
+const HEX_LETTER = /[A-Fa-f]/;
+
 /**
  * Masks every card number in free text (a number pasted into a name, typed into a path or a query): each
  * run of digits and separators holding a stretch of 13-19 digits that passes Luhn. Stretches start and end
  * where a group of digits does, so `4242 4242 4242 4242 12` (a number and more digits) is caught too.
+ *
+ * Ids are not card numbers: a UUID is left whole, and so is an unbroken digit run inside a hexadecimal token
+ * of at least {@link MIN_HEX_ID} characters with letters in it (an object id, a hash). Otherwise
+ * `01a20b82-7736-4000-923c-...` lost the digits `82-7736-4000-923` (which pass Luhn) and no longer matched
+ * the link it names. A card number glued to a word (`Ada4111...`) or beside an id is still masked.
  */
 export function maskDigitRuns(text: string): string {
   if (!DIGIT_RUN_HINT.test(text)) return text;
-  return text.replace(DIGIT_RUN, maskRun);
+  if (!UUID_HINT.test(text)) return text.replace(DIGIT_RUN, maskRunOutsideHexIds);
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(UUID)) {
+    out += text.slice(last, match.index).replace(DIGIT_RUN, maskRunOutsideHexIds) + match[0];
+    last = match.index + match[0].length;
+  }
+  return out + text.slice(last).replace(DIGIT_RUN, maskRunOutsideHexIds);
+}
+
+/** {@link maskRun}, unless the run is an unbroken stretch of digits inside a long hexadecimal token. */
+function maskRunOutsideHexIds(run: string, offset: number, text: string): string {
+  const glued = (offset > 0 && ALNUM.test(text[offset - 1]!)) || ALNUM.test(text[offset + run.length] ?? '');
+  if (glued && /^\d+$/.test(run)) {
+    let start = offset;
+    while (start > 0 && ALNUM.test(text[start - 1]!)) start -= 1;
+    let end = offset + run.length;
+    while (end < text.length && ALNUM.test(text[end]!)) end += 1;
+    const token = text.slice(start, end);
+    if (token.length >= MIN_HEX_ID && HEX_TOKEN.test(token) && HEX_LETTER.test(token)) return run;
+  }
+  return maskRun(run);
 }
 
 function maskRun(run: string): string {
