@@ -6,10 +6,25 @@
  */
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
-import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse } from './client.js';
+import { bankPath, walletPath } from '../sandbox/domain/paths.js';
+import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
 
 export type ResourceKind = 'link' | 'checkout';
+
+/** What `pay` can play: a link's or checkout's hosted form, or a bank or wallet payment's simulator page. */
+export type PlayKind = ResourceKind | 'payment';
+
+/** What the customer can do on the bank and wallet pages: the page's three buttons. */
+export const SIMULATOR_OUTCOMES = ['approved', 'cancelled', 'failed'] as const;
+export type SimulatorOutcome = (typeof SIMULATOR_OUTCOMES)[number];
+
+/** Each outcome's button on the page, and the result the payment then reads (docs/api.md, "Redirect payments"). */
+const SIMULATOR_BUTTONS: Record<SimulatorOutcome, { action: 'approve' | 'cancel' | 'fail'; result: number }> = {
+  approved: { action: 'approve', result: 0 },
+  cancelled: { action: 'cancel', result: -10 },
+  failed: { action: 'fail', result: -2 },
+};
 
 export interface PlayCustomerOptions {
   /** Link or checkout; found by asking the sandbox (`admin`), else by trying the link, then the checkout. */
@@ -42,8 +57,8 @@ export interface PlayCustomerOptions {
 
 /** One page answer on the way. */
 export interface PlayStep {
-  /** What was sent: the card form, the decline button, the 3-D Secure code or cancel. */
-  action: 'pay' | 'decline' | '3ds-submit' | '3ds-cancel';
+  /** What was sent: the card form, the decline button, the 3-D Secure code or cancel, a bank or wallet page's button. */
+  action: 'pay' | 'decline' | '3ds-submit' | '3ds-cancel' | 'approve' | 'cancel' | 'fail';
   /** The URL posted to. */
   url: string;
   /** HTTP status of the answer (303 redirect, 200 page). */
@@ -58,7 +73,9 @@ export interface PlayStep {
 
 /** What `playCustomer` did and what came of it (the `--json` output of `paylink pay`). */
 export interface PlayResult {
-  kind: ResourceKind;
+  kind: PlayKind;
+  /** For a bank or wallet payment: which simulator page (`bank` for iDEAL, Sofort, Giropay, EPS; `wallet` for PayPal). */
+  page?: 'bank' | 'wallet' | undefined;
   id: string;
   /** The hosted page the customer opened. */
   pageUrl: string;
@@ -73,11 +90,11 @@ export interface PlayResult {
   merchant?: { status?: number | undefined; error?: string | undefined } | undefined;
   /** The attempt this play made (last payment entry), when one was stored. */
   payment?: { id?: string | undefined; result: number; description: string; token?: string | undefined } | undefined;
-  /** Lifecycle after the play: link status or checkout result description. */
+  /** Lifecycle after the play: link status, checkout result description, or the payment's description. */
   state: string;
   /** True when the outcome is what was asked for. */
   asExpected: boolean;
-  /** The API's status envelope of the link or checkout after the play. */
+  /** The API's status envelope of the link, checkout or payment after the play. */
   status: unknown;
 }
 
@@ -328,4 +345,104 @@ function headingText(html: string): string | undefined {
 
 function stripTags(html: string): string {
   return decodeEntities(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+}
+
+export interface PlaySimulatorOptions {
+  /** Which button the customer presses. @default "approved" */
+  outcome?: SimulatorOutcome | undefined;
+  /** GET the returnUrl the page redirects to (the merchant's answer is reported, never fatal). @default true */
+  follow?: boolean | undefined;
+  /** Progress notes, for a spinner. */
+  onStep?: ((text: string) => void) | undefined;
+}
+
+/**
+ * Plays the customer on the bank or wallet page of a pending iDEAL, Sofort, Giropay, EPS or PayPal payment,
+ * as a browser does: GET the page (the bank page, else the wallet page), POST the button of the outcome
+ * asked for, follow the 303 to the merchant's `returnUrl?id=` (or back to the page when the payment has no
+ * returnUrl), then read the payment from the API. The payment is not read before the page is used: a read
+ * applies the staging convention on the amount (1.xx approves...) and would settle it before the customer acts.
+ */
+export async function playSimulator(client: ApiClient, id: string, options: PlaySimulatorOptions = {}): Promise<PlayResult> {
+  const step = options.onStep ?? (() => {});
+  const outcome = options.outcome ?? 'approved';
+  const button = SIMULATOR_BUTTONS[outcome];
+  step('Opening the bank or wallet page');
+  let found: { page: 'bank' | 'wallet'; url: string; response: HttpAnswer } | undefined;
+  for (const page of ['bank', 'wallet'] as const) {
+    const url = client.url(page === 'bank' ? bankPath(id) : walletPath(id));
+    const response = await client.page(url);
+    if (response.status !== 404) {
+      found = { page, url, response };
+      break;
+    }
+    await response.body?.cancel();
+  }
+  if (!found) {
+    const read = await client.get(`/gateway/v3/payments/${encodeURIComponent(id)}`);
+    if (read.status === 404) throw ApiResponseError.fromEnvelope(404, read.body as ErrorEnvelope, `No payment ${id} for business ${client.businessId}`);
+    throw new ApiResponseError(
+      `Payment ${id} has no bank or wallet page: \`paylink pay\` plays iDEAL, Sofort, Giropay, EPS and PayPal payments (and the hosted form of links and checkouts); this one is ${describePayment(read.body)}.`,
+      read.status,
+      undefined,
+    );
+  }
+  const { page, url: pageUrl } = found;
+  const html = await found.response.text();
+  const result: PlayResult = { kind: 'payment', id, page, pageUrl, steps: [], expectedResult: button.result, state: 'PENDING', asExpected: false, status: undefined };
+  const state = pageState(html);
+  if (found.response.status !== 200 || state !== 'form') {
+    const why = [headingText(html), alertText(html)].filter((text) => text !== undefined).join('. ');
+    throw new ApiResponseError(
+      `The ${page} page of payment ${id} offers no buttons (HTTP ${found.response.status}, state ${state ?? 'unknown'})${why ? `: ${why}` : '.'}`,
+      found.response.status,
+      undefined,
+    );
+  }
+
+  step(`Pressing ${button.action}`);
+  const response = await client.postForm(pageUrl, { action: button.action });
+  const entry: PlayStep = { action: button.action, url: pageUrl, status: response.status };
+  result.steps.push(entry);
+  const location = response.headers.get('location');
+  if (response.status >= 300 && response.status < 400 && location) {
+    await response.body?.cancel();
+    const target = new URL(location, pageUrl).href;
+    entry.location = target;
+    if (new URL(target).pathname === new URL(pageUrl).pathname) {
+      // No returnUrl: the page itself shows how it ended.
+      const shown = await client.page(target);
+      const text = await shown.text();
+      entry.state = pageState(text);
+      entry.message = alertText(text);
+    } else {
+      result.returnUrl = target;
+      if (options.follow !== false) {
+        step('Following the redirect to returnUrl');
+        result.merchant = await visitMerchant(client, target);
+      }
+    }
+  } else {
+    const text = await response.text();
+    entry.state = pageState(text);
+    entry.message = alertText(text) ?? headingText(text);
+  }
+
+  step('Reading the payment');
+  const after = await client.get(`/gateway/v3/payments/${encodeURIComponent(id)}`);
+  // A settled payment that did not succeed answers 400 with its envelope: still the payment, read back.
+  const envelope: any = after.body;
+  if (envelope?.body?.transaction?.id === undefined) expectOk(after, `payment ${id}`);
+  result.status = envelope;
+  result.state = String(envelope?.description ?? 'UNKNOWN');
+  result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? '') };
+  result.asExpected = result.payment.result === button.result;
+  return result;
+}
+
+function describePayment(envelope: any): string {
+  const brandId = envelope?.body?.transaction?.brandId;
+  const redirect = envelope?.body?.redirect?.url;
+  const what = redirect ? `waiting on ${redirect}` : `${envelope?.description ?? 'settled'} (result ${envelope?.result})`;
+  return `${brandId !== undefined ? `brand ${brandId}, ` : ''}${what}`;
 }

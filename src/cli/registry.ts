@@ -181,9 +181,9 @@ function registerOpen(program: Command, run: Runner): void {
 function registerPay(program: Command, run: Runner): void {
   program
     .command('pay <id>')
-    .description('Play the customer: fill in the hosted form of a link or checkout over HTTP, follow the redirect, print the status')
+    .description('Play the customer: fill in the hosted form of a link or checkout, or press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, over HTTP; follow the redirect, print the status')
     .option('--card <number>', 'card number to type (spaces allowed)')
-    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
+    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed`)
     .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
     .option('--decline', 'press the decline button instead of paying')
     .option('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)', undefined)
@@ -194,18 +194,22 @@ function registerPay(program: Command, run: Runner): void {
     .option('--holder <name>', 'card holder name', 'Test Customer')
     .option('--link', 'the id is a payment link (skip the lookup)')
     .option('--checkout', 'the id is a checkout (skip the lookup)')
+    .option('--payment', 'the id is a bank or wallet payment (skip the lookup)')
     .option('--no-follow', 'do not GET the returnUrl the page redirects to')
     .addHelpText(
       'after',
       `
 Without --card or --outcome, asks on a terminal and pays with the approve card otherwise.
+A bank or wallet payment (iDEAL, Sofort, Giropay, EPS, PayPal) takes --outcome approved (Approve
+payment, 0), cancelled (Cancel, -10) or failed (Make it fail, -2); default approved.
 
 Examples:
   $ paylink pay 3f1c...                              # approve card
   $ paylink pay 3f1c... --outcome declined           # exit 0: a decline was asked for
   $ paylink pay 3f1c... --outcome 3ds --3ds-code 0000
   $ paylink pay 9b2e... --save-card --json | jq -r .payment.token
-  $ paylink pay 3f1c... --decline`,
+  $ paylink pay 3f1c... --decline
+  $ paylink pay 7a9d... --outcome cancelled          # an iDEAL payment: press Cancel on its bank page`,
     )
     .action((id: string, _o, cmd: Command) =>
       run(cmd, () => import('./commands/pay.js'), (m, ctx) => {
@@ -241,14 +245,16 @@ function registerPayment(program: Command, run: Runner): void {
     .addHelpText('after', '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>');
   payment
     .command('create')
-    .description('Create a payment with a card or a token (the approve test card unless told otherwise)')
+    .description('Create a payment with a card or a token (the approve test card unless told otherwise), or by a bank or wallet brand (iDEAL, Sofort, Giropay, EPS, PayPal) that the customer completes on its page')
     .option('--amount <amount>', 'amount, e.g. 12.50')
     .option('--currency <code>', 'ISO 4217 currency code')
     .option('--tracking-code <code>', 'your unique reference (generated when not given)')
     .option('--card <number>', 'card number')
     .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`)
     .option('--token <token>', 'pay with a saved card token instead of a card')
-    .option('--brand <id|name>', 'brand id (default: from the card number)')
+    .option('--brand <id|name>', 'brand id (default: from the card number); ideal, sofort, giropay, eps, paypal or afterpay take no card')
+    .option('--return-url <url>', 'bank and wallet brands: where the bank or wallet page sends the customer (returnUrl?id=<paymentId>)')
+    .option('--issuer <id>', "iDEAL: the customer's bank (body.bank.issuerId)")
     .option('--expiry-month <mm>', 'default 12')
     .option('--expiry-year <yyyy>', 'default: three years ahead')
     .option('--cvv <cvv>', 'default 123 (1234 for American Express)')
@@ -262,7 +268,9 @@ Examples:
   $ paylink payment create --amount 10 --currency EUR
   $ paylink payment create --amount 10 --currency EUR --outcome declined        # exit 0
   $ paylink payment create --amount 10 --currency EUR --authorize --json | jq -r .body.transaction.id
-  $ paylink payment create --amount 10 --currency EUR --token 5d0c...`,
+  $ paylink payment create --amount 10 --currency EUR --token 5d0c...
+  $ paylink payment create --amount 10 --currency EUR --brand ideal --return-url http://localhost:3000/back
+  $ paylink pay <paymentId> --outcome approved                                  # press Approve on its bank page`,
     )
     .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentCreate(cmd.opts(), ctx)));
   payment
@@ -292,7 +300,9 @@ function registerToken(program: Command, run: Runner): void {
     .description('Save a card as a token (the approve test card unless told otherwise)')
     .option('--card <number>', 'card number')
     .option('--outcome <name>', `test-card outcome the token replays: ${OUTCOME_NAMES.join(', ')}`)
-    .option('--brand <id|name>', 'brand id (default: from the card number)')
+    .option('--brand <id|name>', 'brand id (default: from the card number); ideal, sofort, giropay, eps, paypal or afterpay take no card')
+    .option('--return-url <url>', 'bank and wallet brands: where the bank or wallet page sends the customer (returnUrl?id=<paymentId>)')
+    .option('--issuer <id>', "iDEAL: the customer's bank (body.bank.issuerId)")
     .option('--expiry-month <mm>', 'default 12')
     .option('--expiry-year <yyyy>', 'default: three years ahead')
     .option('--holder <name>', 'card holder name (default Test Customer)')

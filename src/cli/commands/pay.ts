@@ -1,11 +1,13 @@
 /**
- * `paylink pay <id>`: plays the customer through the real hosted form over HTTP (see `customer.ts`), then
+ * `paylink pay <id>`: plays the customer through the real hosted form of a link or checkout, or the bank or
+ * wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, over HTTP (see `customer.ts`), then
  * follows the redirect to returnUrl and prints the resulting status. `--json` prints the documented
  * {@link PlayResult} object.
  */
 import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import type { CommandContext } from '../context.js';
-import { playCustomer, type PlayResult, type ResourceKind } from '../customer.js';
+import { resolveKind } from '../client.js';
+import { playCustomer, playSimulator, SIMULATOR_OUTCOMES, type PlayResult, type ResourceKind, type SimulatorOutcome } from '../customer.js';
 import { ApiResponseError, UsageError } from '../errors.js';
 import { brandName, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -23,20 +25,31 @@ export interface PayFlags {
   holder?: string;
   link?: boolean;
   checkout?: boolean;
+  /** The id is a bank or wallet payment (skip the lookup). */
+  payment?: boolean;
   /** `false` with `--no-follow`. */
   follow?: boolean;
 }
 
 type Choice = { outcome: OutcomeName } | { decline: true };
 
-/** Pays or declines a link or checkout as the customer would; exit 3 when the outcome is not the one asked for. */
+/**
+ * Pays or declines a link or checkout, or presses a button on a bank or wallet payment's page, as the customer
+ * would; exit 3 when the outcome is not the one asked for.
+ */
 export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
   const { ui } = ctx;
   if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('pay: give --card or --outcome, not both.');
   if (flags.decline && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('pay: --decline presses the decline button; it takes no --card or --outcome.');
-  if (flags.link && flags.checkout) throw new UsageError('pay: --link and --checkout exclude each other.');
+  if ([flags.link, flags.checkout, flags.payment].filter(Boolean).length > 1) throw new UsageError('pay: --link, --checkout and --payment exclude each other.');
   if (flags.threeDsCancel && flags.threeDsCode !== undefined) throw new UsageError('pay: --3ds-code and --3ds-cancel exclude each other.');
-  const kind: ResourceKind | undefined = flags.link ? 'link' : flags.checkout ? 'checkout' : undefined;
+  let kind: ResourceKind | undefined = flags.link ? 'link' : flags.checkout ? 'checkout' : undefined;
+  if (kind === undefined) {
+    // One lookup says what the id is; a link or checkout is then played without asking again.
+    const resolved = flags.payment ? 'payment' : await resolveKind(ctx.admin, id, ctx.client.businessId);
+    if (resolved === 'payment') return paySimulator(id, flags, ctx);
+    if (resolved === 'link' || resolved === 'checkout') kind = resolved;
+  }
   let outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
   let decline = flags.decline === true;
   if (flags.card === undefined && outcome === undefined && !decline) {
@@ -70,7 +83,62 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
       onStep: (text) => spinner.text(`${text}...`),
     }),
   );
-  if (result.returnUrl) ctx.journal.remember(id, { kind: result.kind, baseUrl: ctx.connection.baseUrl, lastRedirect: result.returnUrl });
+  if (result.returnUrl && result.kind !== 'payment') ctx.journal.remember(id, { kind: result.kind, baseUrl: ctx.connection.baseUrl, lastRedirect: result.returnUrl });
+  return report(result, ctx);
+}
+
+/**
+ * Presses a button on the bank or wallet page of a pending iDEAL, Sofort, Giropay, EPS or PayPal payment:
+ * `--outcome approved|cancelled|failed` (asked on a terminal, approved otherwise). The card flags have no
+ * place there and are refused.
+ */
+async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
+  const { ui } = ctx;
+  const cardFlags = (
+    [
+      ['--card', flags.card !== undefined],
+      ['--decline', flags.decline === true],
+      ['--save-card', flags.saveCard === true],
+      ['--3ds-code', flags.threeDsCode !== undefined],
+      ['--3ds-cancel', flags.threeDsCancel === true],
+      ['--expiry-month', flags.expiryMonth !== undefined],
+      ['--expiry-year', flags.expiryYear !== undefined],
+      ['--cvv', flags.cvv !== undefined],
+    ] as const
+  )
+    .filter(([, given]) => given)
+    .map(([flag]) => flag);
+  if (cardFlags.length > 0) {
+    throw new UsageError(`pay: ${id} is a bank or wallet payment, paid on its bank or wallet page without a card: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --outcome ${SIMULATOR_OUTCOMES.join('|')}.`);
+  }
+  const outcome =
+    flags.outcome !== undefined
+      ? parseSimulatorOutcome(flags.outcome)
+      : await ui.offer<SimulatorOutcome>(undefined, 'approved', (p) =>
+          p.select<SimulatorOutcome>({
+            message: 'What should the customer do on the bank or wallet page?',
+            choices: [
+              { name: 'approved    press Approve payment (0 Ok)', value: 'approved' },
+              { name: 'cancelled   press Cancel (-10, code 3011)', value: 'cancelled' },
+              { name: 'failed      press Make it fail (-2, code 3006)', value: 'failed' },
+            ],
+          }),
+        );
+  const result = await ui.spin(`Paying ${id} as the customer`, (spinner) =>
+    playSimulator(ctx.client, id, { outcome, follow: flags.follow !== false, onStep: (text) => spinner.text(`${text}...`) }),
+  );
+  return report(result, ctx);
+}
+
+function parseSimulatorOutcome(value: string): SimulatorOutcome {
+  const name = value.trim().toLowerCase();
+  if ((SIMULATOR_OUTCOMES as readonly string[]).includes(name)) return name as SimulatorOutcome;
+  throw new UsageError(`--outcome: a bank or wallet page offers ${SIMULATOR_OUTCOMES.join(', ')}; "${value}" is not one of them (test-card outcomes are for card forms).`);
+}
+
+/** Prints the play (or its JSON) and turns an outcome other than the one asked for into exit 3. */
+function report(result: PlayResult, ctx: CommandContext): PlayResult {
+  const { ui } = ctx;
   if (ui.options.json) {
     if (!result.asExpected) throw new ApiResponseError(mismatch(result), undefined, undefined, result);
     ui.json(result);
@@ -93,11 +161,20 @@ function mismatch(result: PlayResult): string {
 /** The play for people: each step, where the browser went, the merchant's answer and the status. */
 export function printPlay(ui: Ui, result: PlayResult): void {
   ui.heading(`Played the customer on ${result.kind} ${result.id}`);
-  ui.field('Hosted page', ui.color.cyan(result.pageUrl));
+  ui.field(result.page === 'bank' ? 'Bank page' : result.page === 'wallet' ? 'Wallet page' : 'Hosted page', ui.color.cyan(result.pageUrl));
   if (result.card) ui.field('Card', `${brandName(result.card.brandId)} ····${result.card.lastFourDigits}${result.card.outcome ? ` (test card: ${result.card.outcome})` : ''}`);
   for (const step of result.steps) {
-    const what = { pay: 'Submitted card', decline: 'Pressed decline', '3ds-submit': '3-D Secure code', '3ds-cancel': '3-D Secure cancel' }[step.action];
-    const where = step.location ? ` -> ${/\/3ds\//.test(step.location) ? '3-D Secure challenge' : 'returnUrl'}` : step.state ? ` (page: ${step.state})` : '';
+    const what = {
+      pay: 'Submitted card',
+      decline: 'Pressed decline',
+      '3ds-submit': '3-D Secure code',
+      '3ds-cancel': '3-D Secure cancel',
+      approve: 'Pressed Approve payment',
+      cancel: 'Pressed Cancel',
+      fail: 'Pressed Make it fail',
+    }[step.action];
+    const target = step.location === undefined ? undefined : step.location === result.returnUrl ? 'returnUrl' : /\/3ds\//.test(step.location) ? '3-D Secure challenge' : `the ${result.page ?? 'hosted'} page`;
+    const where = target ? ` -> ${target}` : step.state ? ` (page: ${step.state})` : '';
     ui.field(what, `HTTP ${step.status}${where}`);
     if (step.message) ui.field('Page says', ui.color.yellow(step.message));
   }

@@ -6,7 +6,8 @@ import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type 
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseMonth, parseOutcome, parseYear } from '../options.js';
+import { brandById, type Brand } from '../../sandbox/domain/brands.js';
+import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseHttpUrl, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 import { resolveAmount } from './shared.js';
 
@@ -22,6 +23,10 @@ export interface CardFlags {
 }
 
 export interface PaymentCreateFlags extends CardFlags {
+  /** Bank and wallet brands: where the page sends the customer (`returnUrl?id=<paymentId>`). */
+  returnUrl?: string;
+  /** iDEAL: the customer's bank (`body.bank.issuerId`). */
+  issuer?: string;
   amount?: string;
   currency?: string;
   trackingCode?: string;
@@ -74,7 +79,7 @@ export function printPayment(ui: Ui, envelope: any, title: string): void {
   if (t.cancelled) ui.field('Cancelled', 'yes');
   if (body.card?.lastFourDigits) ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}${body.card.approvalCode ? `  approval ${body.card.approvalCode}` : ''}`);
   if (body.token?.token) ui.field('Token', `${body.token.token}  (${body.token.displayHint ?? ''})`);
-  if (body.redirect?.url) ui.field('Bank page', ui.color.cyan(String(body.redirect.url)));
+  if (body.redirect?.url) ui.field(/\/web\/wallet\//.test(String(body.redirect.url)) ? 'Wallet page' : /\/web\/bank\//.test(String(body.redirect.url)) ? 'Bank page' : 'Card form', ui.color.cyan(String(body.redirect.url)));
   if (body.error?.message) ui.field('Error', `${body.error.message} (code ${body.error.code})`);
 }
 
@@ -90,6 +95,11 @@ function printEnvelope(ctx: CommandContext, envelope: any, title: string): void 
 export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
+  const brand = flags.brand !== undefined && flags.token === undefined ? brandById(parseBrand(flags.brand)) : undefined;
+  if (brand !== undefined && brand.kind !== 'card') return paymentByBrand(brand, flags, ctx);
+  if (flags.returnUrl !== undefined || flags.issuer !== undefined) {
+    throw new UsageError(`payment create: ${flags.returnUrl !== undefined ? '--return-url' : '--issuer'} is for bank and wallet brands (--brand ideal, sofort, giropay, eps, paypal); a card payment answers at once.`);
+  }
   const { amount, currencyCode } = await resolveAmount(flags, ui);
   const transaction: Record<string, unknown> = { amount, currencyCode, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
   const body: Record<string, unknown> = { transaction };
@@ -109,6 +119,49 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
   const asked = response.status >= 400 && expected !== undefined && envelope?.result === expected && envelope?.body?.transaction?.id !== undefined;
   if (!asked) expectOk(response);
   printEnvelope(ctx, envelope, asked ? 'Payment declined, as asked' : 'Payment created');
+  return envelope;
+}
+
+/**
+ * A payment by a brand that takes no card (docs/api.md, "Redirect payments"): a bank brand (iDEAL, Sofort,
+ * Giropay, EPS) or PayPal answers 2 Pending with `redirect` to its bank or wallet page, which `paylink pay
+ * <paymentId>` plays; AfterPay answers 0 at once. Card flags have no place here and are refused by name.
+ */
+async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
+  const { ui } = ctx;
+  const cardFlags = (
+    [
+      ['--card', flags.card],
+      ['--outcome', flags.outcome],
+      ['--expiry-month', flags.expiryMonth],
+      ['--expiry-year', flags.expiryYear],
+      ['--cvv', flags.cvv],
+      ['--holder', flags.holder],
+      ['--tokenize', flags.tokenize],
+      ...(brand.kind === 'invoice' ? [] : ([['--authorize', flags.authorize]] as const)),
+    ] as const
+  )
+    .filter(([, value]) => value !== undefined && value !== false)
+    .map(([flag]) => flag);
+  const paidOn = brand.kind === 'wallet' ? 'its wallet page' : brand.kind === 'bank' ? 'its bank page' : 'an invoice, approved at once';
+  if (cardFlags.length > 0) {
+    const play = brand.kind === 'invoice' ? '' : ` Create it, then play the page: paylink pay <paymentId> --outcome approved|cancelled|failed.`;
+    throw new UsageError(`payment create: ${brand.name} takes no card (it is paid on ${paidOn}): ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place here.${play}`);
+  }
+  if (flags.issuer !== undefined && brand.id !== 3010) throw new UsageError(`payment create: --issuer is iDEAL's (the customer's bank); ${brand.name} takes none.`);
+  if (flags.returnUrl !== undefined && brand.kind === 'invoice') throw new UsageError(`payment create: ${brand.name} answers at once and sends the customer nowhere: --return-url has no place here.`);
+  const { amount, currencyCode } = await resolveAmount(flags, ui);
+  const transaction: Record<string, unknown> = { amount, currencyCode, brandId: brand.id, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
+  if (flags.returnUrl !== undefined) transaction.returnUrl = parseHttpUrl(flags.returnUrl, '--return-url');
+  const body: Record<string, unknown> = { transaction };
+  if (brand.kind === 'bank') body.bank = flags.issuer !== undefined ? { issuerId: flags.issuer } : {};
+  const action = brand.kind === 'invoice' && flags.authorize ? 'authorize' : 'payment';
+  const response = await ui.spin(`Creating the ${brand.name} payment`, () => ctx.client.post('/gateway/v3/payments', { action, body }));
+  const envelope = expectOk(response).body;
+  printEnvelope(ctx, envelope, envelope?.result === 2 ? `${brand.name} payment created: waiting for the customer` : 'Payment created');
+  if (!ui.options.json && envelope?.body?.redirect?.url && envelope?.body?.transaction?.id) {
+    ui.field('Next', `paylink pay ${envelope.body.transaction.id} --outcome approved|cancelled|failed`);
+  }
   return envelope;
 }
 
