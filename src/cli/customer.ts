@@ -136,6 +136,20 @@ export function hiddenInput(html: string, name: string): string | undefined {
   return undefined;
 }
 
+/** The value each `<select>` of a page submits untouched: its `selected` option, else its first. */
+export function selectDefaults(html: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const match of html.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/gi)) {
+    const name = attribute(match[1] ?? '', 'name');
+    const options = [...(match[2] ?? '').matchAll(/<option\b([^>]*)>([\s\S]*?)(?=<option\b|$)/gi)];
+    const chosen = options.find((option) => /\sselected\b/i.test(option[1] ?? '')) ?? options[0];
+    if (name === undefined || chosen === undefined) continue;
+    const value = attribute(chosen[1] ?? '', 'value') ?? stripTags(chosen[2] ?? '');
+    values[name] = decodeEntities(value);
+  }
+  return values;
+}
+
 /** `data-paylink-state` of a hosted page. */
 export function pageState(html: string): string | undefined {
   const body = /<body\b[^>]*>/i.exec(html)?.[0];
@@ -401,7 +415,8 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
   }
 
   step(`Pressing ${button.action}`);
-  const response = await client.postForm(pageUrl, { action: button.action });
+  // What a browser sends with the button: the form's choices as they stand (iDEAL's bank, when the page asks).
+  const response = await client.postForm(pageUrl, { ...selectDefaults(html), action: button.action });
   const entry: PlayStep = { action: button.action, url: pageUrl, status: response.status };
   result.steps.push(entry);
   const location = response.headers.get('location');

@@ -86,7 +86,7 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect(run.json.steps).toEqual([{ action: 'approve', url: page, status: 303, location: `${merchantUrl}/back?order=7&id=${id}` }]);
     expect(merchantHits).toContain(`/back?order=7&id=${id}`);
     const read = await readBack(id);
-    expect([read.result, read.body.bank.name, read.body.bank.issuerId, typeof read.body.bank.iban]).toEqual([0, 'iDEAL', 'INGBNL2A', 'string']);
+    expect([read.result, read.body.bank.name, read.body.bank.issuerId, typeof read.body.bank.iban]).toEqual([0, 'ING', 'INGBNL2A', 'string']);
     expect(run.json.status.result).toBe(0);
     // The CLI's own read agrees.
     const got = await paylink(['payment', 'get', id, '--json']);
@@ -123,6 +123,17 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect(run.json.returnUrl).toBeUndefined();
     expect(run.json.steps[0]).toMatchObject({ action: 'approve', status: 303, state: 'result', message: 'The payment is settled: Ok (result 0).' });
     expect((await readBack(id)).result).toBe(0);
+  });
+
+  it('picks the bank an iDEAL page offers first when the merchant sent no issuer, as a browser submits the untouched choice', async () => {
+    const { id, page } = await create('ideal');
+    const html = await (await fetch(page)).text();
+    const first = /<select[^>]*name="issuerId"[^>]*>\s*<option value="([^"]+)"/.exec(html)?.[1];
+    expect(first, 'the page asks for the bank').toBeDefined();
+    const run = await paylink(['pay', id, '--outcome', 'approved', '--json']);
+    expect([run.code, run.json?.asExpected], run.stderr).toEqual([0, true]);
+    const read = await readBack(id);
+    expect([read.result, read.body.bank.issuerId]).toEqual([0, first]);
   });
 
   it('exits 3 with the page\'s words when the payment was settled already, and the result stays as it was', async () => {
