@@ -10,6 +10,25 @@ import { followUp, type FollowUpRequest } from './follow-ups.js';
 import { cancelLink, copyLink, createLink, findLink, getLink, type NewLink } from './links.js';
 import { createPayment, findPayments, getPayment, paymentsByIds, type NewPayment } from './payments.js';
 import { createToken, getToken, type NewToken } from './token-service.js';
+import type { Parent } from '../domain/lifecycle.js';
+import type { PaymentRecord } from '../domain/records.js';
+import type { Settlement } from './bank.js';
+import {
+  hostedKindOf,
+  hostedParent,
+  hostedPayment,
+  issueFormToken,
+  openChallenge,
+  paidPaymentId,
+  parentOfPayment,
+  playCustomerNow,
+  postCardForm,
+  postChallenge,
+  postPaymentForm,
+  pressSimulatorButton,
+  simulatorPayment,
+} from './hosted.js';
+import type { CardFormPost, ChallengePost, CustomerPlay } from './submission.js';
 
 export function createServices(deps: Deps) {
   return {
@@ -41,6 +60,22 @@ export function createServices(deps: Deps) {
     tokens: {
       create: (token: NewToken) => createToken(deps, token),
       get: (businessId: string, token: string) => getToken(deps, businessId, token),
+    },
+    /** The customer's pages: found by their id (the capability in the URL), whatever the business. */
+    hosted: {
+      parent: (kind: Parent['kind'], id: string) => hostedParent(deps, kind, id),
+      parentOfPayment: (payment: PaymentRecord) => parentOfPayment(deps, payment),
+      payment: (paymentId: string) => hostedPayment(deps, paymentId),
+      paidPaymentId: (parent: Parent) => paidPaymentId(deps, parent),
+      openChallenge: (parent: Parent) => openChallenge(deps, parent),
+      issueFormToken: (target: string) => issueFormToken(deps, target),
+      postCardForm: (parent: Parent, post: CardFormPost) => postCardForm(deps, parent, post),
+      postChallenge: (payment: PaymentRecord, post: ChallengePost) => postChallenge(deps, payment, post),
+      postPaymentForm: (payment: PaymentRecord, post: CardFormPost) => postPaymentForm(deps, payment, post),
+      playCustomer: (kind: Parent['kind'], id: string, play: (parent: Parent) => CustomerPlay) => playCustomerNow(deps, kind, id, play),
+      simulatorPayment: (flow: 'bank' | 'wallet', paymentId: string) => simulatorPayment(deps, flow, paymentId),
+      pressSimulatorButton: (payment: PaymentRecord, how: Settlement, chosenIssuerId?: string) => pressSimulatorButton(deps, payment, how, chosenIssuerId),
+      kindOf: (id: string) => hostedKindOf(deps, id),
     },
   };
 }

@@ -11,7 +11,8 @@
  * click) can never make two payments.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
+import type { ChargeDeps } from './charge.js';
 import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
 import {
   attemptsLeft,
@@ -30,8 +31,11 @@ import { detectBrand } from '../domain/test-cards.js';
 import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
 import { chargeCard, resolveChallenge } from './charge.js';
 
+/** What the hosted pages' submissions use: the charge's repositories, the links and checkouts they move, the form tokens. */
+export type SubmissionDeps = ChargeDeps & Pick<Deps, 'store' | 'links' | 'checkouts' | 'formTokens' | 'formTokenSecret' | 'forgetCaches'>;
+
 /** The link or checkout with this id, whatever its business: the hosted page's id is its capability. */
-export function loadParent(sandbox: Sandbox, kind: Parent['kind'], id: string): Parent | undefined {
+export function loadParent(sandbox: Pick<Deps, 'links' | 'checkouts'>, kind: Parent['kind'], id: string): Parent | undefined {
   if (kind === 'link') {
     const record = sandbox.links.get(id);
     return record ? { kind, record } : undefined;
@@ -41,13 +45,13 @@ export function loadParent(sandbox: Sandbox, kind: Parent['kind'], id: string): 
 }
 
 /** The parent of a payment made on a hosted page. */
-export function parentOfPayment(sandbox: Sandbox, payment: PaymentRecord): Parent | undefined {
+export function parentOfPayment(sandbox: Pick<Deps, 'links' | 'checkouts'>, payment: PaymentRecord): Parent | undefined {
   if (payment.parentKind === undefined || payment.parentId === undefined) return undefined;
   return loadParent(sandbox, payment.parentKind, payment.parentId);
 }
 
 /** The payment waiting for 3-D Secure on this parent, if a challenge is open. */
-export function openChallenge(sandbox: Sandbox, parent: Parent): PaymentRecord | undefined {
+export function openChallenge(sandbox: Pick<Deps, 'payments'>, parent: Parent): PaymentRecord | undefined {
   const last = parent.record.paymentIds[parent.record.paymentIds.length - 1];
   const payment = last === undefined ? undefined : sandbox.payments.get(last);
   return payment !== undefined && payment.result === 2 ? payment : undefined;
@@ -68,7 +72,7 @@ const NONCE_BYTES = 12;
 const MAC_BYTES = 16;
 let usedSincePrune = 0;
 
-function formTokenMac(sandbox: Sandbox, target: string, issued: Buffer, nonce: Buffer): Buffer {
+function formTokenMac(sandbox: Pick<Deps, 'formTokenSecret'>, target: string, issued: Buffer, nonce: Buffer): Buffer {
   return createHmac('sha256', sandbox.formTokenSecret).update(target).update('\0').update(issued).update(nonce).digest().subarray(0, MAC_BYTES);
 }
 
@@ -78,7 +82,7 @@ function formTokenMac(sandbox: Sandbox, target: string, issued: Buffer, nonce: B
  * and nothing is stored: showing a page (a GET, a HEAD, a crawler) writes nothing. A token is recorded
  * only when a form is posted with it ({@link takeFormToken}), which keeps it one-time.
  */
-export function issueFormToken(sandbox: Sandbox, target: string): string {
+export function issueFormToken(sandbox: Pick<Deps, 'clock' | 'formTokenSecret'>, target: string): string {
   // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
   const issued = Buffer.alloc(TIME_BYTES);
   issued.writeDoubleBE(sandbox.clock.now());
@@ -87,7 +91,7 @@ export function issueFormToken(sandbox: Sandbox, target: string): string {
 }
 
 /** The issue time of a token signed for `target`, or undefined for a forged, altered or foreign one. */
-function verifiedIssueTime(sandbox: Sandbox, token: string, target: string): number | undefined {
+function verifiedIssueTime(sandbox: SubmissionDeps, token: string, target: string): number | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const bytes = Buffer.from(token, 'base64url');
   if (bytes.length !== TIME_BYTES + NONCE_BYTES + MAC_BYTES) return undefined;
@@ -103,7 +107,7 @@ function verifiedIssueTime(sandbox: Sandbox, token: string, target: string): num
  * Checks a posted token for `target` and, when it is fresh, records it used (in the caller's write, with the
  * charge). Unknown: not signed for this form, or issued more than a day ago by the sandbox clock.
  */
-export function takeFormToken(sandbox: Sandbox, token: string, target: string): TokenCheck {
+export function takeFormToken(sandbox: SubmissionDeps, token: string, target: string): TokenCheck {
   const issuedAt = verifiedIssueTime(sandbox, token, target);
   const now = sandbox.clock.now();
   if (issuedAt === undefined || now - issuedAt > FORM_TOKEN_TTL_MS) return { status: 'unknown' };
@@ -119,7 +123,7 @@ export function takeFormToken(sandbox: Sandbox, token: string, target: string): 
 }
 
 /** Records where a used token led. */
-export function recordTokenOutcome(sandbox: Sandbox, token: string, outcome: StoredOutcome): void {
+export function recordTokenOutcome(sandbox: SubmissionDeps, token: string, outcome: StoredOutcome): void {
   sandbox.formTokens.recordOutcome(token, outcome);
 }
 
@@ -197,7 +201,7 @@ function formProblem(post: CardFormPost): string | undefined {
   return undefined;
 }
 
-function saveParent(sandbox: Sandbox, parent: Parent): void {
+function saveParent(sandbox: SubmissionDeps, parent: Parent): void {
   if (parent.kind === 'link') sandbox.links.update(parent.record);
   else sandbox.checkouts.update(parent.record);
 }
@@ -211,7 +215,7 @@ function failureReason(payment: PaymentRecord): string {
  * Where a stored payment leaves its parent: paid, the challenge, the last failed attempt, or another try.
  * `parent` already counts the payment.
  */
-function afterPayment(sandbox: Sandbox, parent: Parent, payment: PaymentRecord, values: KeptValues): SubmissionOutcome {
+function afterPayment(sandbox: SubmissionDeps, parent: Parent, payment: PaymentRecord, values: KeptValues): SubmissionOutcome {
   const to = moveAfterAttempt(parent, payment);
   const done = moveParent(parent, to, sandbox.clock.now());
   saveParent(sandbox, done);
@@ -223,7 +227,7 @@ function afterPayment(sandbox: Sandbox, parent: Parent, payment: PaymentRecord, 
 }
 
 /** Stores where a used token led, so a second post of it goes to the same place. */
-function remember(sandbox: Sandbox, token: string, outcome: SubmissionOutcome): void {
+function remember(sandbox: SubmissionDeps, token: string, outcome: SubmissionOutcome): void {
   if (outcome.kind === 'redirect') recordTokenOutcome(sandbox, token, { kind: 'redirect', url: outcome.url, ending: outcome.ending });
   else if (outcome.kind === 'challenge') recordTokenOutcome(sandbox, token, { kind: 'challenge', url: outcome.url });
   else recordTokenOutcome(sandbox, token, { kind: 'page' });
@@ -233,7 +237,7 @@ function remember(sandbox: Sandbox, token: string, outcome: SubmissionOutcome): 
  * A post of the card form of a link or checkout: checks the one-time token, refuses a parent that cannot
  * be paid (-8: nothing is charged), and otherwise declines or charges and moves the lifecycle.
  */
-export function submitCardForm(sandbox: Sandbox, parent: Parent, post: CardFormPost): SubmissionOutcome {
+export function submitCardForm(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost): SubmissionOutcome {
   const token = takeFormToken(sandbox, post.formToken, `${parent.kind}:${parent.record.id}`);
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
@@ -245,7 +249,7 @@ export function submitCardForm(sandbox: Sandbox, parent: Parent, post: CardFormP
   return outcome;
 }
 
-function submitFresh(sandbox: Sandbox, parent: Parent, post: CardFormPost): SubmissionOutcome {
+function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost): SubmissionOutcome {
   const now = sandbox.clock.now();
   const state = parentState(parent, now);
   if (state === 'challenge') {
@@ -317,7 +321,7 @@ export type ChallengeOutcome =
  * A post of the 3-D Secure page: `1234` approves, anything else or cancel fails the check (-10); then the
  * parent moves on as after any other attempt (paid, declined after the third, or the form again).
  */
-export function submitChallenge(sandbox: Sandbox, loaded: PaymentRecord, post: ChallengePost): ChallengeOutcome {
+export function submitChallenge(sandbox: SubmissionDeps, loaded: PaymentRecord, post: ChallengePost): ChallengeOutcome {
   const token = takeFormToken(sandbox, post.formToken, `3ds:${loaded.id}`);
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
@@ -397,7 +401,7 @@ export type PaymentFormOutcome =
  * payment in place, under its own id, and sends the customer back to the `returnUrl`; a 3-D Secure card
  * goes to the challenge first; input errors show the form again and charge nothing.
  */
-export function submitPaymentForm(sandbox: Sandbox, loaded: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
+export function submitPaymentForm(sandbox: SubmissionDeps, loaded: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
   const token = takeFormToken(sandbox, post.formToken, paymentFormTarget(loaded.id));
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
@@ -409,7 +413,7 @@ export function submitPaymentForm(sandbox: Sandbox, loaded: PaymentRecord, post:
   return outcome;
 }
 
-function paymentFormFresh(sandbox: Sandbox, payment: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
+function paymentFormFresh(sandbox: SubmissionDeps, payment: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
   if (!awaitingCard(payment)) {
     if (payment.flow === 'card' && payment.result === 2) return { kind: 'challenge', url: challengePath(payment.id), paymentId: payment.id };
     return { kind: 'closed', payment };
@@ -467,7 +471,7 @@ export type CustomerPlay = { action: 'decline' } | { action: 'pay'; card: { numb
  * the hosted form, then the 3-D Secure page answered with `threeDsCode` if a challenge opened. Returns the
  * parent as it ends, or -8 if it could not be paid any more.
  */
-export function playCustomer(sandbox: Sandbox, parent: Parent, play: CustomerPlay): Parent {
+export function playCustomer(sandbox: SubmissionDeps, parent: Parent, play: CustomerPlay): Parent {
   const { kind, record } = parent;
   const year = String(new Date(sandbox.clock.now()).getUTCFullYear() + 3);
   const outcome = submitCardForm(sandbox, parent, {

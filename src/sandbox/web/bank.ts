@@ -8,12 +8,11 @@
  */
 import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
-import { notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { refuseCrossSite } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { renderBankPage } from '../../pages/bank-page.js';
-import { bankPending, settleBankPayment, simulatorFlow, type Settlement } from '../services/bank.js';
+import { bankPending, type Settlement } from '../services/bank.js';
 import { paymentReturnUrl, simulatorPath } from '../domain/paths.js';
 import { page } from './hosted.js';
 import type { PaymentRecord } from '../domain/records.js';
@@ -27,9 +26,7 @@ const SETTLEMENT_OF_BUTTON: Record<string, Settlement> = { approve: 'approved', 
 
 function loader(flow: 'bank' | 'wallet') {
   return (req: RouteRequest): PaymentRecord => {
-    const payment = req.sandbox.payments.get(req.params.paymentId!);
-    if (!payment || simulatorFlow(payment) !== flow) throw notFound(flow === 'wallet' ? 'Wallet payment' : 'Bank payment');
-    return payment;
+    return req.sandbox.services.hosted.simulatorPayment(flow, req.params.paymentId!);
   };
 }
 
@@ -82,7 +79,7 @@ function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
         // refused: it could otherwise settle a payment whose id it learned.
         refuseCrossSite(sandbox, req.event);
         const chosen = form.get('issuerId') ?? undefined;
-        const settled = await sandbox.store.write(() => settleBankPayment(sandbox, sandbox.payments.get(payment.id) ?? payment, how, chosen));
+        const settled = await sandbox.services.hosted.pressSimulatorButton(payment, how, chosen);
         // Back to the merchant once settled (also for a second press after it was settled elsewhere).
         return Reply.redirect(returnUrlOf(settled) ?? simulatorPath(flow, payment.id), 303);
       },

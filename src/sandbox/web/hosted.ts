@@ -19,17 +19,7 @@ import {
   type OrderSummary,
   type StatePageView,
 } from '../../pages/hosted/index.js';
-import {
-  issueFormToken,
-  loadParent,
-  openChallenge,
-  parentOfPayment,
-  submitCardForm,
-  submitChallenge,
-  type CardFormPost,
-  type ChallengeOutcome,
-  type KeptValues,
-} from '../services/submission.js';
+import type { CardFormPost, ChallengeOutcome, KeptValues } from '../services/submission.js';
 import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
 import { challengePath, hostedPath, merchantRedirect, paymentFormPath } from '../domain/paths.js';
 
@@ -85,10 +75,6 @@ function lastPaymentId(parent: Parent): string | undefined {
   return parent.record.paymentIds[parent.record.paymentIds.length - 1];
 }
 
-function paidPaymentId(sandbox: Sandbox, parent: Parent): string | undefined {
-  return parent.record.paymentIds.find((id) => sandbox.payments.get(id)?.result === 0);
-}
-
 /** The page for a link or checkout that offers no form: what happened, and the way back to the shop. */
 function statePageView(sandbox: Sandbox, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
   const noun = NOUN[parent.kind];
@@ -100,7 +86,7 @@ function statePageView(sandbox: Sandbox, parent: Parent, state: Exclude<ParentSt
       title: 'This has already been paid',
       message: `The ${noun} was paid successfully. Nothing more is needed.`,
       tone: 'good',
-      back: { ending: 'paid', paymentId: paidPaymentId(sandbox, parent) },
+      back: { ending: 'paid', paymentId: sandbox.services.hosted.paidPaymentId(parent) },
     },
     declined: {
       title: 'This payment was declined',
@@ -139,7 +125,7 @@ interface FormOptions {
 
 /** The card form with a fresh one-time token. */
 async function formPage(sandbox: Sandbox, parent: Parent, options: FormOptions = {}): Promise<Reply> {
-  const formToken = issueFormToken(sandbox, `${parent.kind}:${parent.record.id}`);
+  const formToken = sandbox.services.hosted.issueFormToken(`${parent.kind}:${parent.record.id}`);
   return page(
     options.status ?? 200,
     renderCardFormPage({
@@ -165,7 +151,7 @@ async function currentPage(sandbox: Sandbox, parent: Parent, alert?: string, sta
   const state = parentState(parent, sandbox.clock.now());
   if (state === 'open') return formPage(sandbox, parent, { error: alert, status });
   if (state === 'challenge') {
-    const open = openChallenge(sandbox, parent);
+    const open = sandbox.services.hosted.openChallenge(parent);
     if (open) return seeOther(challengePath(open.id));
     return formPage(sandbox, parent, { error: alert, status });
   }
@@ -204,11 +190,7 @@ export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardForm
 }
 
 function parentRoutes(kind: Parent['kind'], segment: string, param: string): Route[] {
-  const load = (req: RouteRequest): Parent => {
-    const parent = loadParent(req.sandbox, kind, req.params[param]!);
-    if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
-    return parent;
-  };
+  const load = (req: RouteRequest): Parent => req.sandbox.services.hosted.parent(kind, req.params[param]!);
   return [
     {
       method: 'GET',
@@ -225,10 +207,8 @@ function parentRoutes(kind: Parent['kind'], segment: string, param: string): Rou
         const parent = load(req);
         const form = await readForm(req.event.node.req);
         const framed = form.get('framed') === '1';
-        const outcome = await sandbox.store.write(() =>
-          submitCardForm(sandbox, parent, cardFormPost(form, form.get('saveCard') === 'on')),
-        );
-        return answer(sandbox, outcome, framed, () => loadParent(sandbox, kind, parent.record.id) ?? parent);
+        const outcome = await sandbox.services.hosted.postCardForm(parent, cardFormPost(form, form.get('saveCard') === 'on'));
+        return answer(sandbox, outcome, framed, () => sandbox.services.hosted.parent(kind, parent.record.id));
       },
     },
   ];
@@ -280,7 +260,7 @@ function cardHint(payment: PaymentRecord): string {
 }
 
 async function challengePage(sandbox: Sandbox, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
-  const formToken = issueFormToken(sandbox, `3ds:${payment.id}`);
+  const formToken = sandbox.services.hosted.issueFormToken(`3ds:${payment.id}`);
   return page(
     status,
     renderChallengePage({
@@ -296,9 +276,7 @@ async function challengePage(sandbox: Sandbox, payment: PaymentRecord, error?: s
 }
 
 function loadPayment(req: RouteRequest): PaymentRecord {
-  const payment = req.sandbox.payments.get(req.params.paymentId!);
-  if (!payment) throw notFound('Payment');
-  return payment;
+  return req.sandbox.services.hosted.payment(req.params.paymentId!);
 }
 
 /** A payment made on a hosted page (a link's, a checkout's, a card redirect's), which has pages of its own. */
@@ -308,7 +286,7 @@ function hostedFlow(payment: PaymentRecord): boolean {
 
 /** A payment that is no longer waiting: its link, checkout or card redirect page, or how the check ended. */
 function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
-  const parent = parentOfPayment(sandbox, payment);
+  const parent = sandbox.services.hosted.parentOfPayment(payment);
   if (parent) return seeOther(hostedPath(parent.kind, parent.record.id));
   if (payment.flow === 'card') return seeOther(paymentFormPath(payment.id));
   return page(200, renderStatePage(finishedView(payment)));
@@ -338,14 +316,11 @@ const challengeRoutes: Route[] = [
       const payment = loadPayment(req);
       const form = await readForm(req.event.node.req);
       const framed = form.get('framed') === '1';
-      const outcome = await sandbox.store.write(() =>
-        submitChallenge(sandbox, payment, {
-          formToken: text(form, 'formToken'),
-          action: form.get('action') === 'cancel' ? 'cancel' : 'submit',
-          code: text(form, 'code'),
-        }),
-      );
-      const current = sandbox.payments.get(payment.id) ?? payment;
+      const { outcome, current } = await sandbox.services.hosted.postChallenge(payment, {
+        formToken: text(form, 'formToken'),
+        action: form.get('action') === 'cancel' ? 'cancel' : 'submit',
+        code: text(form, 'code'),
+      });
       // A form of no challenge of this payment (it never had one, or the token is unknown) is not found either;
       // a replayed token of the flow that opened it still leads on.
       if (outcome.kind === 'stale' && (payment.result !== 2 || payment.challenge === undefined) && !hostedFlow(payment)) throw notFound('Payment');
@@ -356,7 +331,7 @@ const challengeRoutes: Route[] = [
       if (outcome.kind === 'replay' && outcome.outcome?.kind !== 'redirect' && outcome.outcome?.kind !== 'challenge') {
         return afterChallenge(sandbox, current);
       }
-      const parent = parentOfPayment(sandbox, current);
+      const parent = sandbox.services.hosted.parentOfPayment(current);
       return answer(sandbox, outcome, framed, () => parent!);
     },
   },

@@ -105,7 +105,7 @@ function demo(req: RouteRequest): Reply {
   checkAdminAccess(req.sandbox, req.event, req.query);
   const id = req.params['id']!;
   const sandbox: Sandbox = req.sandbox;
-  const kind: LibraryKind | undefined = sandbox.links.get(id) ? 'paymentlink' : sandbox.checkouts.get(id) ? 'checkout' : undefined;
+  const kind: LibraryKind | undefined = sandbox.services.hosted.kindOf(id);
   if (kind === undefined) throw notFound(`Payment link or checkout ${id}`);
   const { path, integrity } = servedLibrary(sandbox.baseUrl, kind);
   return Reply.html(200, renderLibraryDemo({ id, kind, scriptUrl: `${sandbox.baseUrl}${path}`, integrity, globalName: GLOBAL_NAME[kind] }));

@@ -14,13 +14,13 @@ import { notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
 import type { Route, RouteRequest } from '../http/router.js';
 import { renderCardFormPage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
-import { awaitingCard, issueFormToken, paymentFormTarget, submitPaymentForm, type KeptValues } from '../services/submission.js';
+import { awaitingCard, paymentFormTarget, type KeptValues } from '../services/submission.js';
 import { cardFormPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
 
 /** The card redirect payment with this id, whatever its business: the page's id is its capability. */
 function loadPayment(req: RouteRequest): PaymentRecord {
-  const payment = req.sandbox.payments.get(req.params.paymentId!);
-  if (!payment || payment.flow !== 'card') throw notFound('Payment');
+  const payment = req.sandbox.services.hosted.payment(req.params.paymentId!);
+  if (payment.flow !== 'card') throw notFound('Payment');
   return payment;
 }
 
@@ -29,7 +29,7 @@ function orderOf(payment: PaymentRecord): OrderSummary {
 }
 
 async function formPage(sandbox: Sandbox, payment: PaymentRecord, options: { error?: string; values?: KeptValues; status?: number } = {}) {
-  const formToken = issueFormToken(sandbox, paymentFormTarget(payment.id));
+  const formToken = sandbox.services.hosted.issueFormToken(paymentFormTarget(payment.id));
   const brand = brandById(payment.brandId);
   return page(
     options.status ?? 200,
@@ -87,10 +87,8 @@ export const paymentFormRoutes: Route[] = [
       const payment = loadPayment(req);
       const form = await readForm(req.event.node.req);
       const framed = form.get('framed') === '1';
-      const outcome = await sandbox.store.write(() =>
-        submitPaymentForm(sandbox, payment, cardFormPost(form, false)),
-      );
-      const current = () => sandbox.payments.get(payment.id) ?? payment;
+      const outcome = await sandbox.services.hosted.postPaymentForm(payment, cardFormPost(form, false));
+      const current = () => sandbox.services.hosted.payment(payment.id);
       switch (outcome.kind) {
         case 'redirect':
           return toMerchant(outcome.url, outcome.ending, framed);
