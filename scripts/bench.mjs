@@ -15,6 +15,9 @@
 // without a webhook endpoint, then registers one (a receiver in its own process answering 200) before the
 // GET and POST runs (the targets), and adds a run of card payments with it: each writes an event and its
 // delivery in the payment's transaction and the worker delivers them during the run.
+//
+// Last, snapshots: a sandbox holding BENCH_SNAPSHOT_PAYMENTS card payments (default 10,000) saves and
+// restores a snapshot five times; the median of each is held to the 200 ms target.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -55,7 +58,9 @@ function paymentBody() {
   });
 }
 
-const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100, cliStartRatio: 1.5, cliPayRatio: 2.5, sandboxFirstAnswerMs: 250 };
+const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100, cliStartRatio: 1.5, cliPayRatio: 2.5, sandboxFirstAnswerMs: 250, snapshotMs: 200 };
+/** Card payments in the database whose snapshot save and restore are timed (BENCH_SNAPSHOT_PAYMENTS). */
+const SNAPSHOT_PAYMENTS = Number(process.env.BENCH_SNAPSHOT_PAYMENTS ?? 10_000);
 
 // The bare server: node:http answering a fixed JSON body of about the size of a link (GET) and reading the
 // request body before answering (POST), as any JSON API must.
@@ -236,6 +241,63 @@ async function measureProcesses(apiUrl, dir) {
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { median: median(list), min: Math.min(...list), max: Math.max(...list) }]));
 }
 
+/**
+ * Snapshots: a sandbox of its own holding SNAPSHOT_PAYMENTS card payments (each with its webhook event and
+ * its logged request), then `POST /__sandbox/snapshots` (save) and `.../restore` five times each,
+ * alternating; the median of the time the sandbox reports (`durationMs`) and of the whole HTTP request.
+ */
+async function measureSnapshots(dir) {
+  const port = await freePort();
+  const child = spawnServer([BIN, 'sandbox', '--port', String(port), '--db', join(dir, 'snapshots.db')]);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForAnswer(`${url}/__sandbox/health`, performance.now(), child);
+    const filled = await run({
+      url: `${url}/gateway/v3/payments`,
+      method: 'POST',
+      headers: JSON_HEADERS,
+      amount: SNAPSHOT_PAYMENTS,
+      requests: [{ method: 'POST', headers: JSON_HEADERS, setupRequest: (request) => ({ ...request, body: paymentBody() }) }],
+    });
+    if (filled.non2xx + filled.errors > 0) throw new Error(`snapshot bench: ${filled.non2xx + filled.errors} payments failed`);
+    const post = async (path, body) => {
+      const started = performance.now();
+      const answer = await fetch(`${url}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }).then((r) => r.json());
+      if (answer?.result !== 0) throw new Error(`snapshot bench: ${path} answered ${JSON.stringify(answer)}`);
+      return { server: answer.body.durationMs, http: performance.now() - started, answer };
+    };
+    const saves = [];
+    const restores = [];
+    let bytes = 0;
+    for (let i = 0; i < 5; i++) {
+      const saved = await post('/__sandbox/snapshots', { name: 'bench' });
+      bytes = saved.answer.body.snapshot.bytes;
+      saves.push(saved);
+      restores.push(await post('/__sandbox/snapshots/bench/restore', {}));
+    }
+    const payments = await fetch(`${url}/__sandbox/payments?limit=1`).then((r) => r.json());
+    return {
+      payments: payments.body.total,
+      mb: bytes / 1024 / 1024,
+      save: { server: median(saves.map((s) => s.server)), http: median(saves.map((s) => s.http)), max: Math.max(...saves.map((s) => s.server)) },
+      restore: { server: median(restores.map((s) => s.server)), http: median(restores.map((s) => s.http)), max: Math.max(...restores.map((s) => s.server)) },
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+function printSnapshots(s) {
+  const mark = (ok) => (ok ? 'ok' : 'NOT MET');
+  console.log(`
+snapshots of a database with ${s.payments} card payments (${s.mb.toFixed(1)} MB): median of 5 (sandbox's time; whole HTTP request; slowest)
+`);
+  for (const [name, t] of [['snapshot save', s.save], ['snapshot restore', s.restore]]) {
+    console.log(`${name.padEnd(28)}${t.server.toFixed(0).padStart(5)} ms   ${t.http.toFixed(0).padStart(5)} ms   ${t.max.toFixed(0).padStart(5)} ms   target < ${TARGETS.snapshotMs} ms   ${mark(t.server < TARGETS.snapshotMs)}`);
+  }
+  return s.save.server < TARGETS.snapshotMs && s.restore.server < TARGETS.snapshotMs;
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
   const rows = [];
@@ -245,6 +307,7 @@ async function main() {
   let sandbox;
   let processes;
   let receiver;
+  let snapshots;
   try {
     // The CLI as a process first, while nothing else runs: a sandbox for `paylink pay`, stopped afterwards.
     {
@@ -319,6 +382,8 @@ async function main() {
       console.log(`webhooks: ${paymentCounter - before} payments posted with the endpoint registered (warm-up included), ${count} deliveries received 2 s after the run`);
     }
     memory = memoryOf(sandbox.pid);
+    await stop(bare);
+    snapshots = await measureSnapshots(dir);
     const unexpected = sandbox
       .stderrText()
       .split('\n')
@@ -329,13 +394,15 @@ async function main() {
     if (WEBHOOK) rows.push({ ...sbPayment, ratio: sbPayment.rps / barePost.rps }, { ...sbPaymentHook, ratio: sbPaymentHook.rps / barePost.rps });
     print(rows, startup, memory);
     const cliOk = printProcesses(processes);
+    const snapshotsOk = printSnapshots(snapshots);
     const ok =
       rows[1].ratio >= TARGETS.getRatio &&
       rows[3].ratio >= TARGETS.postRatio &&
       rows.every((r) => r.non2xx === 0) &&
       startup < TARGETS.startupMs &&
       memory.rssMb < TARGETS.rssMb &&
-      cliOk;
+      cliOk &&
+      snapshotsOk;
     console.log(ok ? '\nAll targets met.' : '\nSome targets were NOT met (see above).');
   } finally {
     if (bare) await stop(bare);

@@ -61,6 +61,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerLogs(program, run);
   registerAdvise(program, run);
   registerReset(program, run);
+  registerSnapshot(program, run);
   registerFixtures(program, run);
   registerWebhooks(program, run);
   registerEvents(program, run);
@@ -408,11 +409,43 @@ function registerAdvise(program: Command, run: Runner): void {
 function registerReset(program: Command, run: Runner): void {
   program
     .command('reset')
-    .description('Delete everything in the sandbox (links, checkouts, payments, tokens, request log)')
+    .description('Delete everything in the sandbox (links, checkouts, payments, tokens, request log), or one business\'s data')
     .option('-y, --yes', 'do not ask (for scripts and CI)')
+    .option('--business <id>', "delete only this business's data; other businesses stay as they are")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink reset\n  $ paylink reset --yes')
-    .action((options: { yes?: boolean }, cmd: Command) => run(cmd, () => import('./commands/reset.js'), (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes })));
+    .addHelpText('after', '\nExamples:\n  $ paylink reset\n  $ paylink reset --yes\n  $ paylink reset --business worker-3 --yes   # one test worker\'s data only')
+    .action((options: { yes?: boolean; business?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/reset.js'), (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes, business: options.business })),
+    );
+}
+
+function registerSnapshot(program: Command, run: Runner): void {
+  const load = () => import('./commands/snapshot.js');
+  const snapshot = program
+    .command('snapshot')
+    .description('Save and restore the whole sandbox state (links, payments, tokens, events, clock, request log)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink snapshot save seeded\n  $ paylink snapshot restore seeded\n  $ paylink snapshot list\n  $ paylink snapshot delete seeded');
+  snapshot
+    .command('save <name>')
+    .description('Save the state now under a name (replaces a snapshot of that name)')
+    .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/*.json && paylink snapshot save seeded')
+    .action((name: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.snapshotSave(ctx.admin, ctx.ui, m.parseSnapshotName(name))));
+  snapshot
+    .command('restore <name>')
+    .description('Put the saved state back: everything written since the save is gone')
+    .addHelpText('after', '\nExamples:\n  $ paylink snapshot restore seeded')
+    .action((name: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.snapshotRestore(ctx.admin, ctx.ui, m.parseSnapshotName(name))));
+  snapshot
+    .command('list')
+    .description('List the saved snapshots')
+    .addHelpText('after', '\nExamples:\n  $ paylink snapshot list\n  $ paylink snapshot list --json')
+    .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.snapshotList(ctx.admin, ctx.ui)));
+  snapshot
+    .command('delete <name>')
+    .description('Delete a saved snapshot')
+    .addHelpText('after', '\nExamples:\n  $ paylink snapshot delete seeded')
+    .action((name: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.snapshotDelete(ctx.admin, ctx.ui, m.parseSnapshotName(name))));
 }
 
 function registerFixtures(program: Command, run: Runner): void {

@@ -21,6 +21,7 @@ import { webhookRoutes } from './admin/webhooks.js';
 import { webhookDashboardRoutes } from './admin/webhooks-dashboard.js';
 import { faultRoutes } from './admin/faults.js';
 import { faultDashboardRoutes } from './admin/faults-dashboard.js';
+import { snapshotDashboardRoutes } from './admin/snapshots-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
 import { HeldConnections, requestFacts } from './http/fault-injection.js';
 import { faultError, holdOf, latencyOf } from './domain/faults.js';
@@ -47,7 +48,7 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {

@@ -19,6 +19,7 @@ import type { RequestLogRepository } from './store/request-log.js';
 import type { ResetRepository } from './store/reset.js';
 import type { TokenTable } from './store/tokens.js';
 import type { EventRepository } from './store/events.js';
+import type { SnapshotRepository } from './store/snapshots.js';
 import { EventService } from './services/events.js';
 import type { Deps } from './services/deps.js';
 import { createServices, type Services } from './services/index.js';
@@ -79,6 +80,8 @@ export class Sandbox implements Deps {
   readonly requestLog: RequestLogRepository;
   readonly browse: BrowseRepository;
   readonly reset: ResetRepository;
+  /** Saved copies of the whole database (admin/snapshots.ts). */
+  readonly snapshots: SnapshotRepository;
   /** Stored events, deliveries and endpoints (read through {@link events} for what is committed). */
   readonly eventStore: EventRepository;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
@@ -112,6 +115,7 @@ export class Sandbox implements Deps {
     this.browse = opened.browse;
     this.reset = opened.reset;
     this.eventStore = opened.events;
+    this.snapshots = opened.snapshots;
     this.holder = opened.holder;
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
@@ -122,6 +126,14 @@ export class Sandbox implements Deps {
       const reservation = new CounterReservation(this.store, (n) => this.writeMetaSync(counterKey, n), start);
       const seeded = new SeededIds(config.seed, start, (n) => reservation.use(n));
       this.ids = seeded;
+      // A snapshot holds the exact position (written into the copy only); a restore goes on from it.
+      this.exactMeta = () => ({ [counterKey]: seeded.position });
+      this.restoreIds = (meta) => {
+        const position = meta.get(counterKey);
+        const at = typeof position === 'number' && Number.isInteger(position) && position >= 0 ? position : seeded.position;
+        seeded.rewind(at);
+        reservation.restart(at);
+      };
       // A clean stop stores the exact position, so the next start goes on without a gap.
       this.beforeClose = () => this.store.writeDeferred(() => this.writeMetaSync(counterKey, seeded.position));
     } else {
@@ -211,6 +223,26 @@ export class Sandbox implements Deps {
     this.payments.forgetAll();
     this.tokens.forgetAll();
     this.events?.forget();
+  }
+
+  /** Meta values held exactly only in memory, written into a snapshot's copy (store/snapshots.ts). */
+  readonly exactMeta: () => Record<string, unknown> = () => ({});
+  private readonly restoreIds: (meta: ReadonlyMap<string, unknown>) => void = () => undefined;
+
+  /**
+   * Meta keys a snapshot restore leaves as they are: this process as the lock holder, and the secrets and
+   * hookId the running sandbox signs with (a snapshot of the same database holds the same ones anyway).
+   */
+  static readonly KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'formTokens.secret', 'webhooks.secret', 'webhooks.hookId']);
+
+  /**
+   * After a snapshot was restored into the database: what is held in memory follows it. The clock and the
+   * seeded id position are the snapshot's; the read caches and cached endpoints are dropped.
+   */
+  afterRestore(meta: ReadonlyMap<string, unknown>): void {
+    this.clock.restore(usableClockState(meta.get('clock') as ClockState | undefined));
+    this.restoreIds(meta);
+    this.forgetCaches();
   }
 
   /** Runs just before the database closes. */

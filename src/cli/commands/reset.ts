@@ -8,6 +8,8 @@ import type { Ui } from '../ui.js';
 export interface ResetOptions {
   /** Skip the question. */
   yes?: boolean | undefined;
+  /** Delete only this business's data. */
+  business?: string | undefined;
 }
 
 /**
@@ -15,12 +17,16 @@ export interface ResetOptions {
  * question goes through the UI's prompter: only on a terminal outside CI, else `--yes` is required.
  */
 export async function runReset(conn: AdminConnection, ui: Ui, options: ResetOptions = {}): Promise<Record<string, number> | undefined> {
+  const business = options.business;
   const ok = await ui.need(options.yes ? true : undefined, '--yes', (prompter) =>
     prompter.select({
-      message: `Delete every link, checkout, payment, token and logged request of the sandbox at ${conn.baseUrl}?`,
+      message:
+        business === undefined
+          ? `Delete every link, checkout, payment, token and logged request of the sandbox at ${conn.baseUrl}?`
+          : `Delete every link, checkout, payment, token, event and logged request of business ${business} in the sandbox at ${conn.baseUrl}?`,
       choices: [
         { name: 'No, keep everything', value: false },
-        { name: 'Yes, delete everything', value: true },
+        { name: business === undefined ? 'Yes, delete everything' : `Yes, delete ${business}'s data`, value: true },
       ],
       default: false,
     }),
@@ -29,9 +35,11 @@ export async function runReset(conn: AdminConnection, ui: Ui, options: ResetOpti
     ui.info('Nothing was deleted.');
     return undefined;
   }
-  const envelope = await adminOk(conn, 'POST', '/__sandbox/reset', {});
+  const path = business === undefined ? '/__sandbox/reset' : `/__sandbox/reset?businessId=${encodeURIComponent(business)}`;
+  const envelope = await adminOk(conn, 'POST', path, {});
   const deleted = envelope.body.deleted as Record<string, number>;
-  if (ui.options.json) ui.json({ reset: true, deleted });
-  else ui.line(`Sandbox reset: ${Object.entries(deleted).map(([table, n]) => `${n} ${table.replace(/_/g, ' ')}`).join(', ')} deleted.`);
+  const counts = Object.entries(deleted).map(([table, n]) => `${n} ${table.replace(/_/g, ' ')}`).join(', ');
+  if (ui.options.json) ui.json(business === undefined ? { reset: true, deleted } : { reset: true, businessId: business, deleted });
+  else ui.line(business === undefined ? `Sandbox reset: ${counts} deleted.` : `Business ${business} reset: ${counts} deleted; other businesses unchanged.`);
   return deleted;
 }

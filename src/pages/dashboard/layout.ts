@@ -63,6 +63,7 @@ const NAV: Array<[DashboardPage['section'], string, string]> = [
   ['webhooks', 'Webhooks', '/__sandbox/dashboard/webhooks'],
   ['faults', 'Faults', '/__sandbox/dashboard/faults'],
   ['advisor', 'Advisor', '/__sandbox/dashboard/advisor'],
+  ['snapshots', 'Snapshots', '/__sandbox/dashboard/snapshots'],
 ];
 
 function stateClass(state: string): string {

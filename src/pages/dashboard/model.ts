@@ -59,7 +59,7 @@ export interface RequestsPanel {
 export interface DashboardPage {
   title: string;
   /** Navigation highlight. */
-  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'webhooks' | 'faults' | 'advisor';
+  section: 'overview' | 'links' | 'checkouts' | 'payments' | 'tokens' | 'requests' | 'webhooks' | 'faults' | 'advisor' | 'snapshots';
   clock: ClockPanel;
   /** A one-line notice (after paying, resetting...). */
   notice?: string | undefined;

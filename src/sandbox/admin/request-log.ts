@@ -307,6 +307,20 @@ export class RequestLog {
     return this.rows.clear() + unwritten;
   }
 
+  /**
+   * After the stored rows were replaced or deleted behind the log (a snapshot restore, a business reset):
+   * takes the stored rows' sizes again and wakes followers. Rows still in the window stay to be written.
+   * Sequence numbers keep growing (a restore does not wind them back), so a follower's `since` stays valid.
+   */
+  reload(): void {
+    this.sizes = this.rows.sizes();
+    this.sizesHead = 0;
+    this.storedBytes = 0;
+    for (const [, bytes] of this.sizes) this.storedBytes += bytes;
+    this.nextSeq = Math.max(this.nextSeq, this.rows.lastSeq());
+    this.wake();
+  }
+
   /** Writes what is left and ends waiting followers (the sandbox is closing). */
   close(): void {
     this.flush();

@@ -18,6 +18,26 @@ export interface ResetSummary {
   deleted: Record<string, number>;
 }
 
+/**
+ * `POST /__sandbox/reset?businessId=`: deletes one business's links, checkouts, payments, tokens, events
+ * and their deliveries, used form tokens, retry counters and logged requests; nothing of any other
+ * business changes. Its webhook endpoints stay (configuration, as with the whole reset), and so do the
+ * clock and the id counter, which every business shares.
+ */
+export async function resetBusiness(sandbox: Sandbox, businessId: string): Promise<ResetSummary & { businessId: string }> {
+  const log = requestLogOf(sandbox);
+  // Logged requests still in memory are written first, so the delete finds the business's rows among them.
+  log.flush();
+  const deleted = await sandbox.store.write(() => {
+    const counts = sandbox.reset.deleteBusiness(businessId, KEPT);
+    sandbox.forgetCaches();
+    return counts;
+  });
+  sandbox.forgetCaches();
+  log.reload();
+  return { businessId, deleted };
+}
+
 export async function resetSandbox(sandbox: Sandbox): Promise<ResetSummary> {
   const log = requestLogOf(sandbox);
   const deleted = await sandbox.store.write(() => {

@@ -8,7 +8,8 @@ import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
 import { changeClock, clockView } from './clock.js';
 import { requestLogOf, type RequestFilter } from './request-log.js';
-import { resetSandbox } from './reset.js';
+import { resetBusiness, resetSandbox } from './reset.js';
+import { snapshotRoutes } from './snapshots.js';
 import { advisorRoutes } from './advisor.js';
 import { listRecords, RESOURCE_TABLES, stateOf, type ResourceTable } from './browse.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
@@ -136,8 +137,15 @@ export const adminRoutes: Route[] = [
     method: 'POST',
     path: '/__sandbox/reset',
     kind: 'admin',
-    handler: async ({ sandbox }) => envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox)),
+    // `?businessId=` deletes that business's data only.
+    handler: async ({ sandbox, query }) => {
+      const businessId = query.get('businessId');
+      if (businessId === null) return envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox));
+      if (businessId.trim() === '' || businessId.length > 100) throw invalidValue('businessId', 'Use the business id whose data to delete (1 to 100 characters).');
+      return envelope(sandbox, RESULTS.ok, await resetBusiness(sandbox, businessId));
+    },
   },
+  ...snapshotRoutes,
   { method: 'GET', path: '/__sandbox/requests', kind: 'admin', handler: listRequests },
   { method: 'GET', path: '/__sandbox/resolve/:id', kind: 'admin', handler: resolveId },
   ...advisorRoutes,

@@ -37,6 +37,12 @@ export class SandboxClock implements Clock {
     }
   }
 
+  /** Takes a saved state (a restored snapshot's clock). */
+  restore(state: ClockState): void {
+    this.offsetMs = state.offsetMs;
+    this.frozenAt = state.frozenAt;
+  }
+
   /** Back to the wall clock. */
   reset(): void {
     this.offsetMs = 0;

@@ -127,6 +127,11 @@ export class SeededIds implements IdSource {
     return this.counter;
   }
 
+  /** Goes on from `position` (a restored snapshot's): the ids after it are handed out again, in the same order. */
+  rewind(position: number): void {
+    this.counter = position;
+  }
+
   private next(): Buffer {
     this.onAdvance?.(this.counter + 1);
     this.counter += 1;

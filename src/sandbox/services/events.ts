@@ -221,6 +221,18 @@ export class EventService {
     this.endpointCache = undefined;
   }
 
+  /**
+   * After a snapshot restore replaced the outbox: forgets cached endpoints and wakes the delivery worker and
+   * waiting listeners, who read the restored deliveries and events. Sequence numbers were not wound back
+   * (store/snapshots.ts), so the next event still gets a number above any a listener has seen.
+   */
+  restored(): void {
+    this.endpointCache = undefined;
+    this.latestSeq = this.committed = Math.max(this.latestSeq, this.deps.events.lastSeq());
+    this.deliveriesAdded = false;
+    for (const listener of this.committedListeners) listener();
+  }
+
   // ---- Reading ----
 
   /** Committed events matching `filter`. */

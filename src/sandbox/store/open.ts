@@ -13,6 +13,7 @@ import { HOLDER_KEY, lockDatabase, type LockHolder } from './lock.js';
 import { MetaRepository } from './meta.js';
 import { RequestLogRepository } from './request-log.js';
 import { ResetRepository } from './reset.js';
+import { SnapshotRepository } from './snapshots.js';
 import { TokenTable } from './tokens.js';
 
 /** An open sandbox database: its group-commit queue and one repository per resource. */
@@ -30,6 +31,8 @@ export interface OpenStore {
   reset: ResetRepository;
   events: EventRepository;
   faults: FaultRepository;
+  /** Saved copies of the whole database (`<db>.snapshots/`, or in memory). */
+  snapshots: SnapshotRepository;
   /** This process as the holder of the database's lock (store/lock.ts). */
   holder: LockHolder;
 }
@@ -81,6 +84,7 @@ export function openStore(path: string): OpenStore {
     reset: new ResetRepository(db),
     events: new EventRepository(db),
     faults: new FaultRepository(db),
+    snapshots: new SnapshotRepository(store, path),
   };
 }
 

@@ -44,6 +44,15 @@ export class CounterReservation {
     });
   }
 
+  /**
+   * Starts over from a stored value (a restored snapshot's): every value up to `start` counts as reserved,
+   * since the restored database holds `start` and commits it before any new value goes out.
+   */
+  restart(start: number): void {
+    this.committed = start;
+    this.pending = 0;
+  }
+
   /** Called before `value` is handed out; throws (a storage error) if no reservation could be committed. */
   use(value: number): void {
     if (value <= this.committed) {

@@ -1,0 +1,98 @@
+/**
+ * The dashboard's Snapshots page (`/__sandbox/dashboard/snapshots`): list, save, restore, delete. Behind
+ * the admin token like the rest of the dashboard; the forms post back here and redirect to the page with
+ * a notice (post/redirect/get).
+ */
+import type { Sandbox } from '../context.js';
+import { formatClockOffset } from '../domain/clock.js';
+import { checkAdminAccess } from '../http/guards.js';
+import { readForm } from '../http/request.js';
+import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { invalidValue, notFound } from '../errors.js';
+import { renderSnapshots } from '../../pages/dashboard/snapshots.js';
+import { clockView } from './clock.js';
+import { listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
+import { SNAPSHOT_NAME } from '../store/snapshots.js';
+
+const PAGE = '/__sandbox/dashboard/snapshots';
+
+const HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+};
+
+const NOTICES: Record<string, (name: string) => string> = {
+  saved: (name) => `Saved snapshot ${name}.`,
+  restored: (name) => `Restored snapshot ${name}: everything written since it was saved is gone.`,
+  deleted: (name) => `Deleted snapshot ${name}.`,
+};
+
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+function page(req: RouteRequest): Reply {
+  const { sandbox, query } = req;
+  checkAdminAccess(sandbox, req.event, query);
+  const { location, snapshots } = listSnapshots(sandbox);
+  const done = query.get('done') ?? '';
+  const name = query.get('name') ?? '';
+  const notice = NOTICES[done] !== undefined && SNAPSHOT_NAME.test(name) ? NOTICES[done](name) : undefined;
+  const clock = clockView(sandbox);
+  return Reply.html(
+    200,
+    renderSnapshots({
+      title: 'Snapshots',
+      section: 'snapshots',
+      clock: { now: clock.now, offset: formatClockOffset(clock.offsetMs), frozen: clock.frozen, action: '/__sandbox/dashboard/clock', back: PAGE },
+      notice,
+      location,
+      snapshots: snapshots.map((s) => ({ name: s.name, size: size(s.bytes), savedAt: s.savedAt })),
+      action: PAGE,
+    }),
+    HEADERS,
+  );
+}
+
+function nameOf(value: string | null | undefined): string {
+  if (value === null || value === undefined || !SNAPSHOT_NAME.test(value)) {
+    throw invalidValue('name', 'Use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter, digit or "_".');
+  }
+  return value;
+}
+
+function back(done: string, name: string): Reply {
+  return Reply.redirect(`${PAGE}?done=${done}&name=${encodeURIComponent(name)}`, 303);
+}
+
+async function save(req: RouteRequest): Promise<Reply> {
+  // Also refuses a post from another site or origin (CSRF).
+  checkAdminAccess(req.sandbox, req.event, req.query);
+  const form = await readForm(req.event.node.req);
+  const name = nameOf(form.get('name'));
+  saveSnapshot(req.sandbox, name);
+  return back('saved', name);
+}
+
+function act(kind: 'restore' | 'delete') {
+  return async (req: RouteRequest): Promise<Reply> => {
+    const sandbox: Sandbox = req.sandbox;
+    checkAdminAccess(sandbox, req.event, req.query);
+    await readForm(req.event.node.req);
+    const name = nameOf(req.params.name);
+    if (kind === 'restore') {
+      restoreSnapshot(sandbox, name);
+      return back('restored', name);
+    }
+    if (!sandbox.snapshots.delete(name)) throw notFound(`Snapshot "${name}"`);
+    return back('deleted', name);
+  };
+}
+
+export const snapshotDashboardRoutes: Route[] = [
+  { method: 'GET', path: PAGE, kind: 'page', handler: page },
+  { method: 'POST', path: PAGE, kind: 'page', handler: save },
+  { method: 'POST', path: `${PAGE}/:name/restore`, kind: 'page', handler: act('restore') },
+  { method: 'POST', path: `${PAGE}/:name/delete`, kind: 'page', handler: act('delete') },
+];
