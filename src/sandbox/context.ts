@@ -243,6 +243,7 @@ export class Sandbox implements Deps {
     this.clock.restore(usableClockState(meta.get('clock') as ClockState | undefined));
     this.restoreIds(meta);
     this.forgetCaches();
+    this.faults.reload();
   }
 
   /** Runs just before the database closes. */

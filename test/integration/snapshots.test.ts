@@ -121,6 +121,16 @@ describe('snapshots: save and restore the whole state', () => {
     expect(logged.body.body.requests.some((r: { path: string }) => r.path === '/gateway/v3/tokens')).toBe(true);
   });
 
+  it('undoes an API fault rule added after the save: the stored rule and the one in force are both gone', async () => {
+    await sb.post('/__sandbox/snapshots', { name: 'no-faults' });
+    const added = await sb.post('/__sandbox/faults', { kind: 'status', status: 503, method: 'POST', path: 'paymentlinks' });
+    expect(added.status, added.text).toBe(200);
+    expect((await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'snap-f' }))).status).toBe(503);
+    await sb.post('/__sandbox/snapshots/no-faults/restore', {});
+    expect((await sb.get('/__sandbox/faults')).body.body.faults).toEqual([]);
+    expect((await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'snap-f' }))).status).toBe(200);
+  });
+
   it('lists, replaces and deletes snapshots, and answers an unknown or badly named one with a clear error', async () => {
     await sb.post('/__sandbox/snapshots', { name: 'one' });
     await sb.post('/__sandbox/snapshots', { name: 'one' });

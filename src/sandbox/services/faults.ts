@@ -36,6 +36,11 @@ export class FaultService {
     this.rules = deps.faults.list();
   }
 
+  /** Reads the rules again (a snapshot restore replaced the stored ones). */
+  reload(): void {
+    this.rules = this.deps.faults.list();
+  }
+
   /** Whether any rule could still fire: when none can, requests skip fault matching entirely. */
   get active(): boolean {
     return this.rules.some((r) => r.remaining === undefined || r.remaining > 0);
