@@ -25,6 +25,8 @@ export interface ApiClientOptions {
   fetch?: Transport | undefined;
   /** Milliseconds before a request is abandoned. @default 30000 */
   timeoutMs?: number | undefined;
+  /** A certificate or CA (PEM) trusted for https besides the system's (`--ca`, a found `--https` sandbox's). */
+  ca?: string | undefined;
   /**
    * The request mark sent on every request to the sandbox (API and hosted pages, header `x-paylink-client`),
    * so the advisor tells paylink's own traffic from the merchant's code (docs/advisor.md).
@@ -55,7 +57,9 @@ export class ApiClient {
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.businessId = options.businessId;
-    this.fetchImpl = options.fetch ?? httpRequest;
+    const transport = options.fetch ?? httpRequest;
+    const ca = options.ca;
+    this.fetchImpl = ca === undefined ? transport : (url, init) => transport(url, { ...init, ca });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.client = options.client ?? 'cli';
     this.authorization =
@@ -168,7 +172,22 @@ export function unreachable(url: string, error: unknown, timeoutMs?: number): Un
   if ((error as Error)?.name === 'TimeoutError' && timeoutMs !== undefined) {
     return new UnreachableError(`${new URL(url).origin} did not answer within ${timeoutMs / 1000} s. Is it a paylink sandbox or API? Give it longer with --timeout <seconds>.`);
   }
-  return new UnreachableError(`Cannot reach ${new URL(url).origin} (${networkReason(error)}). ${START_HINT}`);
+  const reason = networkReason(error);
+  if (isTlsTrustProblem(reason)) {
+    return new UnreachableError(
+      `${new URL(url).origin} answered, but its TLS certificate is not trusted (${reason}): a TLS trust problem, not a sandbox that is down. ` +
+        'Pass the certificate or its CA with --ca <file> (or PAYLINK_CA, or NODE_EXTRA_CA_CERTS); commands run from the folder a `paylink sandbox --https` was started in trust its certificate themselves.',
+    );
+  }
+  if (reason === 'EPROTO' || /wrong version number|packet length too long/i.test(reason)) {
+    return new UnreachableError(`${new URL(url).origin} answered, but not in the protocol asked for (${reason}): is it http rather than https, or the other way round? Check the scheme of --base-url.`);
+  }
+  return new UnreachableError(`Cannot reach ${new URL(url).origin} (${reason}). ${START_HINT}`);
+}
+
+/** The TLS verification errors of Node and OpenSSL: the server answered, its certificate was refused. */
+function isTlsTrustProblem(reason: string): boolean {
+  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/.test(reason);
 }
 
 type NetworkError = { code?: unknown; message?: string; errors?: { code?: unknown }[] };
@@ -214,6 +233,8 @@ export interface AdminConnection {
   timeoutMs?: number | undefined;
   /** The request mark (`x-paylink-client`) sent with each request. @default "cli" */
   client?: ClientTool | undefined;
+  /** A certificate or CA (PEM) trusted for https besides the system's. */
+  ca?: string | undefined;
 }
 
 /** Headers of every admin request: JSON, the request mark, and the admin token when there is one. */
@@ -235,7 +256,7 @@ export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET'
   const url = `${conn.baseUrl.replace(/\/+$/, '')}${path}`;
   const headers = adminHeaders(conn);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const init: HttpRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const init: HttpRequest = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), ca: conn.ca };
   const response = await send(conn.fetch ?? httpRequest, url, init, options.timeoutMs ?? conn.timeoutMs ?? 30_000, options.signal);
   return readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is it a paylink sandbox?`);
 }
@@ -262,7 +283,7 @@ export type IdKind = 'link' | 'checkout' | 'payment' | 'token';
 export async function resolveKind(conn: AdminConnection, id: string, businessId: string): Promise<IdKind | null | undefined> {
   const url = `${conn.baseUrl.replace(/\/+$/, '')}/__sandbox/resolve/${encodeURIComponent(id)}?businessId=${encodeURIComponent(businessId)}`;
   const headers = adminHeaders(conn);
-  const response = await send(conn.fetch ?? httpRequest, url, { method: 'GET', headers }, conn.timeoutMs ?? 30_000);
+  const response = await send(conn.fetch ?? httpRequest, url, { method: 'GET', headers, ca: conn.ca }, conn.timeoutMs ?? 30_000);
   const text = await response.text();
   if (response.status !== 200) return undefined;
   try {
@@ -284,5 +305,5 @@ export interface AdminFlags {
 export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): AdminConnection {
   const connection = resolveConnection(flags, env, cwd, discovery);
   const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
-  return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs };
+  return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs, ca: connection.ca };
 }

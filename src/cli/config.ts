@@ -5,7 +5,7 @@
  */
 import { DEFAULT_DB, DEFAULT_PORT } from '../sandbox/domain/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { discoverSandboxSync, sandboxOf, type Discovery } from './discovery.js';
 
@@ -32,6 +32,8 @@ export interface GlobalFlags {
   password?: string;
   /** `--timeout <seconds>`, as typed. */
   timeout?: string;
+  /** `--ca <file>`: a PEM certificate or CA to trust for https. */
+  ca?: string;
   json?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -50,6 +52,13 @@ export interface Connection {
    * @default 10000 for a loopback base URL, 30000 otherwise
    */
   timeoutMs?: number | undefined;
+  /**
+   * A certificate or CA (PEM text) trusted for https besides the system's: `--ca` / `PAYLINK_CA` (a file),
+   * else the certificate of the `--https` sandbox found in this folder.
+   */
+  ca?: string | undefined;
+  /** The file `ca` was read from. */
+  caFile?: string | undefined;
 }
 
 interface ConfigFile {
@@ -127,7 +136,9 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
   if (password !== undefined && username === undefined) throw new UsageError('--password needs --username (or PAYLINK_USERNAME).');
   // No base URL configured: the sandbox started from this folder (or one above) says where it listens;
   // when it is gone, an error says so rather than the default URL, which may be another project's sandbox.
-  const base = baseUrl === undefined ? (sandboxOf(discovery ?? discoverSandboxSync(cwd), cwd)?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
+  const found = baseUrl === undefined ? sandboxOf(discovery ?? discoverSandboxSync(cwd), cwd) : undefined;
+  const base = baseUrl === undefined ? (found?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
+  const [caFile, caSource] = flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, 'the sandbox entry'];
   const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
     baseUrl: base,
@@ -135,7 +146,20 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
     businessId: businessId ?? DEFAULT_BUSINESS_ID,
     username,
     password: username === undefined ? undefined : (password ?? ''),
+    ...(caFile !== undefined ? { ca: readCa(resolve(cwd, caFile), caSource), caFile } : {}),
   };
+}
+
+/** A PEM file to trust: readable, and holding a certificate. */
+function readCa(path: string, source: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${source}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give a PEM certificate or CA file.`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${source}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  return text;
 }
 
 /** True for a base URL on this machine (127.0.0.0/8, ::1, localhost). */

@@ -19,6 +19,8 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
   /** `manual` hands 3xx answers back; `follow` follows them as `fetch` does. @default "follow" */
   redirect?: 'manual' | 'follow' | undefined;
+  /** A certificate or CA (PEM) trusted for https besides the system's roots (a `--https` sandbox's own). */
+  ca?: string | undefined;
 }
 
 /** What the client reads of an answer: the subset of `Response` it uses. */
@@ -44,7 +46,7 @@ export async function httpRequest(url: string, init: HttpRequest = {}): Promise<
   let method = (init.method ?? 'GET').toUpperCase();
   let body = init.body;
   for (let hop = 0; ; hop++) {
-    const answer = await once(target, method, init.headers ?? {}, body, init.signal);
+    const answer = await once(target, method, init.headers ?? {}, body, init.signal, init.ca);
     const location = answer.headers.get('location');
     if (init.redirect === 'manual' || answer.status < 300 || answer.status >= 400 || location === null || hop >= MAX_REDIRECTS) return answer;
     await answer.body?.cancel();
@@ -57,16 +59,19 @@ export async function httpRequest(url: string, init: HttpRequest = {}): Promise<
   }
 }
 
-async function once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+async function once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, ca: string | undefined): Promise<HttpAnswer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_UNSUPPORTED_PROTOCOL' });
   // Ctrl-C (interrupt.ts) aborts whatever is in flight, whoever sent it.
   const stop = signal ? AbortSignal.any([signal, interruption]) : interruption;
   stop.throwIfAborted();
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const https = url.protocol === 'https:';
+  const { request } = https ? await import('node:https') : await import('node:http');
+  // `ca` replaces the roots a request trusts: keep the system's (and NODE_EXTRA_CA_CERTS) beside it.
+  const trust = https && ca !== undefined ? { ca: [...(await import('node:tls')).rootCertificates, ca] } : {};
   const sent: Record<string, string> = { ...headers };
   if (body !== undefined) sent['content-length'] = String(Buffer.byteLength(body));
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const req = request(url, { method, headers: sent, agent: false, signal: stop }, (res) => resolve(answerOf(res)));
+    const req = request(url, { method, headers: sent, agent: false, signal: stop, ...trust }, (res) => resolve(answerOf(res)));
     req.on('error', (error) => reject(stop.aborted ? stop.reason : error));
     req.end(body);
   });

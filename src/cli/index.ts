@@ -36,6 +36,7 @@ export function buildProgram(ui: () => Ui): Command {
     .option('--business-id <id>', `merchant business id (env PAYLINK_BUSINESS_ID; default ${DEFAULT_BUSINESS_ID})`)
     .option('--username <name>', 'HTTP Basic user (env PAYLINK_USERNAME)')
     .option('--password <password>', 'HTTP Basic password (env PAYLINK_PASSWORD)')
+    .option('--ca <file>', 'PEM certificate or CA to trust for an https sandbox (env PAYLINK_CA; NODE_EXTRA_CA_CERTS works too)')
     .option('--timeout <seconds>', 'give up on a request after this long (env PAYLINK_TIMEOUT; default 10 for a local sandbox, 30 otherwise)')
     .option('--json', 'machine output: exactly one JSON document on stdout')
     .option('--no-color', 'no colours (NO_COLOR works too)')

@@ -16,6 +16,7 @@ import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
 import { DeliveryWorker } from './services/webhook-delivery.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
 import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
+import { selfSignedCertificate } from './http/self-signed.js';
 
 export interface StartSandboxOptions {
   /**
@@ -96,6 +97,11 @@ export interface RunningSandbox {
   sandbox: Sandbox;
   /** Why `tunnel: true` opened no tunnel (the sandbox serves locally all the same). */
   tunnelError?: string | undefined;
+  /**
+   * The certificate (PEM) an HTTPS sandbox serves: with `https: true` a self-signed one made at start for
+   * localhost, 127.0.0.1, ::1 and the listen host, which a client trusts as its own CA; else the one given.
+   */
+  certificate?: string | undefined;
   /** How webhook events are signed and sent (docs/webhooks.md). */
   webhooks: {
     /** The sandbox's webhook secret. */
@@ -224,6 +230,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     adminToken,
     sandbox,
     tunnelError,
+    certificate: listener.https ? listener.https.cert : undefined,
     webhooks: {
       secret: sandbox.events.secret,
       secretSource: sandbox.webhookSecretSource,
@@ -278,9 +285,10 @@ function answerConnect(sandbox: Sandbox, req: IncomingMessage, socket: Duplex): 
   );
 }
 
-function httpsOption(https: StartSandboxOptions['https'], host: string): boolean | { cert: string; key: string } | { domains: string[]; validityDays: number } {
+function httpsOption(https: StartSandboxOptions['https'], host: string): false | { cert: string; key: string } {
   if (!https) return false;
-  if (https === true) return { domains: ['localhost', '127.0.0.1', '::1', host], validityDays: 30 };
+  // PEM text, which listhen takes inline (it reads a value not starting with "--" as a file path).
+  if (https === true) return selfSignedCertificate(['localhost', '127.0.0.1', '::1', host], 30);
   return https;
 }
 

@@ -210,7 +210,9 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   const running = await runSandbox(options, ui);
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
   // entry per running sandbox, named after its database.
-  const entryPath = writeSandboxEntry(process.cwd(), { url: running.publicUrl, listen: running.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() });
+  const entryPath = writeSandboxEntry(process.cwd(), { url: running.publicUrl, listen: running.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() }, running.certificate);
+  // An https sandbox: the certificate the commands run from here trust, and the one to give elsewhere.
+  if (running.certificate !== undefined) ui.field('Certificate', `${entryPath.replace(/\.json$/, '.pem')} (trusted by commands run from this folder; elsewhere --ca <file>)`);
   try {
     await serveUntilSignal(running, ui);
   } finally {
