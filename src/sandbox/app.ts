@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './http/envelope.js';
-import { ApiError, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { ApiError, deliveryRefused, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, checkHost, refuseCrossOrigin } from './http/guards.js';
@@ -88,6 +89,9 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
         throw routeNotFound(method, path);
       }
       checkHost(sandbox, event.node.req.headers.host);
+      // A webhook delivery that reached a sandbox anyway (its public URL, a tunnel, another sandbox on this
+      // machine) changes nothing: the admin API trusts loopback, and no route takes an event.
+      if (event.node.req.headers[DELIVERY_MARK_HEADER] !== undefined) throw deliveryRefused();
       const query = new URLSearchParams(queryText);
       if (kind === 'admin') checkAdminAccess(sandbox, event, query);
       let owned: Set<string> | undefined;

@@ -261,6 +261,15 @@ export const unauthorized = (): ApiError =>
 export const forbidden = (): ApiError =>
   new ApiError({ result: -6, httpStatus: 403, code: ERROR_CODES.forbidden, message: 'Security error.' });
 
+/** 403 for a request carrying a webhook delivery's mark: a delivery never acts on a sandbox (docs/webhooks.md). */
+export const deliveryRefused = (): ApiError =>
+  new ApiError({
+    result: -6,
+    httpStatus: 403,
+    code: ERROR_CODES.forbidden,
+    message: 'Security error: this is a webhook delivery (x-paylink-delivery), and a sandbox takes no webhook deliveries. Point the notifyUrl or endpoint at your application instead.',
+  });
+
 export const duplicateTrackingCode = (path: string): ApiError =>
   new ApiError({
     result: -8,

@@ -13,7 +13,7 @@ import { methodNotAllowed, unreadableRequest } from './errors.js';
 import { Sandbox, type Credential } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
-import { DeliveryWorker } from './services/webhook-delivery.js';
+import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
 import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 import { selfSignedCertificate } from './http/self-signed.js';
@@ -196,10 +196,16 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 
   const retry = options.webhookRetry ?? 'standard';
   const header = (options.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
+  let interfaces = { at: Date.now(), list: interfaceAddresses() };
   const worker = new DeliveryWorker(sandbox.store, sandbox.eventStore, sandbox.events, {
     schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
     timeoutMs: options.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
     header,
+    // Deliveries to the sandbox itself are not sent: its admin API trusts loopback (docs/webhooks.md).
+    own: () => {
+      if (Date.now() - interfaces.at > 10_000) interfaces = { at: Date.now(), list: interfaceAddresses() };
+      return { port, origins: [sandbox.baseUrl, sandbox.listenUrl], interfaces: interfaces.list };
+    },
     // Each attempt also goes to the request log (kind `webhook`), so `paylink logs` and the dashboard's
     // request log show deliveries beside the requests that caused them.
     onAttempt: (attempt, target) => {

@@ -11,6 +11,7 @@ import { httpRequest, type Transport } from '../http.js';
 import type { Ui } from '../ui.js';
 import { tamperBody } from '../../sandbox/domain/events.js';
 import { maskUrlPasswords } from '../../sandbox/domain/mask.js';
+import { DELIVERY_MARK_HEADER } from '../../sandbox/domain/own-address.js';
 
 /** One event of the stream, as the sandbox sends it. */
 export interface StreamEvent {
@@ -95,7 +96,7 @@ async function forward(transport: Transport, url: string, header: string, event:
     const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
     const answer = await transport(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'paylink-listen/1', [header]: signature, 'x-paylink-event-id': event.id, 'x-paylink-event-type': event.type },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'paylink-listen/1', [DELIVERY_MARK_HEADER]: 'listen', [header]: signature, 'x-paylink-event-id': event.id, 'x-paylink-event-type': event.type },
       body,
       redirect: 'manual',
       signal: signal ? AbortSignal.any([timeout, signal]) : timeout,

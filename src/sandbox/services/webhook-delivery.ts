@@ -4,10 +4,14 @@
  * and records every attempt. At least once: a delivery is marked done only after its answer is committed,
  * so one sent just before a crash is sent again after the restart, which resumes every pending delivery.
  */
+import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { isProbe, retryDelay, tamperBody, type RetrySchedule } from '../domain/events.js';
 import { maskUrlPasswords } from '../domain/mask.js';
+import { DELIVERY_MARK_HEADER, ownTargetReason, type OwnAddress } from '../domain/own-address.js';
 import { forgeSignature, signEvent } from '../domain/webhook-signature.js';
 import type { Store } from '../store/group-commit.js';
 import type { AttemptRecord, DeliveryRow, EventRepository, EventRow } from '../store/events.js';
@@ -25,6 +29,8 @@ export interface DeliveryOptions {
    * @default 8
    */
   concurrency?: number;
+  /** Where the sandbox itself is reached: deliveries there are not sent (docs/webhooks.md, "Security"). */
+  own?: OwnAddressSource;
   /** Told of every attempt once it is recorded (the request log shows deliveries beside requests). */
   onAttempt?: (attempt: AttemptRecord, delivery: { url: string; eventId: string; type: string; businessId: string; paymentId: string }) => void;
 }
@@ -37,36 +43,87 @@ interface Answer {
   error?: string;
   latencyMs: number;
   response?: string;
+  /** Set when the delivery was not sent because its URL points at the sandbox itself. */
+  own?: string;
 }
 
-/** POSTs `body` to `url` with `headers`; never follows a redirect; resolves with the answer or the network error. */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<Answer> {
+/** Where the sandbox is reached, looked up at each attempt (a tunnel's URL may come later). */
+export type OwnAddressSource = () => OwnAddress;
+
+/** This machine's interface addresses, for {@link OwnAddress.interfaces}. */
+export function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}
+
+/**
+ * The address to connect to for `target`: its IP, or what its name resolves to (every address is checked;
+ * the connection goes to the first, so the name cannot resolve elsewhere between check and connection).
+ */
+async function resolveTarget(target: URL, own: OwnAddressSource | undefined): Promise<{ address: string; family: 4 | 6 } | { own: string } | { error: string }> {
+  // The public URL (a tunnel's name resolves elsewhere) is known before any lookup.
+  const byOrigin = own === undefined ? undefined : ownTargetReason(target, [], own());
+  if (byOrigin !== undefined) return { own: byOrigin };
+  const host = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
+  let addresses: { address: string; family: number }[];
+  if (isIP(host) !== 0) {
+    addresses = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      // `localhost.` is `localhost`: a fully qualified name's final dot names the same host.
+      addresses = await lookup(host.replace(/\.$/, ''), { all: true });
+    } catch (error) {
+      return { error: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    }
+    if (addresses.length === 0) return { error: 'ENOTFOUND' };
+  }
+  if (own !== undefined) {
+    const reason = ownTargetReason(target, addresses.map((a) => a.address), own());
+    if (reason !== undefined) return { own: reason };
+  }
+  return { address: addresses[0]!.address, family: addresses[0]!.family === 6 ? 6 : 4 };
+}
+
+/**
+ * POSTs `body` to `url` with `headers`; never follows a redirect; resolves with the answer or the network
+ * error. With `own`, a URL that reaches the sandbox itself (any spelling of its address) is not sent.
+ */
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal, own?: OwnAddressSource): Promise<Answer> {
   const started = performance.now();
+  const latency = () => Math.round((performance.now() - started) * 10) / 10;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { status: null, error: 'invalid URL', latencyMs: latency() };
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { status: null, error: 'only http and https URLs are delivered to', latencyMs: latency() };
+  const resolved = await resolveTarget(target, own);
+  if ('own' in resolved) return { status: null, error: `not sent: ${resolved.own}; deliveries never go to the sandbox itself`, own: resolved.own, latencyMs: latency() };
+  if ('error' in resolved) return { status: null, error: resolved.error, latencyMs: latency() };
+  const pinned = resolved;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (answer: Omit<Answer, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...answer, latencyMs: Math.round((performance.now() - started) * 10) / 10 });
+      resolve({ ...answer, latencyMs: latency() });
     };
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      finish({ status: null, error: 'invalid URL' });
-      return;
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      finish({ status: null, error: 'only http and https URLs are delivered to' });
-      return;
-    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal });
+    const req = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      signal,
+      // The address checked above, whatever the name resolves to now.
+      lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+        else callback(null, pinned.address, pinned.family);
+      }) as unknown as LookupFunction,
+    });
     const timer = setTimeout(() => {
       req.destroy();
       finish({ status: null, error: `timed out after ${timeoutMs} ms` });
-    }, timeoutMs);
+    }, Math.max(0, timeoutMs - (performance.now() - started)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -83,10 +140,13 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
 }
 
 /** The headers of one delivery of `event`. */
-export function deliveryHeaders(header: string, signature: string, event: Pick<EventRow, 'id' | 'type'>, attempt: number): Record<string, string> {
+export function deliveryHeaders(header: string, signature: string, event: Pick<EventRow, 'id' | 'type'>, attempt: number, deliveryId: number): Record<string, string> {
   return {
     'content-type': 'application/json; charset=utf-8',
     'user-agent': 'paylink-webhooks/1',
+    // The mark the sandbox refuses: a delivery that reaches a sandbox anyway (through a tunnel, another
+    // sandbox) changes nothing there.
+    [DELIVERY_MARK_HEADER]: String(deliveryId),
     [header]: signature,
     'x-paylink-event-id': event.id,
     'x-paylink-event-type': event.type,
@@ -215,7 +275,7 @@ export class DeliveryWorker {
     } else {
       signature = signEvent(event.body, secret, claims());
     }
-    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n), body, this.options.timeoutMs, this.aborts.signal);
+    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n, d.id), body, this.options.timeoutMs, this.aborts.signal, this.options.own);
     if (this.stopped) return;
     const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
     const record: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: answer.status, latencyMs: answer.latencyMs };
@@ -225,7 +285,11 @@ export class DeliveryWorker {
     records.push(record);
 
     const next: DeliveryRow = { ...d, attempts: n, data: { ...d.data } };
-    if (isProbe(faults) && answer.status !== null) {
+    if (answer.own !== undefined) {
+      // Never retried: the URL will point at the sandbox on every attempt.
+      next.status = 'failed';
+      next.data.note = answer.error;
+    } else if (isProbe(faults) && answer.status !== null) {
       // A probe answered: refusing it is right, accepting it is the merchant's bug.
       if (ok) {
         const what = fault === 'tampered-body' ? 'a changed body' : 'a bad signature';
@@ -241,7 +305,7 @@ export class DeliveryWorker {
       next.status = 'delivered';
       next.data.note = undefined;
       if (faults?.duplicate) {
-        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n), event.body, this.options.timeoutMs, this.aborts.signal);
+        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n, d.id), event.body, this.options.timeoutMs, this.aborts.signal, this.options.own);
         if (this.stopped) return;
         const dup: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: again.status, latencyMs: again.latencyMs, fault: 'duplicate' };
         if (again.error !== undefined) dup.error = again.error;
