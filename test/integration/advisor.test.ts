@@ -270,6 +270,7 @@ describe('the advice endpoint', () => {
       'tokenize-consent',
       'webhook-signature',
       'stale-status',
+      'double-charge-after-ghost',
     ]);
     const bad = await sb.get('/__sandbox/advice?since=yesterday');
     expect(bad.status).toBe(400);

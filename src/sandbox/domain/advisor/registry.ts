@@ -12,5 +12,6 @@ import * as money from './checks/money.js';
 import * as tokenizeConsent from './checks/tokenize-consent.js';
 import * as webhookSignature from './checks/webhook-signature.js';
 import * as staleStatus from './checks/stale-status.js';
+import * as doubleChargeAfterGhost from './checks/double-charge-after-ghost.js';
 
-export const CHECKS: readonly CheckModule[] = [trustsTheRedirect, pollsTooFast, reusesTrackingCode, ignoresRetry, money, tokenizeConsent, webhookSignature, staleStatus];
+export const CHECKS: readonly CheckModule[] = [trustsTheRedirect, pollsTooFast, reusesTrackingCode, ignoresRetry, money, tokenizeConsent, webhookSignature, staleStatus, doubleChargeAfterGhost];
