@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { until } from '../helpers/cli.js';
 import { linkRequest, requestJson, uniqueCode, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const CARD = { number: '4111111111111111', expiryMonth: '12', expiryYear: '2034', cvv: '123', holderName: 'Ada Lovelace' };
@@ -70,12 +71,12 @@ describe('snapshots: save and restore the whole state', () => {
         if (res.body?.result === 0) traffic.push({ sentAt, answeredAt: performance.now(), id: res.body.body.id });
       }
     })();
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => traffic.length >= 3, 20_000);
     const restoreSent = performance.now();
     const restored = await sb.post('/__sandbox/snapshots/base/restore', {});
     const restoreAnswered = performance.now();
     expect(restored.body.result, restored.text).toBe(0);
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => traffic.some((t) => t.sentAt > restoreAnswered), 20_000);
     stop = true;
     await writer;
 
