@@ -35,8 +35,10 @@ export interface DeliveryOptions {
   onAttempt?: (attempt: AttemptRecord, delivery: { url: string; eventId: string; type: string; businessId: string; paymentId: string }) => void;
 }
 
-/** How much of an answer is kept with its attempt. */
+/** How much of an answer is kept with its attempt, and read. */
 const ANSWER_BYTES = 1024;
+/** How long the body of an answer is read after its headers (within the attempt's timeout). */
+const ANSWER_READ_MS = 1000;
 
 interface Answer {
   status: number | null;
@@ -125,14 +127,24 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
       finish({ status: null, error: `timed out after ${timeoutMs} ms` });
     }, Math.max(0, timeoutMs - (performance.now() - started)));
     req.on('response', (res) => {
+      // The status decides; of the body, only the first KB is kept, so no more is read: at most
+      // ANSWER_BYTES or ANSWER_READ_MS, then the connection is closed (an endless answer costs nothing).
+      const status = res.statusCode ?? null;
       const chunks: Buffer[] = [];
       let size = 0;
+      const done = () => {
+        clearTimeout(reading);
+        finish({ status, response: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8') });
+        if (!res.complete) req.destroy();
+      };
+      const reading = setTimeout(done, Math.max(0, Math.min(ANSWER_READ_MS, timeoutMs - (performance.now() - started))));
       res.on('data', (chunk: Buffer) => {
-        if (size < ANSWER_BYTES) chunks.push(chunk);
+        chunks.push(chunk);
         size += chunk.length;
+        if (size >= ANSWER_BYTES) done();
       });
-      res.on('end', () => finish({ status: res.statusCode ?? null, response: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8') }));
-      res.on('error', () => finish({ status: res.statusCode ?? null }));
+      res.on('end', done);
+      res.on('error', done);
     });
     req.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, error: error.code ?? error.message }));
     req.end(body);
