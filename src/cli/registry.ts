@@ -67,6 +67,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerEvents(program, run);
   registerListen(program, run);
   registerFaults(program, run);
+  registerApi(program, run);
 }
 
 function registerSandbox(program: Command, run: Runner): void {
@@ -617,4 +618,28 @@ Examples:
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink faults clear')
     .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.faultsClear(ctx.admin, ctx.ui)));
+}
+
+function registerApi(program: Command, run: Runner): void {
+  program
+    .command('api <method> <path>')
+    .description('Send any request to the API (GET or POST) with the base URL, credentials and business id filled in, and print the answer')
+    .option('-d, --data <json|@file>', 'POST body: JSON, @file.json, or @- for standard input (header.businessId is filled in unless given)')
+    .addHelpText(
+      'after',
+      `
+The path is under /gateway/v3/ unless it starts with /gateway/. A GET gets businessId in its query and a
+POST header.businessId in its body, unless given. Exit 0 for a 2xx answer, 3 otherwise (the answer is
+printed either way).
+
+Examples:
+  $ paylink api GET payments/7a9d...
+  $ paylink api GET 'payments?trackingCode=order-1001'
+  $ paylink api POST payments --data '{"action":"payment","body":{"transaction":{"amount":10,"currencyCode":"EUR","trackingCode":"order-1"},"card":{"number":"4111111111111111","cvv":"123","expiryMonth":"12","expiryYear":"2030","holderName":"Ada"}}}'
+  $ paylink api POST payments/7a9d.../refund --data '{"body":{"transaction":{"amount":2}}}'
+  $ paylink api POST paymentlinks --data @link.json --json | jq -r .body.link.linkId`,
+    )
+    .action((method: string, path: string, options: { data?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/api.js'), (m, ctx) => m.api(method, path, options, ctx)),
+    );
 }
