@@ -62,6 +62,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerAdvise(program, run);
   registerReset(program, run);
   registerSnapshot(program, run);
+  registerWait(program, run);
   registerFixtures(program, run);
   registerWebhooks(program, run);
   registerEvents(program, run);
@@ -418,6 +419,18 @@ function registerReset(program: Command, run: Runner): void {
     .action((options: { yes?: boolean; business?: string }, cmd: Command) =>
       run(cmd, () => import('./commands/reset.js'), (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes, business: options.business })),
     );
+}
+
+function registerWait(program: Command, run: Runner): void {
+  program
+    .command('wait')
+    .description('Wait until a sandbox answers (this folder\'s, or --base-url): exit 0 then, 4 after --timeout (default 30s)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      '\nHere --timeout is the whole wait: 30s, 500ms, 2m or seconds.\n\nExamples:\n  $ paylink sandbox --db :memory: & paylink wait\n  $ paylink wait --timeout 60s --base-url http://127.0.0.1:19000',
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/wait.js'), (m, ctx) => m.runWait(ctx.ui, cmd.optsWithGlobals(), ctx.env), { connection: false }));
 }
 
 function registerSnapshot(program: Command, run: Runner): void {
