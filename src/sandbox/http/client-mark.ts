@@ -1,19 +1,18 @@
 /**
- * The mark paylink's own tools put on their requests (`x-paylink-client: <tool>`), so the sandbox can tell
- * them from a merchant's code: API faults spare them unless a rule asks otherwise (docs/faults.md).
+ * Reads the request mark (`x-paylink-client: <tool>`) that paylink's own tools send, so the request log can
+ * keep it and the advisor can leave paylink's own traffic out of its judgement (docs/advisor.md). Other parts
+ * of the sandbox (faults that skip marked requests) use {@link readClientMark} too.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { CLIENT_MARK_HEADER, parseClientMark, type ClientTool } from '../domain/client-mark.js';
 
-/** The header every request of paylink's own tools carries. */
-export const CLIENT_MARK_HEADER = 'x-paylink-client';
+export { CLIENT_MARK_HEADER, CLIENT_TOOLS, isClientTool, type ClientTool } from '../domain/client-mark.js';
 
-/** The tools that mark their requests. */
-export const CLIENT_TOOLS = ['cli', 'fixtures', 'dashboard', 'listen', 'trigger', 'testing'] as const;
-export type ClientTool = (typeof CLIENT_TOOLS)[number];
+/** Request headers as Node gives them (`req.headers`), or anything with `get(name)` (a `Headers`). */
+export type HeaderSource = Readonly<Record<string, string | string[] | undefined>> | { get(name: string): string | null };
 
-/** The tool a request's mark names, or undefined when it carries none (or an unknown one). */
-export function readClientMark(headers: IncomingHttpHeaders): ClientTool | undefined {
-  const value = headers[CLIENT_MARK_HEADER];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim().toLowerCase();
-  return (CLIENT_TOOLS as readonly string[]).includes(text ?? '') ? (text as ClientTool) : undefined;
+/** The tool that marked this request, or undefined for a request not sent by one of paylink's tools. */
+export function readClientMark(headers: HeaderSource): ClientTool | undefined {
+  if (typeof headers.get === 'function') return parseClientMark((headers as { get(name: string): string | null }).get(CLIENT_MARK_HEADER));
+  const record = headers as Readonly<Record<string, string | string[] | undefined>>;
+  return parseClientMark(record[CLIENT_MARK_HEADER]);
 }
