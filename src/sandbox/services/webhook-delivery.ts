@@ -25,15 +25,27 @@ export interface DeliveryOptions {
   /** The request header carrying the signature. */
   header: string;
   /**
-   * Deliveries in flight at once.
-   * @default 8
+   * Deliveries in flight at once, in all.
+   * @default 64
    */
   concurrency?: number;
+  /**
+   * Deliveries in flight at once to one destination (scheme, host and port): a destination that hangs
+   * holds at most this many slots.
+   * @default 8
+   */
+  perDestination?: number;
   /** Where the sandbox itself is reached: deliveries there are not sent (docs/webhooks.md, "Security"). */
   own?: OwnAddressSource;
   /** Told of every attempt once it is recorded (the request log shows deliveries beside requests). */
   onAttempt?: (attempt: AttemptRecord, delivery: { url: string; eventId: string; type: string; businessId: string; paymentId: string }) => void;
 }
+
+const DEFAULT_CONCURRENCY = 64;
+const DEFAULT_PER_DESTINATION = 8;
+/** Due deliveries read at a time, and pages read at most per wake. */
+const DUE_PAGE = 256;
+const MAX_DUE_PAGES = 64;
 
 /** How much of an answer is kept with its attempt, and read. */
 const ANSWER_BYTES = 1024;
@@ -209,38 +221,76 @@ export class DeliveryWorker {
     });
   }
 
+  /**
+   * Starts due deliveries, oldest first, while slots are free: at most `concurrency` in all and
+   * `perDestination` per destination (scheme, host and port), so a destination that hangs holds only its
+   * share and the others' deliveries go past it. One payment's events go one at a time per target.
+   */
   private pump(): void {
     if (this.stopped) return;
-    const limit = (this.options.concurrency ?? 8) - this.inFlight.size;
-    if (limit > 0) {
-      // In-flight deliveries are still pending and come first; a few more than the free slots leaves room
-      // for the ones waiting behind an earlier event of their payment.
-      const due = this.repo.due(Date.now(), this.events.committedSeq, this.inFlight.size + limit * 4);
-      let started = 0;
+    let free = (this.options.concurrency ?? DEFAULT_CONCURRENCY) - this.inFlight.size;
+    if (free > 0) {
+      const share = this.options.perDestination ?? DEFAULT_PER_DESTINATION;
       const busy = new Set(this.flightScope.values());
-      for (let d of due) {
-        if (started >= limit) break;
-        const scope = `${d.target} ${d.orderKey}`;
-        if (busy.has(scope)) continue;
-        if (d.data.faults?.outOfOrder) {
-          // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
-          d = this.repo.newestPending(d, this.events.committedSeq) ?? d;
-        } else if (this.repo.hasEarlierPending(d)) {
-          continue;
+      const perDestination = new Map<string, number>();
+      for (const destination of this.flightDestination.values()) perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
+      const now = Date.now();
+      const upTo = this.events.committedSeq;
+      let after = 0;
+      // Paging past destinations at their share (and payments waiting on an earlier event); bounded, so a
+      // backlog of hundreds of thousands is not read on every wake.
+      for (let pages = 0; pages < MAX_DUE_PAGES && free > 0; pages++) {
+        const refs = this.repo.dueRefs(now, upTo, after, DUE_PAGE);
+        for (const ref of refs) {
+          if (free <= 0) break;
+          if (this.inFlight.has(ref.id)) continue;
+          const destination = this.destinationOf(ref.url);
+          if ((perDestination.get(destination) ?? 0) >= share) continue;
+          const scope = `${ref.target} ${ref.orderKey}`;
+          if (busy.has(scope)) continue;
+          let d = this.repo.delivery(ref.id);
+          if (d === undefined || d.status !== 'pending') continue;
+          if (d.data.faults?.outOfOrder) {
+            // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
+            d = this.repo.newestPending(d, upTo) ?? d;
+          } else if (this.repo.hasEarlierPending(d)) {
+            continue;
+          }
+          busy.add(scope);
+          perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
+          free -= 1;
+          this.launch(d, scope, destination);
         }
-        busy.add(scope);
-        started += 1;
-        this.launch(d, scope);
+        if (refs.length < DUE_PAGE) break;
+        after = refs.at(-1)!.id;
       }
     }
     this.armTimer();
   }
 
   private readonly flightScope = new Map<number, string>();
+  private readonly flightDestination = new Map<number, string>();
+  private readonly destinations = new Map<string, string>();
 
-  private launch(d: DeliveryRow, scope: string): void {
+  /** What shares a destination's slots: the URL's scheme, host and port. */
+  private destinationOf(url: string): string {
+    let destination = this.destinations.get(url);
+    if (destination === undefined) {
+      try {
+        destination = new URL(url).origin.toLowerCase();
+      } catch {
+        destination = url;
+      }
+      if (this.destinations.size >= 4096) this.destinations.clear();
+      this.destinations.set(url, destination);
+    }
+    return destination;
+  }
+
+  private launch(d: DeliveryRow, scope: string, destination: string): void {
     this.inFlight.add(d.id);
     this.flightScope.set(d.id, scope);
+    this.flightDestination.set(d.id, destination);
     const run = this.attempt(d)
       .catch((error: unknown) => {
         if (!this.stopped) console.error('paylink: a webhook delivery failed unexpectedly:', error);
@@ -248,6 +298,7 @@ export class DeliveryWorker {
       .finally(() => {
         this.inFlight.delete(d.id);
         this.flightScope.delete(d.id);
+        this.flightDestination.delete(d.id);
         this.running = this.running.filter((p) => p !== run);
         this.wake();
       });

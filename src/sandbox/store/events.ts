@@ -54,6 +54,14 @@ export interface DeliveryRow {
   data: DeliveryData;
 }
 
+/** A due delivery as the worker first sees it. */
+export interface DueRef {
+  id: number;
+  target: string;
+  orderKey: string;
+  url: string;
+}
+
 /** One HTTP attempt of a delivery. */
 export interface AttemptRecord {
   deliveryId: number;
@@ -135,11 +143,11 @@ function eventOf(row: EventDbRow): EventRow {
  */
 export class EventRepository {
   private readonly insertEventStmt;
+  private readonly dueRefsStmt;
   private readonly insertDeliveryStmt;
   private readonly eventByIdStmt;
   private readonly eventBySeqStmt;
   private readonly lastSeqStmt;
-  private readonly dueStmt;
   private readonly earlierPendingStmt;
   private readonly nextDueStmt;
   private readonly newestPendingStmt;
@@ -166,7 +174,7 @@ export class EventRepository {
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
     // `+event_seq`: never through the index on event_seq, which would range over every delivery ever made;
     // the partial index of pending deliveries (migration 7) gives them in id order.
-    this.dueStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? AND +event_seq <= ? ORDER BY id LIMIT ?");
+    this.dueRefsStmt = db.prepare("SELECT id, target, order_key, url FROM deliveries WHERE status = 'pending' AND next_at <= ? AND +event_seq <= ? AND id > ? ORDER BY id LIMIT ?");
     this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
     this.newestPendingStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1");
     this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND +event_seq <= ?").pluck();
@@ -272,9 +280,12 @@ export class EventRepository {
     return row && deliveryOf(row);
   }
 
-  /** Pending deliveries due at `now` of events up to `upTo`, oldest first. */
-  due(now: number, upTo: number, limit: number): DeliveryRow[] {
-    return (this.dueStmt.all(now, upTo, limit) as DeliveryDbRow[]).map(deliveryOf);
+  /**
+   * Due deliveries after id `afterId`, oldest first, as references (no data parsed): the worker pages
+   * through them past destinations that are at their share.
+   */
+  dueRefs(now: number, upTo: number, afterId: number, limit: number): DueRef[] {
+    return (this.dueRefsStmt.all(now, upTo, afterId, limit) as Array<{ id: number; target: string; order_key: string; url: string }>).map((r) => ({ id: r.id, target: r.target, orderKey: r.order_key, url: r.url }));
   }
 
   /** Whether an earlier delivery to the same target about the same payment is still pending. */
