@@ -160,6 +160,8 @@ async function send(fetchImpl: Transport, url: string, init: HttpRequest, timeou
 /** Parses an answer's JSON envelope; an answer that is not JSON is an {@link UnreachableError} saying `notJson`. */
 async function readEnvelope<T>(response: HttpAnswer, notJson: string): Promise<ApiResponse<T>> {
   const text = await response.text();
+  // The provider answered a GET of an unknown payment id with a bare 404, and so does the sandbox.
+  if (response.status === 404 && text === '') return { status: 404, body: undefined as T };
   try {
     return { status: response.status, body: JSON.parse(text) as T };
   } catch {

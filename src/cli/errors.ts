@@ -59,7 +59,10 @@ export class ApiResponseError extends Error {
   /** Builds the error from an envelope: "Input error (-1, code 1002): Invalid property value: ...". */
   static fromEnvelope(status: number, envelope: ErrorEnvelope | undefined, context?: string): ApiResponseError {
     const error = envelope?.body?.error;
-    const head = `${envelope?.description ?? `HTTP ${status}`} (${envelope?.result ?? '?'}${error?.code === undefined ? '' : `, code ${error.code}`})`;
+    const head =
+      envelope === undefined && status === 404
+        ? 'Not found (HTTP 404 with no body: check the id and the business id)'
+        : `${envelope?.description ?? `HTTP ${status}`} (${envelope?.result ?? '?'}${error?.code === undefined ? '' : `, code ${error.code}`})`;
     const text = `${context ? `${context}: ` : ''}${head}${error?.message ? `: ${error.message}` : ''}`;
     return new ApiResponseError(text, status, envelope);
   }

@@ -218,6 +218,7 @@ function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatch
     kind === 'page' ||
     (kind === 'unmatched' && (/^\/+gateway\/+v3\/+web(\/|$)/i.test(path) || (!/^\/+(gateway|__sandbox)(\/|$)/i.test(path) && !/^\/*$/.test(path))));
   if (pageLike) return renderErrorPage(sandbox, apiError);
+  if (apiError.bare) return new Reply(apiError.httpStatus, null, apiError.headers ?? {});
   return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});
 }
 

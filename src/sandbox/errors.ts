@@ -151,6 +151,11 @@ export interface ApiErrorInit {
   body?: Record<string, unknown>;
   /** Extra response headers, such as `WWW-Authenticate`. */
   headers?: Record<string, string>;
+  /**
+   * Answer the HTTP status with no body at all, where the provider's recorded answer was that (a GET of
+   * an unknown payment id: a bare 404). docs/api.md lists each such place.
+   */
+  bare?: boolean;
   /** The request field an input error is about (`body.card.cvv`), and the hint given about it. */
   field?: { path: string; hint?: string | undefined };
 }
@@ -164,6 +169,7 @@ export class ApiError extends Error {
   readonly body: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly field: { path: string; hint?: string | undefined } | undefined;
+  readonly bare: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -175,6 +181,7 @@ export class ApiError extends Error {
     this.body = init.body;
     this.headers = init.headers;
     this.field = init.field;
+    this.bare = init.bare ?? false;
   }
 }
 
@@ -220,8 +227,13 @@ export const bodyTooLarge = (limit: number): ApiError =>
 export const unreadableRequest = (httpStatus: number, detail: string): ApiError =>
   new ApiError({ result: -1, httpStatus, code: ERROR_CODES.unreadableRequest, message: `The request could not be read: ${detail}.`, headers: { connection: 'close' } });
 
-export const notFound = (what: string): ApiError =>
+/**
+ * Unknown id, or another business's. `bare`: answered as a 404 with no body, where the provider's recorded
+ * answer was that (docs/api.md, "Compatibility with the provider's clients").
+ */
+export const notFound = (what: string, options: { bare?: boolean } = {}): ApiError =>
   new ApiError({
+    ...options,
     result: -2,
     description: 'Not found',
     httpStatus: 404,

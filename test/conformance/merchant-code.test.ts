@@ -160,3 +160,31 @@ describe('every optional field sent, null or empty, as generic payment libraries
     expect(refund.body.body.transaction.amount).toBe(10);
   });
 });
+
+describe('a 404 with no body where the provider answered one', () => {
+  it('answers the GET of an unknown payment id, a credit id or another business\'s payment with HTTP 404 and no body', async () => {
+    const unknown = await fetch(`${sb.url}/gateway/v3/payments/00000000-0000-4000-8000-000000000000?businessId=${BIZ}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toBe('');
+    expect(unknown.headers.get('content-type')).toBeNull();
+    const paid = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('bare') }, card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2035', holderName: 'A B' } },
+    });
+    const other = await sb.get(`/gateway/v3/payments/${paid.body.body.id}?businessId=someone-else`);
+    expect([other.status, other.text]).toEqual([404, '']);
+    const own = await sb.get(`/gateway/v3/payments/${paid.body.body.id}?businessId=${BIZ}`);
+    expect([own.status, own.body.result]).toEqual([200, 0]);
+  });
+
+  it('keeps the 404 envelope where no answer of the provider is on record: links, checkouts, credits, tokens, follow-ups', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const path of [`/gateway/v3/paymentlinks/${id}`, `/gateway/v3/checkouts/${id}`, `/gateway/v3/credits/${id}`, `/gateway/v3/tokens/${id}`]) {
+      const res = await sb.get(`${path}?businessId=${BIZ}`);
+      expect([res.status, res.body?.result, res.body?.body?.error?.code], path).toEqual([404, -2, 1404]);
+    }
+    const refund = await sb.post(`/gateway/v3/payments/${id}/refund`, { header: { businessId: BIZ } });
+    expect([refund.status, refund.body.result, refund.body.body.error.code]).toEqual([404, -2, 1404]);
+  });
+});

@@ -91,7 +91,7 @@ describe('answers as the provider gave them', () => {
     const answers = [
       await sb.post('/gateway/v3/payments', paymentBody({ transaction: { amount: 'abc' } })),
       await sb.post('/gateway/v3/payments', paymentBody({ card: card('4000000000000002') })),
-      await sb.get('/gateway/v3/payments/00000000-0000-4000-8000-000000000000?businessId=conf-biz'),
+      await sb.get('/gateway/v3/credits/00000000-0000-4000-8000-000000000000?businessId=conf-biz'),
       await sb.post('/gateway/v3/paymentlinks', '{not json'),
     ];
     for (const res of answers) {

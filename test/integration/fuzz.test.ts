@@ -141,6 +141,8 @@ function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | un
     if (req !== undefined && pageRouteShaped(req)) return `page error is ${res.contentType}, not HTML`;
   }
   if (kind === 'asset' && res.status < 400) return undefined;
+  // A GET of a payment id the business has not is a bare 404, as the provider answered it (docs/api.md).
+  if (res.status === 404 && res.text === '' && req?.method === 'GET' && /^\/+gateway\/+v3\/+payments\/+[^/?]+\/*(\?|$)/i.test(req.path)) return undefined;
   if (res.body === undefined || typeof res.body !== 'object') return `not a JSON envelope: ${res.text.slice(0, 200)}`;
   // The payments lookup by trackingCode answers a bare array of payment envelopes, as the provider did.
   if (Array.isArray(res.body) && res.status === 200 && req?.method === 'GET' && /^\/+gateway\/+v3\/+payments\/*(\?|$)/i.test(req.path)) {

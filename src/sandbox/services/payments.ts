@@ -47,10 +47,13 @@ export function createPayment(deps: PaymentDeps, payment: NewPayment): Promise<P
 /** What reading payments uses: a pending bank or wallet payment may settle on read. */
 export type PaymentReadDeps = Pick<Deps, 'store' | 'payments' | 'clock'>;
 
-/** The business's payment (not a credit), settled on read; 404 for anything else. */
+/**
+ * The business's payment (not a credit), settled on read; anything else is a 404 with no body, as the
+ * provider answered a GET of an unknown payment id (a client takes an envelope's `result` as the payment's).
+ */
 export async function getPayment(deps: PaymentReadDeps, businessId: string, paymentId: string): Promise<PaymentRecord> {
   const payment = deps.payments.getOwned(paymentId, businessId);
-  if (!payment || payment.action === 'CREDIT') throw notFound('Payment');
+  if (!payment || payment.action === 'CREDIT') throw notFound('Payment', { bare: true });
   return settleOnRead(deps, payment);
 }
 
