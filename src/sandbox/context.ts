@@ -17,6 +17,7 @@ import { CounterReservation } from './store/reservation.js';
 import { HOLDER_KEY, type LockHolder } from './store/lock.js';
 import type { RequestLogRepository } from './store/request-log.js';
 import type { ResetRepository } from './store/reset.js';
+import type { SandboxConfig } from './config.js';
 import type { TokenTable } from './store/tokens.js';
 import type { EventRepository } from './store/events.js';
 import type { SnapshotRepository } from './store/snapshots.js';
@@ -26,35 +27,7 @@ import { createServices, type Services } from './services/index.js';
 import { FaultService } from './services/faults.js';
 import { seededRandom } from './domain/faults.js';
 
-/** username -> password and the business ids those credentials own. */
-export interface Credential {
-  username: string;
-  password: string;
-  businessIds: string[];
-}
-
-export interface SandboxConfig {
-  /** SQLite file, or `:memory:`. */
-  db: string;
-  /** Base URL the outside world reaches the sandbox at (tunnel, reverse proxy); overrides the listen URL. */
-  publicUrl?: string | undefined;
-  /** When set, the API requires HTTP Basic credentials (SANDBOX.md, "Authentication"). */
-  credentials?: Credential[] | undefined;
-  /** When set, `/__sandbox/` and the dashboard require it (non-loopback or public URL). */
-  adminToken?: string | undefined;
-  /** Seed for reproducible ids and approval codes. */
-  seed?: string | undefined;
-  /** Log each request to the console. */
-  verbose?: boolean | undefined;
-  /** The webhook secret; else the one stored in the database, else a new one (docs/webhooks.md). */
-  webhookSecret?: string | undefined;
-  /** Characters the request log keeps at most (admin/request-log.ts; default 32 MiB). */
-  requestLogMaxBytes?: number | undefined;
-  /** Host names besides loopback, the bound address and the public URL's that requests may name (http/guards.ts). */
-  allowedHosts?: readonly string[] | undefined;
-  /** The request header webhook signatures go in (shown by the admin API). */
-  webhookHeader?: string | undefined;
-}
+export type { Credential, SandboxConfig } from './config.js';
 
 /** A saved clock state only if it gives a time a Date can hold; anything else (a corrupt row) is the wall clock. */
 function usableClockState(state: ClockState | undefined): ClockState {

@@ -10,7 +10,8 @@ import { createSandboxApp } from './app.js';
 import type { RequestObserver } from './http/observe.js';
 import { errorEnvelope } from './http/envelope.js';
 import { methodNotAllowed, unreadableRequest } from './errors.js';
-import { Sandbox, type Credential } from './context.js';
+import type { Credential } from './config.js';
+import { Sandbox } from './context.js';
 import { requestLogOf } from './admin/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
 import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
@@ -93,7 +94,10 @@ export interface RunningSandbox {
   publicUrl: string;
   /** Token for the admin endpoints, when they require one. */
   adminToken: string | undefined;
-  /** The sandbox state (database, clock); for embedding and tests. */
+  /**
+   * The sandbox's state (database, clock, repositories), for paylink's own tests and tools. @internal: left
+   * out of the published types (`stripInternal`), so they depend on nothing but Node's (docs/reliability.md).
+   */
   sandbox: Sandbox;
   /** Why `tunnel: true` opened no tunnel (the sandbox serves locally all the same). */
   tunnelError?: string | undefined;
@@ -302,9 +306,8 @@ function randomToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url');
 }
 
-export { Sandbox } from './context.js';
-export type { Credential, SandboxConfig } from './context.js';
+export type { Credential, SandboxConfig } from './config.js';
 export type { RequestObserver, ObservedRequest } from './http/observe.js';
 export { ApiError, ERROR_CODES, RESULTS } from './errors.js';
-export { libraryScriptTag, servedLibrary } from './web/library.js';
+export { libraryScriptTag, servedLibrary, type LibraryKind, type ServedLibrary } from './web/library-scripts.js';
 export { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';

@@ -2,8 +2,10 @@
  * What the app tells observers (the request log, verbose console output) about each answered request.
  */
 import type { ClientTool } from '../domain/client-mark.js';
-import type { RouteKind } from './router.js';
 import type { FaultKind } from '../domain/faults.js';
+
+/** What a route serves: the provider's API, a page, the admin API, a static asset. */
+export type RouteKind = 'api' | 'page' | 'admin' | 'asset';
 
 /** Observes every answered request (the request log, verbose console output). */
 export interface RequestObserver {

@@ -19,7 +19,9 @@ export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
  * How failures of a route are answered: `api` with the JSON envelope, `page` with an HTML page, `admin`
  * with the envelope too but behind the admin token when the sandbox is not on loopback.
  */
-export type RouteKind = 'api' | 'page' | 'admin' | 'asset';
+import type { RouteKind } from './observe.js';
+
+export type { RouteKind } from './observe.js';
 
 export interface RouteRequest {
   event: H3Event;
