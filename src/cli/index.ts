@@ -78,8 +78,9 @@ export async function main(argv: string[]): Promise<void> {
   const program = buildProgram(() => ui!);
   program.hook('preAction', async (_this, action) => {
     const opts = action.optsWithGlobals() as { json?: boolean; quiet?: boolean; color?: boolean };
-    const { canPrompt, Ui } = await import('./ui.js');
-    ui = new Ui(streams, { json: opts.json, quiet: opts.quiet, color: opts.color, interactive: canPrompt() });
+    const { whyNoPrompt, Ui } = await import('./ui.js');
+    const noPromptReason = whyNoPrompt();
+    ui = new Ui(streams, { json: opts.json, quiet: opts.quiet, color: opts.color, interactive: noPromptReason === undefined, noPromptReason });
   });
   try {
     await program.parseAsync(argv);

@@ -26,6 +26,9 @@ export interface RunOptions {
  */
 export type Runner = <M>(cmd: Command, load: () => Promise<M>, call: (module: M, ctx: CommandContext) => unknown, options?: RunOptions) => Promise<void>;
 
+/** A payment's state in the lists: its result's description in capital letters only (SANDBOX.md's result table). */
+const PAYMENT_STATES = 'OK, SUCCESS, COMPLETED, PENDING, TIMEOUT, FAILED, FAILEDRETRY, DECLINED, DECLINEDRETRY, SECURITYERROR, INTERNALSERVERERROR, BUSINESSRULEERROR, FRAUD, CUSTOMERPROCESSINGERROR, REFERRALS';
+
 const ADMIN_TOKEN_HELP = 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)';
 
 /** `link list`, `checkout list`, `payment list`: the same options, states and JSON shape. */
@@ -33,12 +36,12 @@ function registerList(parent: Command, kind: 'link' | 'checkout' | 'payment', st
   parent
     .command('list')
     .description(`List the newest ${kind === 'link' ? 'payment links' : `${kind}s`} of the business with their state now (sandbox only)`)
-    .option('--status <state>', `only this state: ${states}`, parseState)
+    .option('--status <state>', `only this state: ${states}`, (value: string) => parseState(value, states.split(', ')))
     .option('--tracking-code <code>', 'only this tracking code')
     .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
     .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 1 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`)
+    .addHelpText('after', `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 7 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`)
     .action((options: { status?: string; trackingCode?: string; since?: string; limit: number }, cmd: Command) =>
       run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listResources(kind, options, ctx)),
     );
@@ -291,7 +294,7 @@ Examples:
       .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
       .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentFollowUp(verb, id, cmd.opts(), ctx)));
   }
-  registerList(payment, 'payment', 'OK, DECLINED, FAILED, PENDING, ... (the description in capitals)', run);
+  registerList(payment, 'payment', PAYMENT_STATES, run);
 }
 
 function registerToken(program: Command, run: Runner): void {

@@ -27,6 +27,8 @@ export interface UiOptions {
   interactive?: boolean | undefined;
   /** Answers questions; defaults to @inquirer/prompts on stdin/stderr. */
   prompter?: Prompter | undefined;
+  /** Why questions are off, for the "missing --flag" error (see {@link whyNoPrompt}). @default "no terminal to ask on" */
+  noPromptReason?: string | undefined;
   /** Environment (NO_COLOR). @default process.env */
   env?: NodeJS.ProcessEnv | undefined;
 }
@@ -46,8 +48,15 @@ export interface Prompter {
 
 /** True when a person can answer: stdin and stderr are terminals and CI is unset. */
 export function canPrompt(env: NodeJS.ProcessEnv = process.env, stdin: { isTTY?: boolean } = process.stdin, stderr: { isTTY?: boolean } = process.stderr): boolean {
+  return whyNoPrompt(env, stdin, stderr) === undefined;
+}
+
+/** Why the CLI may not ask questions here, in words for the "missing --flag" error; undefined when it may. */
+export function whyNoPrompt(env: NodeJS.ProcessEnv = process.env, stdin: { isTTY?: boolean } = process.stdin, stderr: { isTTY?: boolean } = process.stderr): string | undefined {
+  if (stdin.isTTY !== true || stderr.isTTY !== true) return 'no terminal to ask on';
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
-  return stdin.isTTY === true && stderr.isTTY === true && !ci;
+  if (ci) return `CI=${env.CI} is set, which turns questions off`;
+  return undefined;
 }
 
 /** @inquirer/prompts, drawing on stderr so that stdout stays clean. */
@@ -207,8 +216,24 @@ export class Ui {
    */
   async need<T>(given: T | undefined, flag: string, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
-    if (!this.interactive) throw new UsageError(`missing ${flag} (no terminal to ask on: pass ${flag}).`);
+    if (!this.interactive) this.missing([flag]);
     return asked(ask(this.prompter));
+  }
+
+  /**
+   * Without a person to ask, names every missing flag of `values` at once (a usage error); with one,
+   * does nothing (the command asks for each).
+   */
+  require(values: Record<string, unknown>): void {
+    if (this.interactive) return;
+    const missing = Object.entries(values).filter(([, value]) => value === undefined).map(([flag]) => flag);
+    if (missing.length > 0) this.missing(missing);
+  }
+
+  private missing(flags: string[]): never {
+    const reason = this.options.noPromptReason ?? 'no terminal to ask on';
+    const list = flags.length === 1 ? flags[0]! : `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1]}`;
+    throw new UsageError(`missing ${list} (${reason}: pass ${list}).`);
   }
 
   /**

@@ -2,7 +2,7 @@
  * `paylink clock`: reads and moves the sandbox clock (`GET/POST /__sandbox/clock`). Every expiry and
  * timestamp in the sandbox follows it: `paylink clock advance 31m` times out a fresh checkout.
  */
-import { formatClockOffset, parseClockStep } from '../../sandbox/domain/clock.js';
+import { formatClockOffset, isCalendarDate, parseClockStep } from '../../sandbox/domain/clock.js';
 import { UsageError } from '../errors.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
@@ -43,5 +43,6 @@ export function parseClockAdvance(value: string): string {
 /** `paylink clock set <iso>`: an ISO 8601 date-time, checked before anything is sent. */
 export function parseClockTime(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(Date.parse(value))) throw new UsageError(`clock set: expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
+  if (!isCalendarDate(value)) throw new UsageError(`clock set: ${value.slice(0, 10)} is not a day of the calendar; expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
   return value;
 }

@@ -79,8 +79,11 @@ function parsePublicUrl(value: string): string {
   }
 }
 
-/** Starts the sandbox with the command's options; resolves once it is listening. */
-export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promise<RunningSandbox> {
+/**
+ * Starts the sandbox with the command's options; resolves once it is listening. `onListening` runs before
+ * anything is printed (the discovery entry is written there, so whoever reads the banner finds it).
+ */
+export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListening?: (running: RunningSandbox) => string | undefined): Promise<RunningSandbox> {
   if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together.');
   const https = options.cert && options.key ? { cert: options.cert, key: options.key } : options.https === true;
   const seedFiles = options.seed ?? [];
@@ -115,6 +118,13 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
     webhookRetry: retry,
     ...(header !== undefined ? { webhookHeader: header } : {}),
   });
+  let certificateFile: string | undefined;
+  try {
+    certificateFile = onListening?.(running);
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
   if (running.tunnelError) ui.error(running.tunnelError);
   const base = running.publicUrl;
   ui.heading('paylink sandbox is running');
@@ -130,6 +140,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui): Promis
   // The script has this base URL built in, so its hash changes with the port: say so where the tag is copied.
   ui.line(`${' '.repeat(21)}(the integrity hash is for ${base}: copy the tags again when the port or --public-url changes, or start with a fixed --port)`);
   if (running.adminToken) ui.field('Admin token', running.adminToken);
+  // An https sandbox: the certificate the commands run from here trust, and the one to give elsewhere.
+  if (certificateFile !== undefined) ui.field('Certificate', `${certificateFile} (trusted by commands run from this folder; elsewhere --ca <file>)`);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   const hooks = running.webhooks;
   ui.field('Webhook secret', `${hooks.secret} (${hooks.secretSource === 'generated' ? 'new, stored in the database' : hooks.secretSource === 'stored' ? 'stored in the database' : 'configured'}; header ${hooks.header})`);
@@ -207,15 +219,23 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   // startSandbox, so an embedding process keeps its own tuning.
   setFlagsFromString('--heap-growing-percent=30');
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
-  const running = await runSandbox(options, ui);
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
-  // entry per running sandbox, named after its database.
-  const entryPath = writeSandboxEntry(process.cwd(), { url: running.publicUrl, listen: running.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() }, running.certificate);
-  // An https sandbox: the certificate the commands run from here trust, and the one to give elsewhere.
-  if (running.certificate !== undefined) ui.field('Certificate', `${entryPath.replace(/\.json$/, '.pem')} (trusted by commands run from this folder; elsewhere --ca <file>)`);
+  // entry per running sandbox, named after its database, written before the banner is printed.
+  let entryPath: string | undefined;
+  let running: RunningSandbox;
+  try {
+    running = await runSandbox(options, ui, (started) => {
+      entryPath = writeSandboxEntry(process.cwd(), { url: started.publicUrl, listen: started.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() }, started.certificate);
+      return started.certificate === undefined ? undefined : entryPath.replace(/\.json$/, '.pem');
+    });
+  } catch (error) {
+    // A --seed that failed: the sandbox is closed again, and so is its entry.
+    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    throw error;
+  }
   try {
     await serveUntilSignal(running, ui);
   } finally {
-    removeSandboxEntry(entryPath);
+    if (entryPath !== undefined) removeSandboxEntry(entryPath);
   }
 }

@@ -35,9 +35,9 @@ export interface CreateInput {
  * checked where it is typed, so nothing typed later is lost to a refusal at the end.
  */
 export async function resolveAmount(flags: { amount?: string | undefined; currency?: string | undefined }, ui: Ui): Promise<{ amount: number; currencyCode: string }> {
+  // Without a person to ask, every missing flag is named at once.
+  ui.require({ '--amount': flags.amount, '--currency': flags.currency });
   const given = flags.amount === undefined ? undefined : parseAmount(flags.amount);
-  // Without a terminal, the first missing flag named is the amount, as before.
-  if (given === undefined && !ui.interactive) await ui.need(undefined, '--amount', async () => 0);
   const currencyCode = await ui.need(flags.currency === undefined ? undefined : parseCurrency(flags.currency), '--currency', async (p) =>
     parseCurrency(
       await p.input({
@@ -58,6 +58,7 @@ export async function resolveAmount(flags: { amount?: string | undefined; curren
 
 /** Resolves flags, asking on a TTY for what is missing (currency, amount, return URL, brands). */
 export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<CreateInput> {
+  ui.require({ '--amount': flags.amount, '--currency': flags.currency, '--return-url': flags.returnUrl });
   const { amount, currencyCode } = await resolveAmount(flags, ui);
   const returnUrl = await ui.need(flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url'), '--return-url', async (p) =>
     parseHttpUrl(await p.input({ message: 'Return URL (where the customer goes after paying)', default: 'http://localhost:3000/return', validate: (v) => validates(() => parseHttpUrl(v, 'URL')) }), '--return-url'),

@@ -5,6 +5,7 @@
  */
 import { adminOk, type AdminConnection } from '../client.js';
 import { UsageError } from '../errors.js';
+import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
 
 /** An endpoint as `GET /__sandbox/webhooks` answers it (the secret as its last four characters). */
@@ -105,6 +106,8 @@ export interface AddOptions {
 
 /** `paylink webhooks add <url>`: registers an endpoint; its secret is printed this once. */
 export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, options: AddOptions): Promise<EndpointEntry & { header: string }> {
+  // A value the CLI can check itself is a usage error (exit 2), before anything is sent.
+  parseHttpUrl(url, 'webhooks add <url>');
   const answer = await adminOk<{ body: { endpoint: EndpointEntry; header: string } }>(conn, 'POST', '/__sandbox/webhooks', {
     businessId: options.businessId,
     url,

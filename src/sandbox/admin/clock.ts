@@ -3,7 +3,7 @@
  * timestamp rule already reads `sandbox.clock`, so moving it here moves the whole sandbox.
  */
 import type { Sandbox } from '../context.js';
-import { isoUtcMs, parseClockStep } from '../domain/clock.js';
+import { isCalendarDate, isoUtcMs, parseClockStep } from '../domain/clock.js';
 import type { JsonObject } from '../http/fields.js';
 import { invalidValue, missingProperty } from '../errors.js';
 
@@ -57,7 +57,7 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
     const at = typeof body.set === 'string' && /^\d{4}-\d{2}-\d{2}/.test(body.set) ? Date.parse(body.set) : typeof body.set === 'number' ? body.set : NaN;
     if (!Number.isFinite(at)) throw invalidValue('set', 'Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".');
     // Date.parse rolls a day past the month's end over (2030-02-31 is March 3): refuse it instead.
-    if (typeof body.set === 'string' && !calendarDate(body.set)) {
+    if (typeof body.set === 'string' && !isCalendarDate(body.set)) {
       throw invalidValue('set', `${body.set.slice(0, 10)} is not a day of the calendar. Use an ISO 8601 date-time such as "2030-01-01T00:00:00Z".`);
     }
     if (!withinClockRange(at)) throw invalidValue('set', OUT_OF_RANGE);
@@ -69,13 +69,6 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
   }
   await sandbox.saveClock();
   return clockView(sandbox);
-}
-
-/** Whether the `YYYY-MM-DD` a date-time starts with names a day that exists (no February 31). */
-function calendarDate(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 function setFrozen(sandbox: Sandbox, freeze: boolean): void {

@@ -134,3 +134,15 @@ export function parseClockStep(value: unknown): number | undefined {
   if (consumed === 0 || consumed !== body.length) return undefined;
   return sign * Math.round(total);
 }
+
+/**
+ * Whether the `YYYY-MM-DD` a date-time starts with names a day that exists: `Date.parse` rolls a day past
+ * the month's end over (2030-02-31 is March 3). The admin clock and `paylink clock set` both refuse those.
+ */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
