@@ -145,7 +145,7 @@ describe('dashboard pages', () => {
     await sb.post(`/gateway/v3/payments/${authId}/capture`, { header: { businessId: 'dash-pay-2' }, body: { transaction: { amount: 15 } } });
     const authPage = await html(`/__sandbox/dashboard/payments/${authId}`);
     expect(authPage.text).toContain('Captured</dt><dd>15 EUR');
-    expect(authPage.text).toMatch(/<td>capture<\/td><td>15 EUR<\/td>/);
+    expect(authPage.text).toMatch(/<td data-label="action">capture<\/td><td data-label="amount">15 EUR<\/td>/);
     for (const table of ['payments', 'tokens']) expect((await html(`/__sandbox/dashboard/${table}?page=2`)).status).toBe(200);
   });
 

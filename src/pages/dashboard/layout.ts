@@ -13,6 +13,7 @@ header { display: flex; flex-wrap: wrap; align-items: center; gap: 16px; padding
 header a { color: #cbd5e1; text-decoration: none; padding: 4px 8px; border-radius: 4px; }
 header a[aria-current="page"] { background: #374151; color: #fff; }
 header .brand { font-weight: 700; color: #fff; margin-right: 8px; }
+header .muted { color: #b8c1cf; }
 main { padding: 16px 20px 40px; max-width: 1280px; }
 header nav { display: flex; flex-wrap: wrap; gap: 2px; }
 section { max-width: 100%; overflow-x: auto; }
@@ -23,6 +24,16 @@ td.mono, td .mono, td code, td time { white-space: nowrap; }
   .fields { grid-template-columns: 1fr; } .fields dd { margin-bottom: 6px; }
   th, td { padding: 5px 6px; }
   .filters input { flex: 1 1 140px; min-width: 0; }
+  /* Tables become one card per row, each cell under its column's name (data-label), so the id and the
+     status of a row are on screen instead of scrolled off to the right. */
+  section { overflow-x: visible; }
+  table, table > tbody, table > tbody > tr, table > tbody > tr > td { display: block; width: 100%; }
+  table > thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table > tbody > tr { border-bottom: 1px solid var(--line); padding: 4px 0; }
+  table > tbody > tr > td { border: 0; padding: 3px 10px; overflow-wrap: anywhere; }
+  table > tbody > tr > td[data-label] { display: flow-root; padding-left: 122px; }
+  table > tbody > tr > td[data-label]::before { content: attr(data-label); float: left; box-sizing: border-box; width: 112px; margin-left: -112px; padding-right: 8px; font: 600 12px/1.6 system-ui, -apple-system, "Segoe UI", sans-serif; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); overflow-wrap: normal; }
+  td.mono, td .mono, td code, td time { white-space: normal; }
 }
 h1 { font-size: 20px; margin: 8px 0 12px; } h2 { font-size: 16px; margin: 20px 0 8px; }
 table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
@@ -91,7 +102,7 @@ export function table(view: TableView): SafeHtml {
   const body =
     view.rows.length === 0
       ? html`<tr><td colspan="${view.columns.length}" class="muted">${view.empty}</td></tr>`
-      : view.rows.map((row) => html`<tr>${row.map((c) => html`<td>${cell(c)}</td>`)}</tr>`);
+      : view.rows.map((row) => html`<tr>${row.map((c, i) => html`<td data-label="${view.columns[i] ?? ''}">${cell(c)}</td>`)}</tr>`);
   const pager = view.pager
     ? html`<div class="pager">${view.pager.prevHref ? html`<a href="${view.pager.prevHref}" rel="prev">Newer</a>` : ''}<span class="muted">page ${view.pager.page} of ${view.pager.pages} (${view.pager.total})</span>${view.pager.nextHref ? html`<a href="${view.pager.nextHref}" rel="next">Older</a>` : ''}</div>`
     : '';
@@ -119,7 +130,7 @@ export function requestsPanel(panel: RequestsPanel): SafeHtml {
     panel.rows.length === 0
       ? html`<tr><td colspan="6" class="muted">${panel.empty}</td></tr>`
       : panel.rows.map(
-          (r) => html`<tr data-seq="${r.seq}"><td class="mono" title="${r.at}">${shortTime(r.at)}</td><td>${r.method}</td><td class="mono">${r.path}</td><td><span class="state status-${String(r.status).charAt(0)}">${r.status === 0 ? 'none' : r.status}</span>${r.fault !== undefined ? html` <span class="state state-fault" data-testid="request-fault">${r.fault}</span>` : ''}</td><td>${Math.round(r.durationMs)} ms</td><td>${r.businessId}</td></tr>
+          (r) => html`<tr data-seq="${r.seq}"><td class="mono" data-label="time" title="${r.at}">${shortTime(r.at)}</td><td data-label="method">${r.method}</td><td class="mono" data-label="path">${r.path}</td><td data-label="status"><span class="state status-${String(r.status).charAt(0)}">${r.status === 0 ? 'none' : r.status}</span>${r.fault !== undefined ? html` <span class="state state-fault" data-testid="request-fault">${r.fault}</span>` : ''}</td><td data-label="duration">${Math.round(r.durationMs)} ms</td><td data-label="business">${r.businessId}</td></tr>
 ${r.request !== undefined || r.response !== undefined ? html`<tr><td colspan="6"><details><summary>bodies</summary>${r.request !== undefined ? html`<div class="muted">request</div><pre>${r.request}</pre>` : ''}${r.response !== undefined ? html`<div class="muted">response</div><pre>${r.response}</pre>` : ''}</details></td></tr>` : ''}`,
         );
   const pager = panel.pager

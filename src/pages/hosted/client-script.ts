@@ -7,6 +7,8 @@
  *
  * Page data comes from `<script type="application/json" id="pl-config">` (never executed).
  */
+import { NARROW_SCREEN } from './styles.js';
+
 export const HOSTED_SCRIPT = String.raw`(function () {
   'use strict';
   var doc = document;
@@ -29,6 +31,11 @@ export const HOSTED_SCRIPT = String.raw`(function () {
     if (el) el.className = (' ' + el.className + ' ').replace(' ' + name + ' ', ' ').replace(/^\s+|\s+$/g, '');
   }
   function on(el, type, fn) { if (el) el.addEventListener(type, fn, false); }
+
+  // On a phone the test-card banner starts closed (its one-line summary says how to open it), so the form
+  // is not pushed a screen or more down; wide screens keep it open as served.
+  var banner = byId('pl-banner');
+  if (banner && banner.tagName === 'DETAILS' && window.matchMedia && window.matchMedia('${NARROW_SCREEN}').matches) banner.removeAttribute('open');
 
   // Only messages without secrets go to the parent, so the target origin can be '*'.
   function post(message) {

@@ -86,8 +86,10 @@ function banner(fillable: boolean, brandIds: readonly number[] | undefined, noti
     }
   </section>`;
   });
+  // Open on wide screens; the page script closes it on a phone (NARROW_SCREEN), where the cards would push
+  // the form a screen or more down. The summary is one line there that says how to open and close it.
   return html`<details class="pl-banner" id="pl-banner" open>
-  <summary><strong>Sandbox</strong> · no real card is ever charged. Test cards (choose one to fill the form)</summary>
+  <summary><span class="pl-banner-long"><strong>Sandbox</strong> · no real card is ever charged. Test cards (choose one to fill the form)</span><span class="pl-banner-short"><strong>Sandbox</strong> · test cards <span class="pl-when-closed">(tap to show)</span><span class="pl-when-open">(tap to hide)</span></span></summary>
   <p class="pl-sr">Any future expiry date and any 3-digit security code work; American Express takes 4 digits. The 3-D Secure code is 1234.</p>
   <div class="pl-card-groups">${groups}</div>
 </details>`;

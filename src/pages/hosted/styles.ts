@@ -35,6 +35,9 @@ const v = (property: string): string => {
   return `var(${property}, ${entry.fallback})`;
 };
 
+/** A phone: the test-card banner starts closed on one line (the page script closes it; the stylesheet shortens it). */
+export const NARROW_SCREEN = '(max-width: 640px)';
+
 const SOURCE = `
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -43,6 +46,12 @@ html.pl-waiting body { visibility: hidden; }
 a { color: ${v('--pl-primary')}; }
 .pl-banner { background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; padding: 10px 16px; font-size: 13px; }
 .pl-banner summary { cursor: pointer; font-weight: 600; }
+.pl-banner-short { display: none; }
+.pl-banner:not([open]) .pl-when-open, .pl-banner[open] .pl-when-closed { display: none; }
+@media ${NARROW_SCREEN} {
+  .pl-banner-long { display: none; }
+  .pl-banner-short { display: inline; }
+}
 .pl-banner strong { text-transform: uppercase; letter-spacing: .05em; }
 .pl-card-groups { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 8px 16px; margin-top: 8px; }
 .pl-card-group { min-width: 0; }
@@ -61,7 +70,7 @@ a { color: ${v('--pl-primary')}; }
 .pl-amount { margin: 2px 0 0; font-size: 1.7em; font-weight: 700; color: #1f2533; }
 .pl-ref { margin: 0; color: #6b7385; font-size: .9em; }
 .pl-brands { list-style: none; margin: 0 0 16px; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
-.pl-brand { font-size: 11px; font-weight: 600; border: 1px solid ${v('--pl-secondary')}; color: ${v('--pl-secondary')}; border-radius: 3px; padding: 2px 6px; background: #fff; }
+.pl-brand { font-size: 11px; font-weight: 600; border: 1px solid ${v('--pl-secondary')}; color: ${v('--pl-primary')}; border-radius: 3px; padding: 2px 6px; background: #fff; }
 .pl-brand.pl-active { border-color: ${v('--pl-primary')}; color: #fff; background: ${v('--pl-primary')}; }
 .pl-field { margin-bottom: 14px; }
 .pl-row { display: flex; gap: 10px; }
@@ -72,7 +81,8 @@ label { display: block; font-weight: 600; margin-bottom: 4px; }
 input[type=text], input[type=password], select { width: 100%; font: inherit; padding: 9px 10px; color: #1f2533; background: ${v('--pl-form-background')}; border: ${v('--pl-form-border-width')} solid #b9c0d3; border-radius: ${v('--pl-form-border-radius')}; }
 input:focus, select:focus { outline: none; border-color: ${v('--pl-accent')}; box-shadow: 0 0 0 3px rgba(144, 158, 199, .35); }
 input[aria-invalid=true] { border-color: ${v('--pl-error')}; }
-.pl-field-error { color: ${v('--pl-error')}; font-size: .9em; margin: 4px 0 0; min-height: 0; }
+/* Error text in a darker red than errorThemeColor's default (#e6493a is 3.9:1 on white, under WCAG AA's 4.5:1); the theme colour marks the fields. */
+.pl-field-error { color: #b42318; font-size: .9em; margin: 4px 0 0; min-height: 0; }
 .pl-field-error:empty { display: none; }
 .pl-check { display: flex; gap: 8px; align-items: flex-start; font-weight: 400; }
 .pl-check input { margin-top: 3px; }
@@ -84,16 +94,17 @@ input[aria-invalid=true] { border-color: ${v('--pl-error')}; }
 .pl-pay { width: 100%; cursor: pointer; font: inherit; font-weight: 600; padding: 11px 14px; font-size: ${v('--pl-button-font-size')}; color: ${v('--pl-button-color')}; background: ${v('--pl-button-background')}; border: ${v('--pl-button-border-width')} solid ${v('--pl-button-border-color')}; border-radius: ${v('--pl-button-border-radius')}; }
 .pl-pay:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
 .pl-pay[disabled] { opacity: .6; cursor: progress; }
-.pl-decline { width: 100%; cursor: pointer; font: inherit; padding: 9px 14px; color: ${v('--pl-secondary')}; background: transparent; border: 1px solid ${v('--pl-secondary')}; border-radius: ${v('--pl-button-border-radius')}; }
+.pl-decline { width: 100%; cursor: pointer; font: inherit; padding: 9px 14px; color: ${v('--pl-primary')}; background: transparent; border: 1px solid ${v('--pl-secondary')}; border-radius: ${v('--pl-button-border-radius')}; }
 .pl-decline:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
 .pl-hidden { display: none !important; }
 .pl-state h1, .pl-simulator h1 { font-size: 1.4em; margin: 0 0 8px; }
-.pl-state .pl-icon { width: 44px; height: 44px; border-radius: 50%; display: flex; align-items: center; justify-content: center; font-size: 24px; font-weight: 700; color: #fff; background: ${v('--pl-secondary')}; margin-bottom: 12px; }
-.pl-state.pl-good .pl-icon { background: ${v('--pl-success')}; }
-.pl-state.pl-bad .pl-icon { background: ${v('--pl-error')}; }
-.pl-state.pl-warn .pl-icon { background: ${v('--pl-warning')}; }
+/* A ring in the theme colour around a dark sign: white on the success, warning or error defaults would be 1.6-3.9:1. */
+.pl-state .pl-icon { width: 44px; height: 44px; border-radius: 50%; display: flex; align-items: center; justify-content: center; font-size: 24px; font-weight: 700; color: #1f2533; background: #fff; border: 4px solid ${v('--pl-secondary')}; margin-bottom: 12px; }
+.pl-state.pl-good .pl-icon { border-color: ${v('--pl-success')}; }
+.pl-state.pl-bad .pl-icon { border-color: ${v('--pl-error')}; }
+.pl-state.pl-warn .pl-icon { border-color: ${v('--pl-warning')}; }
 .pl-code { font-family: Menlo, Consolas, monospace; letter-spacing: .3em; font-size: 1.3em; text-align: center; }
-.pl-foot { margin: 14px 0 0; text-align: center; color: #8a91a3; font-size: 12px; }
+.pl-foot { margin: 14px 0 0; text-align: center; color: #5f6677; font-size: 12px; }
 .pl-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
