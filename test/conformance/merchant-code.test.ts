@@ -188,3 +188,35 @@ describe('a 404 with no body where the provider answered one', () => {
     expect([refund.status, refund.body.result, refund.body.body.error.code]).toEqual([404, -2, 1404]);
   });
 });
+
+describe('follow-ups of a payment that never succeeded, in the provider\'s words', () => {
+  const NEEDS_SUCCESS = 'the operation needs at least one successful previous transaction';
+
+  async function authorize(number: string) {
+    return sb.post('/gateway/v3/payments', {
+      action: 'authorize',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 5.5, currencyCode: 'EUR', trackingCode: uniqueCode('fu'), returnUrl: 'https://shop.example/back' }, card: { number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'John Doe' } },
+    });
+  }
+
+  it('refuses capture, cancel and refund of a pending (3-D Secure) authorization with -8 and that wording in detailedMessage', async () => {
+    const pending = await authorize('4000000000003220');
+    expect(pending.body.result, pending.text).toBe(2);
+    const id = pending.body.body.transaction.id;
+    for (const [action, transaction] of [['capture', { amount: 5.5, currencyCode: 'EUR' }], ['cancel', {}], ['refund', { amount: 1, currencyCode: 'EUR' }]] as const) {
+      const res = await sb.post(`/gateway/v3/payments/${id}/${action}`, { header: { businessId: BIZ }, body: { transaction: { ...transaction, trackingCode: uniqueCode(action) } } });
+      expect([res.status, res.body.result, res.body.body.error.code], res.text).toEqual([400, -8, 2003]);
+      expect(res.body.body.error.detailedMessage).toContain(NEEDS_SUCCESS);
+      expect(res.body.body.error.message).toContain(NEEDS_SUCCESS);
+    }
+  });
+
+  it('refuses a capture of a declined authorization the same way', async () => {
+    const declined = await authorize('4000000000000002');
+    expect(declined.body.result).toBe(-4);
+    const res = await sb.post(`/gateway/v3/payments/${declined.body.body.id}/capture`, { header: { businessId: BIZ } });
+    expect([res.body.result, res.body.body.error.code]).toEqual([-8, 2003]);
+    expect(res.body.body.error.detailedMessage).toContain(NEEDS_SUCCESS);
+  });
+});

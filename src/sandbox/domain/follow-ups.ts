@@ -15,6 +15,14 @@ function refuse(message: string): never {
   throw businessRule(message, ERROR_CODES.invalidTransition);
 }
 
+/**
+ * A follow-up of a payment that never succeeded (pending, waiting or failed), in the provider's words: its
+ * clients match "the operation needs at least one successful previous transaction" in the error text.
+ */
+function refuseNoSuccess(verb: string, original: PaymentRecord): never {
+  refuse(`Invalid ${verb}: the operation needs at least one successful previous transaction (the ${original.action.toLowerCase()} is ${original.result} ${original.description}).`);
+}
+
 function toMinor(amount: number, currencyCode: string): number {
   return Math.round(amount * 10 ** (minorUnits(currencyCode) ?? 2));
 }
@@ -25,7 +33,7 @@ function toMinor(amount: number, currencyCode: string): number {
  */
 function refundableOfCapture(capture: PaymentRecord, authorization: PaymentRecord): number {
   const cur = capture.currencyCode;
-  if (capture.result !== 0) refuse('The capture did not succeed; there is nothing to refund.');
+  if (capture.result !== 0) refuseNoSuccess('refund', capture);
   if (authorization.cancelled) refuse('The authorization was cancelled; there is nothing to refund.');
   const ofCapture = roundToMinor(capture.amount - (capture.refundedAmount ?? 0), cur);
   const ofAuthorization = roundToMinor((authorization.capturedAmount ?? 0) - (authorization.refundedAmount ?? 0), cur);
@@ -42,9 +50,7 @@ export function allowedFollowUpAmount(original: PaymentRecord, action: FollowUpA
   if (original.action !== 'PAYMENT' && original.action !== 'AUTHORIZE') {
     refuse(`A ${verb} applies to a payment or an authorization, not to a ${original.action.toLowerCase()}.`);
   }
-  if (original.result !== 0) {
-    refuse(`The original payment did not succeed (result ${original.result} ${original.description}); there is nothing to ${verb}.`);
-  }
+  if (original.result !== 0) refuseNoSuccess(verb, original);
   const captured = original.capturedAmount ?? 0;
   const refunded = original.refundedAmount ?? 0;
   if (action === 'CAPTURE' || action === 'CANCEL') {
