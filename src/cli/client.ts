@@ -39,6 +39,8 @@ export interface ApiClientOptions {
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
+  /** What to do about a refusal the envelope does not explain (credentials), added to the error's message. */
+  hint?: string | undefined;
 }
 
 /** How to start the local sandbox, appended to every "cannot reach" message. */
@@ -49,6 +51,7 @@ export class ApiClient {
   readonly businessId: string;
   private readonly fetchImpl: Transport;
   private readonly authorization: string | undefined;
+  private readonly username: string | undefined;
   private readonly timeoutMs: number;
   private readonly client: ClientTool;
   /** Cookies the hosted pages set, sent back like a browser would (per origin). */
@@ -62,6 +65,7 @@ export class ApiClient {
     this.fetchImpl = ca === undefined ? transport : (url, init) => transport(url, { ...init, ca });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.client = options.client ?? 'cli';
+    this.username = options.username;
     this.authorization =
       options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
   }
@@ -138,11 +142,30 @@ export class ApiClient {
     return send(this.fetchImpl, url, init, this.timeoutMs);
   }
 
-  private json<T>(url: string, init: HttpRequest): Promise<ApiResponse<T>> {
+  private async json<T>(url: string, init: HttpRequest): Promise<ApiResponse<T>> {
     // Something that answers without JSON is not the API: a wrong --base-url or another service on the port.
-    return this.send(url, init).then((response) =>
-      readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`),
-    );
+    const response = await this.send(url, init);
+    const answer = await readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`);
+    const hint = this.credentialsHint(answer);
+    return hint === undefined ? answer : { ...answer, hint };
+  }
+
+  /**
+   * The provider's authentication failures say only "Security error." (spec section 5): say what to pass.
+   * 401: no credentials, or wrong ones; 403 with credentials: they do not own the business id.
+   */
+  private credentialsHint(answer: ApiResponse): string | undefined {
+    const pass = 'pass --username and --password (or set PAYLINK_USERNAME and PAYLINK_PASSWORD)';
+    if (answer.status === 401) {
+      return this.username === undefined
+        ? `The API requires HTTP Basic credentials (a sandbox started with --credentials): ${pass}.`
+        : `The API refused the credentials of user "${this.username}": check them, or ${pass} as the sandbox's --credentials give them.`;
+    }
+    const message = (answer.body as ErrorEnvelope | undefined)?.body?.error?.message;
+    if (answer.status === 403 && this.username !== undefined && message === 'Security error.') {
+      return `User "${this.username}" does not own business "${this.businessId}": pass the --business-id of one it owns (as the sandbox's --credentials user:password=<businesses> list them).`;
+    }
+    return undefined;
   }
 }
 
@@ -220,7 +243,9 @@ function isCheckoutStatus(body: unknown): boolean {
 export function expectOk<T>(response: ApiResponse<T>, context?: string): ApiResponse<T> {
   if (response.status >= 200 && response.status < 300) return response;
   if (response.status === 400 && isCheckoutStatus(response.body)) return response;
-  throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, context);
+  const error = ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, context);
+  if (response.hint === undefined) throw error;
+  throw new ApiResponseError(`${error.message} ${response.hint}`, error.status, error.envelope);
 }
 
 /** Where the admin calls go: a sandbox and, when it is not on loopback, its admin token. */
