@@ -72,6 +72,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerListen(program, run);
   registerFaults(program, run);
   registerApi(program, run);
+  registerTrigger(program, run);
 }
 
 function registerSandbox(program: Command, run: Runner): void {
@@ -657,5 +658,32 @@ Examples:
     )
     .action((method: string, path: string, options: { data?: string }, cmd: Command) =>
       run(cmd, () => import('./commands/api.js'), (m, ctx) => m.api(method, path, options, ctx)),
+    );
+}
+
+function registerTrigger(program: Command, run: Runner): void {
+  program
+    .command('trigger [scenario]')
+    .description('Make the sandbox produce a situation and its webhooks through the API, as a merchant and its customer would (--list for the scenarios)')
+    .option('--list', 'describe every scenario')
+    .option('--business <id>', 'the business to act as (default: --business-id)')
+    .option('--notify-url <url>', "where the scenario's webhooks go (body.transaction.notifyUrl of every creation)")
+    .option('--amount <amount>', 'amount of the payment (default 10)')
+    .option('--currency <code>', 'currency (default EUR)')
+    .option('--brand <id|name>', 'card brand of card scenarios, or the bank or wallet brand of bank ones (ideal, sofort, paypal...)')
+    .option('--set <path=value>', 'set any field of every request sent: body.transaction.description="Order 7" (repeatable)', collect)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ paylink trigger --list
+  $ paylink trigger payment.approved --notify-url http://localhost:3000/webhooks
+  $ paylink trigger refund.partial --amount 25 --currency USD --json
+  $ paylink trigger bank.approved --brand sofort
+  $ paylink trigger 3ds.approved --brand mastercard --set body.transaction.descriptor=SHOP`,
+    )
+    .action((scenario: string | undefined, options: import('./commands/trigger.js').TriggerFlags, cmd: Command) =>
+      run(cmd, () => import('./commands/trigger.js'), (m, ctx) => m.trigger(scenario, options, ctx)),
     );
 }

@@ -32,6 +32,7 @@ async function createCredit(req: RouteRequest) {
     descriptor,
     card,
     brandId,
+    notifyUrl: transaction.notifyUrl,
   });
   return Reply.json(record.httpStatus, paymentEnvelope(record));
 }

@@ -17,6 +17,8 @@ export interface NewCredit {
   descriptor?: string | undefined;
   card: CardInput;
   brandId?: number | undefined;
+  /** `body.transaction.notifyUrl`: where the credit's webhook events go. */
+  notifyUrl?: string | undefined;
 }
 
 /** Stores a new credit: charged like a card payment, without 3-D Secure (it does not apply to a payout). */
@@ -36,6 +38,7 @@ export function createCredit(deps: Pick<Deps, 'store'> & ChargeDeps, credit: New
       tokenize: false,
       attemptKey: `credit:${businessId}:${trackingCode}`,
       skipThreeDSecure: true,
+      ...(credit.notifyUrl !== undefined ? { notifyUrl: credit.notifyUrl } : {}),
     });
   });
 }

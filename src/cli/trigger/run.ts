@@ -1,0 +1,267 @@
+/**
+ * Plays a `paylink trigger` scenario (scenarios.ts) over HTTP only, as a merchant's server and its customer
+ * would: API calls through the CLI's client (marked `x-paylink-client: trigger`), the hosted, 3-D Secure and
+ * bank pages played like `paylink pay` does, then the events the sandbox made for the payments, read from
+ * the admin API.
+ */
+import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
+import { playCustomer, playSimulator } from '../customer.js';
+import { UsageError } from '../errors.js';
+import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
+import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
+import type { Scenario, Step } from './scenarios.js';
+
+export interface TriggerOptions {
+  /** `body.transaction.notifyUrl` of every creation: where the scenario's webhooks go. */
+  notifyUrl?: string | undefined;
+  /** @default 10 (bank.expired: 3.50, the amount convention's timeout) */
+  amount?: number | undefined;
+  /** @default "EUR" */
+  currency?: string | undefined;
+  /** A card brand for card steps, or a bank or wallet brand for bank steps. */
+  brandId?: number | undefined;
+  /** `path=value` set in every request document the scenario sends (`body.transaction.description=Order 7`). */
+  set?: ReadonlyArray<[path: string, value: unknown]> | undefined;
+  /** Progress notes for a spinner. */
+  onStep?: ((text: string) => void) | undefined;
+}
+
+/** An event the scenario caused, as `GET /__sandbox/events` answers it. */
+export interface TriggeredEvent {
+  id: string;
+  type: string;
+  paymentId: string;
+  action: string | null;
+  result: number | null;
+  deliveries: Array<{ url: string; status: string }>;
+}
+
+export interface TriggerResult {
+  scenario: string;
+  businessId: string;
+  /** Every id the scenario made, by its step name (`payment`, `link`, `refund`...). */
+  ids: Record<string, string>;
+  /** The events of the payments it made, oldest first; undefined when the admin API could not be read. */
+  events?: TriggeredEvent[] | undefined;
+  /** Why the events could not be read. */
+  eventsError?: string | undefined;
+}
+
+const TEST_HOLDER = 'Test Customer';
+
+/** Sets `path` (dot-separated) in `doc` to `value`, creating objects on the way. */
+export function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.').filter((k) => k.length > 0);
+  if (keys.length === 0) throw new UsageError(`--set: "${path}" names no field.`);
+  let node: Record<string, unknown> = doc;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+/** `path=value` of `--set`: the value as JSON when it parses (numbers, true, objects), else as text. */
+export function parseSet(text: string): [string, unknown] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--set: expected path=value (body.transaction.description=Order 7), got "${text}".`);
+  const raw = text.slice(eq + 1);
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // text
+  }
+  return [text.slice(0, eq).trim(), value];
+}
+
+function trackingCode(scenario: string, step: string): string {
+  return `trigger-${scenario}-${step}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export async function runScenario(client: ApiClient, admin: AdminConnection, scenario: Scenario, options: TriggerOptions = {}): Promise<TriggerResult> {
+  const ids: Record<string, string> = {};
+  const codes: Record<string, string> = {};
+  const paymentIds: string[] = [];
+  const note = options.onStep ?? (() => {});
+  const currency = options.currency ?? 'EUR';
+  const brand = options.brandId !== undefined ? brandById(options.brandId) : undefined;
+
+  const finish = (doc: Record<string, unknown>): Record<string, unknown> => {
+    for (const [path, value] of options.set ?? []) setPath(doc, path, value);
+    return doc;
+  };
+  const transaction = (step: string, amount?: number): Record<string, unknown> => ({
+    amount: amount ?? options.amount ?? 10,
+    currencyCode: currency,
+    trackingCode: (codes[step] = trackingCode(scenario.name, step)),
+    ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
+  });
+  const idOf = (name: string): string => {
+    const id = ids[name];
+    if (id === undefined) throw new Error(`scenario ${scenario.name}: step refers to "${name}" before it was made`);
+    return id;
+  };
+  const post = async (path: string, doc: Record<string, unknown>, what: string) => expectOk(await client.post(path, finish(doc)), what).body;
+
+  for (const step of scenario.steps) {
+    note(describe(step));
+    await play(step);
+  }
+
+  async function play(step: Step): Promise<void> {
+    switch (step.do) {
+      case 'card-payment': {
+        const outcome = step.outcome ?? 'approved';
+        const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
+        const card = cardForOutcome(outcome, cardBrands) ?? cardForOutcome(outcome);
+        if (card === undefined) throw new UsageError(`No test card for ${outcome}.`);
+        const t = transaction(step.as);
+        if (step.sameTrackingCodeAs !== undefined) t.trackingCode = codes[step.as] = codes[step.sameTrackingCodeAs]!;
+        const answer = await client.post(
+          '/gateway/v3/payments',
+          finish({
+            action: step.authorize ? 'authorize' : 'payment',
+            body: {
+              transaction: { ...t, brandId: card.brandId },
+              card: { number: card.number, cvv: card.brandId === 1030 ? '1234' : '123', expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER },
+            },
+          }),
+        );
+        // A decline or failure asked for is what the scenario produces: only an answer without a payment is an error.
+        const id = answer.body?.body?.id;
+        if (typeof id !== 'string') expectOk(answer, `${scenario.name}: ${step.as}`);
+        ids[step.as] = id;
+        paymentIds.push(id);
+        return;
+      }
+      case 'capture':
+      case 'refund':
+      case 'cancel': {
+        const original = idOf(step.of);
+        let amount: number | undefined;
+        if (step.part !== undefined) {
+          const read = expectOk(await client.get(`/gateway/v3/payments/${encodeURIComponent(original)}`), `${scenario.name}: read ${step.of}`).body;
+          amount = Math.round(Number(read.body?.transaction?.amount) * step.part * 100) / 100;
+        }
+        const body = await post(
+          `/gateway/v3/payments/${encodeURIComponent(original)}/${step.do}`,
+          { body: { transaction: amount !== undefined ? { amount } : {} } },
+          `${scenario.name}: ${step.do} ${step.of}`,
+        );
+        ids[step.as] = body.body.id;
+        paymentIds.push(body.body.id);
+        return;
+      }
+      case 'link':
+      case 'checkout': {
+        const t = { ...transaction(step.as), authorizationMode: 'payment' };
+        const brandIds = brand?.kind === 'card' ? [brand.id] : [...CARD_BRAND_IDS];
+        const doc =
+          step.do === 'link'
+            ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
+            : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds } } };
+        const body = await post(step.do === 'link' ? '/gateway/v3/paymentlinks' : '/gateway/v3/checkouts', doc, `${scenario.name}: ${step.do}`);
+        ids[step.as] = step.do === 'link' ? body.body.link.linkId : body.body.checkout.checkoutId;
+        return;
+      }
+      case 'hosted-page': {
+        const kind = scenario.steps.find((s) => 'as' in s && s.as === step.of)?.do === 'checkout' ? 'checkout' : 'link';
+        const played = await playCustomer(client, idOf(step.of), {
+          kind,
+          admin,
+          outcome: step.outcome ?? 'approved',
+          ...(step.threeDSCode !== undefined ? { threeDSCode: step.threeDSCode } : {}),
+          saveCard: step.saveCard,
+          // The returnUrl is nobody's: the scenario is about the payment and its webhooks.
+          follow: false,
+        });
+        if (played.payment?.id === undefined) throw new Error(`scenario ${scenario.name}: the hosted page made no payment (${played.state}).`);
+        ids[step.as] = played.payment.id;
+        if (played.payment.token !== undefined) ids.token = played.payment.token;
+        paymentIds.push(played.payment.id);
+        return;
+      }
+      case 'bank-payment': {
+        const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' ? brand : brandById(3010)!;
+        const amount = step.amount ?? options.amount ?? 10;
+        const body = await post(
+          '/gateway/v3/payments',
+          {
+            action: 'payment',
+            body: {
+              transaction: { ...transaction(step.as, amount), brandId: bankBrand.id, returnUrl: 'http://127.0.0.1:9/return' },
+              ...(bankBrand.kind === 'bank' ? { bank: { countryCode: bankBrand.id === 3010 ? 'NL' : 'DE', ...(bankBrand.id === 3010 ? { issuerId: 20 } : {}) } } : {}),
+            },
+          },
+          `${scenario.name}: ${step.as}`,
+        );
+        ids[step.as] = body.body.id;
+        paymentIds.push(body.body.id);
+        return;
+      }
+      case 'bank-page':
+        await playSimulator(client, idOf(step.of), { outcome: step.outcome, follow: false });
+        return;
+      case 'read':
+        expectOk(await client.get(`/gateway/v3/payments/${encodeURIComponent(idOf(step.of))}`), `${scenario.name}: read ${step.of}`);
+        return;
+      case 'credit': {
+        const card = cardForOutcome('approved', brand?.kind === 'card' ? [brand.id] : undefined)!;
+        const body = await post(
+          '/gateway/v3/credits',
+          { body: { transaction: transaction(step.as), card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER } } },
+          `${scenario.name}: credit`,
+        );
+        ids[step.as] = body.body.id;
+        paymentIds.push(body.body.id);
+        return;
+      }
+    }
+  }
+
+  const result: TriggerResult = { scenario: scenario.name, businessId: client.businessId, ids };
+  note('Reading the events it made');
+  try {
+    const events: TriggeredEvent[] = [];
+    for (const paymentId of new Set(paymentIds)) {
+      const answer = await adminOk<{ body: { events: Array<TriggeredEvent & { seq: number; deliveries: Array<{ url: string; status: string }> }> } }>(
+        admin,
+        'GET',
+        `/__sandbox/events?paymentId=${encodeURIComponent(paymentId)}&limit=100`,
+      );
+      for (const e of answer.body.events) events.push({ ...e, seq: e.seq } as TriggeredEvent & { seq: number });
+    }
+    result.events = (events as Array<TriggeredEvent & { seq: number }>)
+      .sort((a, b) => a.seq - b.seq)
+      .map((e) => ({ id: e.id, type: e.type, paymentId: e.paymentId, action: e.action, result: e.result, deliveries: e.deliveries.map((d) => ({ url: d.url, status: d.status })) }));
+  } catch (error) {
+    result.eventsError = (error as Error).message;
+  }
+  return result;
+}
+
+function describe(step: Step): string {
+  switch (step.do) {
+    case 'card-payment':
+      return `Paying by card (${step.outcome ?? 'approved'}${step.authorize ? ', authorize' : ''})`;
+    case 'capture':
+    case 'refund':
+    case 'cancel':
+      return `${step.do[0]!.toUpperCase()}${step.do.slice(1)} of ${step.of}`;
+    case 'link':
+    case 'checkout':
+      return `Creating a ${step.do === 'link' ? 'payment link' : 'checkout'}`;
+    case 'hosted-page':
+      return 'Paying on the hosted page as the customer';
+    case 'bank-payment':
+      return 'Creating a bank payment';
+    case 'bank-page':
+      return `Pressing ${step.outcome} on the bank page`;
+    case 'read':
+      return `Reading ${step.of}`;
+    case 'credit':
+      return 'Paying out a credit';
+  }
+}
