@@ -25,7 +25,7 @@ export interface SandboxConfig {
   verbose?: boolean | undefined;
   /** The webhook secret; else the one stored in the database, else a new one (docs/webhooks.md). */
   webhookSecret?: string | undefined;
-  /** Characters the request log keeps at most (admin/request-log.ts; default 32 MiB). */
+  /** Characters the request log keeps at most (services/request-log.ts; default 32 MiB). */
   requestLogMaxBytes?: number | undefined;
   /** Host names besides loopback, the bound address and the public URL's that requests may name (http/guards.ts). */
   allowedHosts?: readonly string[] | undefined;

@@ -49,7 +49,7 @@ export class Sandbox implements Deps {
   readonly formTokens: FormTokenRepository;
   readonly attempts: AttemptRepository;
   readonly meta: MetaRepository;
-  /** The stored rows of the request log (admin/request-log.ts buffers in front of it). */
+  /** The stored rows of the request log (services/request-log.ts buffers in front of it). */
   readonly requestLog: RequestLogRepository;
   readonly browse: BrowseRepository;
   readonly reset: ResetRepository;
@@ -167,11 +167,6 @@ export class Sandbox implements Deps {
   /** Records the URL this sandbox listens at beside its lock, for the message of a second one refused (store/lock.ts). */
   recordListening(url: string): Promise<void> {
     return this.store.write(() => this.writeMetaSync(HOLDER_KEY, { ...this.holder, url }));
-  }
-
-  /** Persists the clock's state, so a moved clock survives a restart. */
-  saveClock(): Promise<void> {
-    return this.store.write(() => this.writeMetaSync('clock', this.clock.state()));
   }
 
   /** Records and logs an error that no handler expected. */

@@ -12,7 +12,7 @@ import { errorEnvelope } from './http/envelope.js';
 import { methodNotAllowed, unreadableRequest } from './errors.js';
 import type { Credential } from './config.js';
 import { Sandbox } from './context.js';
-import { requestLogOf } from './admin/request-log.js';
+import { requestLogOf } from './services/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
 import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutRequest, linkRequest, useSandbox } from '../helpers/sandbox.js';
-import { parseClockStep } from '../../src/sandbox/admin/clock.js';
+import { parseClockStep } from '../../src/sandbox/services/admin-clock.js';
 
 const sb = useSandbox();
 

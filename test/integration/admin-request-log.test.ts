@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { maskedJson, maskQuery } from '../../src/sandbox/domain/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
-import { RequestLog, requestLogOf } from '../../src/sandbox/admin/request-log.js';
+import { RequestLog, requestLogOf } from '../../src/sandbox/services/request-log.js';
 import { ApiClient } from '../../src/cli/client.js';
 import { playCustomer } from '../../src/cli/customer.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
-import { requestLogOf } from '../../src/sandbox/admin/request-log.js';
+import { requestLogOf } from '../../src/sandbox/services/request-log.js';
 
 const sb = useSandbox();
 const BIZ = 'biz-hygiene';

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { Sandbox } from '../../src/sandbox/context.js';
-import { RESOURCE_TABLES } from '../../src/sandbox/admin/browse.js';
+import { RESOURCE_TABLES } from '../../src/sandbox/services/admin-browse.js';
 import { openDatabase } from '../../src/sandbox/store/db.js';
 import { MIGRATIONS } from '../../src/sandbox/store/migrations.js';
 import { tempDir } from './process.js';
@@ -38,7 +38,7 @@ const ALLOWED: Array<{ sql: RegExp; why: string }> = [
   },
   {
     sql: /^SELECT \* FROM request_log (WHERE .* )?ORDER BY seq (ASC|DESC) LIMIT \?$/,
-    why: 'the request log holds at most 10,000 rows (admin/request-log.ts), read in seq (rowid) order up to the LIMIT; an index per filter would cost every logged request',
+    why: 'the request log holds at most 10,000 rows (services/request-log.ts), read in seq (rowid) order up to the LIMIT; an index per filter would cost every logged request',
   },
   {
     sql: /^SELECT seq, length\(path\) .* FROM request_log ORDER BY seq$/,

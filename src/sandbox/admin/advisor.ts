@@ -10,10 +10,8 @@ import { envelope } from '../http/envelope.js';
 import { checkAdminAccess } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { invalidValue, RESULTS } from '../errors.js';
-import { adviceFor } from '../services/advisor.js';
 import { formatClockOffset } from '../domain/clock.js';
-import { clockView, parseClockStep } from './clock.js';
-import { requestLogOf } from './request-log.js';
+import { parseClockStep } from '../services/admin-clock.js';
 import { renderAdvisor, type AdvisorView } from '../../pages/dashboard/advisor.js';
 
 function evidenceView(e: Evidence): EvidenceView {
@@ -62,8 +60,8 @@ function adviceQuery(sandbox: Sandbox, query: URLSearchParams): { businessId?: s
 /** The advice for a query: the request log's buffered rows are written first, so the newest count. */
 export function currentAdvice(sandbox: Sandbox, query: URLSearchParams): AdviceView {
   const options = adviceQuery(sandbox, query);
-  requestLogOf(sandbox).flush();
-  return adviceView(sandbox, adviceFor(sandbox, options), options);
+  sandbox.services.admin.requestLog().flush();
+  return adviceView(sandbox, sandbox.services.admin.advice(options), options);
 }
 
 const PAGE_HEADERS = {
@@ -76,7 +74,7 @@ function advisorPage(req: RouteRequest): Reply {
   const { sandbox, query } = req;
   checkAdminAccess(sandbox, req.event, query);
   const advice = currentAdvice(sandbox, query);
-  const clock = clockView(sandbox);
+  const clock = sandbox.services.admin.clock();
   const view: AdvisorView = {
     title: 'Advisor',
     section: 'advisor',

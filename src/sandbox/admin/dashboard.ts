@@ -14,10 +14,9 @@ import { invalidValue, notFound, unauthorized } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { checkAdminAccess } from '../http/guards.js';
-import { followUpsOf, listRecords, paymentsWithToken, type ResourceTable } from './browse.js';
-import { changeClock, clockView } from './clock.js';
-import { requestLogOf, type LoggedRequest, type RequestFilter } from './request-log.js';
-import { loadParent, playCustomer, type CustomerPlay } from '../services/submission.js';
+import type { ResourceTable } from '../services/admin-browse.js';
+import type { LoggedRequest, RequestFilter } from '../services/request-log.js';
+import type { CustomerPlay } from '../services/submission.js';
 import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
@@ -73,7 +72,7 @@ function safeBack(value: string | null): string {
 // ---- View helpers ----
 
 function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
-  const view = clockView(sandbox);
+  const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
 }
 
@@ -163,7 +162,7 @@ function requestView(r: LoggedRequest): RequestView {
 }
 
 function requestsFor(sandbox: Sandbox, id: string): RequestsPanel {
-  const rows = requestLogOf(sandbox).list({ path: id, limit: 30 }).reverse();
+  const rows = sandbox.services.admin.requestLog().list({ path: id, limit: 30 }).reverse();
   return {
     title: 'Requests',
     rows: rows.map(requestView),
@@ -183,7 +182,7 @@ const TABLE_TITLES: Record<ResourceTable, string> = { links: 'Payment links', ch
 
 function tableOf(sandbox: Sandbox, table: ResourceTable, pageNo: number, pageSize: number, businessId: string | undefined, withPager: boolean): TableView {
   const now = sandbox.clock.now();
-  const paged = listRecords(sandbox, table, { page: pageNo, pageSize, businessId });
+  const paged = sandbox.services.admin.list(table, { page: pageNo, pageSize, businessId });
   const rows: Cell[][] =
     table === 'links'
       ? (paged.items as LinkRecord[]).map((l) => linkRow(l, now))
@@ -209,7 +208,7 @@ function overview(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
-  const recent = requestLogOf(sandbox).list({ limit: 15 }).reverse();
+  const recent = sandbox.services.admin.requestLog().list({ limit: 15 }).reverse();
   return page(
     renderOverview({
       title: 'Overview',
@@ -258,12 +257,12 @@ function linkDetail(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
-  const link = sandbox.links.get(req.params.id!);
+  const link = sandbox.services.admin.record('links', req.params.id!);
   if (!link) throw notFound('Payment link');
   const now = sandbox.clock.now();
   const status = linkStatus(link, now);
   const payable = status === 'READY';
-  const payments = link.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
+  const payments = sandbox.services.admin.paymentsOf(link.paymentIds);
   const parent: Parent = { kind: 'link', record: link };
   const ending = endingOf(parent, now);
   const lastPayment = link.paymentIds.at(-1);
@@ -309,14 +308,14 @@ function checkoutDetail(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
-  const checkout = sandbox.checkouts.get(req.params.id!);
+  const checkout = sandbox.services.admin.record('checkouts', req.params.id!);
   if (!checkout) throw notFound('Checkout');
   const now = sandbox.clock.now();
   const state = checkoutState(checkout, now);
   const parent: Parent = { kind: 'checkout', record: checkout };
   const open = parentState(parent, now) === 'open';
   const ending = endingOf(parent, now);
-  const payments = checkout.paymentIds.flatMap((id) => sandbox.payments.get(id) ?? []);
+  const payments = sandbox.services.admin.paymentsOf(checkout.paymentIds);
   const actions: ActionView[] = open
     ? [
         { kind: 'open', label: 'Open hosted page', href: hostedPageUrl('', 'checkout', checkout.id) },
@@ -359,10 +358,10 @@ function paymentDetail(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
-  const p = sandbox.payments.get(req.params.id!);
+  const p = sandbox.services.admin.record('payments', req.params.id!);
   if (!p) throw notFound('Payment');
   const state = paymentStateText(p);
-  const followUps = followUpsOf(sandbox, p.id);
+  const followUps = sandbox.services.admin.followUpsOf(p.id);
   const fields: Array<[string, Cell]> = [
     ['Business', p.businessId],
     ['Tracking code', p.trackingCode ?? ''],
@@ -402,7 +401,7 @@ function tokenDetail(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
-  const t = sandbox.tokens.get(req.params.id!);
+  const t = sandbox.services.admin.record('tokens', req.params.id!);
   if (!t) throw notFound('Token');
   return page(
     renderDetail({
@@ -421,7 +420,7 @@ function tokenDetail(req: RouteRequest): Reply {
         ['Created', isoUtc(t.createdAt)],
       ],
       actions: [],
-      tables: [{ id: 'token-payments', title: 'Payments that returned this token', columns: PAYMENT_COLUMNS, rows: paymentsWithToken(sandbox, t.token).map(paymentRow), empty: 'None.' }],
+      tables: [{ id: 'token-payments', title: 'Payments that returned this token', columns: PAYMENT_COLUMNS, rows: sandbox.services.admin.paymentsWithToken(t.token).map(paymentRow), empty: 'None.' }],
       requests: requestsFor(sandbox, t.id),
     }),
   );
@@ -436,7 +435,7 @@ function requestLogPage(req: RouteRequest): Reply {
   const before = positiveInt(req.query.get('before'), 0) || undefined;
   const filter: RequestFilter = { path: path || undefined, businessId: businessId || undefined, before, limit: 50 };
   if (/^([1-5]\d\d|[1-5]xx)$/i.test(status)) filter.status = status;
-  const rows = requestLogOf(req.sandbox).list(filter).reverse();
+  const rows = req.sandbox.services.admin.requestLog().list(filter).reverse();
   const keep = new URLSearchParams();
   if (path) keep.set('path', path);
   if (filter.status) keep.set('status', status);
@@ -468,8 +467,8 @@ async function postClock(req: RouteRequest): Promise<Reply> {
   checkAdminAccess(req.sandbox, req.event, req.query);
   const form = await readForm(req.event.node.req);
   const back = safeBack(form.get('back'));
-  if (form.get('reset')) await changeClock(req.sandbox, { reset: true });
-  else await changeClock(req.sandbox, { advance: form.get('advance') ?? '' });
+  if (form.get('reset')) await req.sandbox.services.admin.changeClock({ reset: true });
+  else await req.sandbox.services.admin.changeClock({ advance: form.get('advance') ?? '' });
   return Reply.redirect(`${back}${back.includes('?') ? '&' : '?'}done=clock`, 303);
 }
 
@@ -486,14 +485,12 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
   const form = await readForm(req.event.node.req);
   const choice = form.get('outcome') ?? 'approved';
   if (!PAY_CHOICES.includes(choice)) throw invalidValue('outcome', `Use one of: ${PAY_CHOICES.join(', ')}.`);
-  const state = await sandbox.store.write(() => {
-    const parent = loadParent(sandbox, kind, id);
-    if (!parent) throw notFound(kind === 'link' ? 'Payment link' : 'Checkout');
+  const ended = await sandbox.services.hosted.playCustomer(kind, id, (parent): CustomerPlay => {
     // A card of a brand this link or checkout accepts, when the outcome has one.
     const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName, parent.record.brandIds);
-    const play: CustomerPlay = card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
-    return parentStatus(playCustomer(sandbox, parent, play), sandbox.clock.now());
+    return card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
   });
+  const state = parentStatus(ended, sandbox.clock.now());
   const table = kind === 'link' ? 'links' : 'checkouts';
   return Reply.redirect(`${detailHref(table, id)}?done=paid&outcome=${encodeURIComponent(choice)}&state=${encodeURIComponent(state)}`, 303);
 }

@@ -8,7 +8,6 @@ import { checkAdminAccess } from '../http/guards.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { ClockPanel, FaultRow } from '../../pages/dashboard/model.js';
 import { renderFaults } from '../../pages/dashboard/faults.js';
-import { clockView } from './clock.js';
 import { faultView, removeFaultRule } from './faults.js';
 
 const BASE = '/__sandbox/dashboard';
@@ -21,7 +20,7 @@ const HEADERS = {
 };
 
 function clockPanel(sandbox: Sandbox): ClockPanel {
-  const view = clockView(sandbox);
+  const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back: PAGE };
 }
 

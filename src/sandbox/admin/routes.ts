@@ -6,12 +6,10 @@ import type { Sandbox } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import { changeClock, clockView } from './clock.js';
-import { requestLogOf, type RequestFilter } from './request-log.js';
-import { resetBusiness, resetSandbox } from './reset.js';
+import type { RequestFilter } from '../services/request-log.js';
 import { snapshotRoutes } from './snapshots.js';
 import { advisorRoutes } from './advisor.js';
-import { listRecords, RESOURCE_TABLES, stateOf, type ResourceTable } from './browse.js';
+import { RESOURCE_TABLES, stateOf, type ResourceTable } from '../services/admin-browse.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import { parseClockStep } from '../domain/clock.js';
 import type { CheckoutRecord, LinkRecord, TokenRecord } from '../domain/records.js';
@@ -44,7 +42,7 @@ export function requestFilterOf(query: URLSearchParams): RequestFilter {
 }
 
 async function listRequests({ sandbox, query }: RouteRequest) {
-  const log = requestLogOf(sandbox);
+  const log = sandbox.services.admin.requestLog();
   const filter = requestFilterOf(query);
   const wait = optionalInteger(query, 'wait', 0, MAX_WAIT_SECONDS);
   const requests = wait !== undefined && filter.since !== undefined ? await log.follow({ ...filter, since: filter.since }, wait * 1000) : log.list(filter);
@@ -55,7 +53,7 @@ async function listRequests({ sandbox, query }: RouteRequest) {
 
 async function postClock(req: RouteRequest) {
   const body = await req.json();
-  return envelope(req.sandbox, RESULTS.ok, await changeClock(req.sandbox, body));
+  return envelope(req.sandbox, RESULTS.ok, await req.sandbox.services.admin.changeClock(body));
 }
 
 /**
@@ -84,7 +82,7 @@ function listResource(table: ResourceTable) {
     const pageSize = optionalInteger(query, 'limit', 1, 200) ?? optionalInteger(query, 'pageSize', 1, 200);
     const state = query.get('status') || undefined;
     if (state !== undefined && !/^[a-z]+$/i.test(state)) throw invalidValue('status', 'Use a state such as READY, PAID or DECLINED.');
-    const paged = listRecords(sandbox, table, {
+    const paged = sandbox.services.admin.list(table, {
       page,
       pageSize,
       businessId: query.get('businessId') || undefined,
@@ -115,12 +113,7 @@ function listResource(table: ResourceTable) {
 function resolveId({ sandbox, params, query }: RouteRequest) {
   const id = params.id ?? '';
   const businessId = query.get('businessId') || undefined;
-  const tables = [['link', sandbox.links], ['checkout', sandbox.checkouts], ['payment', sandbox.payments], ['token', sandbox.tokens]] as const;
-  for (const [kind, table] of tables) {
-    const doc = table.get(id);
-    if (doc !== undefined && (businessId === undefined || doc.businessId === businessId)) return envelope(sandbox, RESULTS.ok, { id, kind });
-  }
-  return envelope(sandbox, RESULTS.ok, { id, kind: null });
+  return envelope(sandbox, RESULTS.ok, { id, kind: sandbox.services.admin.kindOfId(id, businessId) });
 }
 
 export const adminRoutes: Route[] = [
@@ -131,7 +124,7 @@ export const adminRoutes: Route[] = [
     kind: 'admin',
     handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, { status: 'up', baseUrl: sandbox.baseUrl }),
   },
-  { method: 'GET', path: '/__sandbox/clock', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, clockView(sandbox)) },
+  { method: 'GET', path: '/__sandbox/clock', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.admin.clock()) },
   { method: 'POST', path: '/__sandbox/clock', kind: 'admin', handler: postClock },
   {
     method: 'POST',
@@ -140,9 +133,9 @@ export const adminRoutes: Route[] = [
     // `?businessId=` deletes that business's data only.
     handler: async ({ sandbox, query }) => {
       const businessId = query.get('businessId');
-      if (businessId === null) return envelope(sandbox, RESULTS.ok, await resetSandbox(sandbox));
+      if (businessId === null) return envelope(sandbox, RESULTS.ok, await sandbox.services.admin.reset());
       if (businessId.trim() === '' || businessId.length > 100) throw invalidValue('businessId', 'Use the business id whose data to delete (1 to 100 characters).');
-      return envelope(sandbox, RESULTS.ok, await resetBusiness(sandbox, businessId));
+      return envelope(sandbox, RESULTS.ok, await sandbox.services.admin.resetBusiness(businessId));
     },
   },
   ...snapshotRoutes,

@@ -10,7 +10,7 @@ import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { invalidValue, notFound } from '../errors.js';
 import { renderSnapshots } from '../../pages/dashboard/snapshots.js';
-import { clockView } from './clock.js';
+import { clockView } from '../services/admin-clock.js';
 import { listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
 import { SNAPSHOT_NAME } from '../store/snapshots.js';
 

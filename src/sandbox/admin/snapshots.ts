@@ -22,8 +22,8 @@ import type { Route, RouteRequest } from '../http/router.js';
 import { invalidValue, notFound, RESULTS } from '../errors.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
-import { requestLogOf } from './request-log.js';
-import { clockView, type ClockView } from './clock.js';
+import { requestLogOf } from '../services/request-log.js';
+import { clockView, type ClockView } from '../services/admin-clock.js';
 
 /** A snapshot as the admin API answers it. */
 export interface SnapshotView {

@@ -11,7 +11,6 @@ import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { notFound } from '../errors.js';
 import type { ClockPanel, TableView } from '../../pages/dashboard/model.js';
 import { renderEventDetail, renderWebhooks } from '../../pages/dashboard/webhooks.js';
-import { clockView } from './clock.js';
 import { deliveryView, endpointView, eventView } from './webhooks.js';
 
 const BASE = '/__sandbox/dashboard';
@@ -23,7 +22,7 @@ const HEADERS = {
 };
 
 function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
-  const view = clockView(sandbox);
+  const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
 }
 
@@ -34,13 +33,13 @@ function webhooksPage(req: RouteRequest): Reply {
   const { sandbox } = req;
   checkAdminAccess(sandbox, req.event, req.query);
   const events = sandbox.events.list({ limit: 50 }).reverse();
-  const findings = sandbox.eventStore.recentFindings(20);
+  const findings = sandbox.services.webhooks.recentFindings(20);
   const findingsTable: TableView = {
     id: 'webhook-findings-table',
     title: 'Findings',
     columns: ['event', 'endpoint', 'what happened'],
     rows: findings.map((d) => {
-      const event = sandbox.eventStore.eventBySeq(d.eventSeq);
+      const event = sandbox.services.webhooks.eventBySeq(d.eventSeq);
       return [event ? { text: event.id, href: eventHref(event.id), mono: true } : String(d.eventSeq), d.url, d.data.note ?? ''];
     }),
     empty: 'None.',
@@ -89,10 +88,10 @@ function webhooksPage(req: RouteRequest): Reply {
 function eventPage(req: RouteRequest): Reply {
   const { sandbox } = req;
   checkAdminAccess(sandbox, req.event, req.query);
-  const event = sandbox.eventStore.event(req.params.id!);
-  if (event === undefined || event.seq > sandbox.events.committedSeq) throw notFound('Event');
+  const event = sandbox.services.webhooks.committedEvent(req.params.id!);
+  if (event === undefined) throw notFound('Event');
   const v = eventView(sandbox, event);
-  const deliveries = sandbox.eventStore.deliveriesOf(event.seq).map((d): TableView => {
+  const deliveries = sandbox.services.webhooks.deliveriesOf(event.seq).map((d): TableView => {
     const dv = deliveryView(sandbox, d, true);
     return {
       id: `delivery-${dv.id}`,
@@ -109,7 +108,7 @@ function eventPage(req: RouteRequest): Reply {
       empty: dv.status === 'pending' ? `Not attempted yet${dv.nextAttemptAt ? ` (next at ${dv.nextAttemptAt})` : ''}.` : 'No attempt.',
     };
   });
-  const findings = sandbox.eventStore
+  const findings = sandbox.services.webhooks
     .deliveriesOf(event.seq)
     .filter((d) => d.status === 'finding')
     .map((d) => `FINDING: ${d.url} accepted this event with ${d.data.faults?.tamperedBody ? 'a changed body' : 'a bad signature'}. ${d.data.note ?? ''}`);

@@ -83,7 +83,7 @@ export function deliveryView(sandbox: Sandbox, d: DeliveryRow, withAttempts: boo
     note: d.data.note ?? null,
     ...(withAttempts
       ? {
-          log: sandbox.eventStore.attemptsOf(d.id).map((a) => ({
+          log: sandbox.services.webhooks.attemptsOf(d.id).map((a) => ({
             attempt: a.n,
             at: new Date(a.at).toISOString(),
             status: a.status,
@@ -99,7 +99,7 @@ export function deliveryView(sandbox: Sandbox, d: DeliveryRow, withAttempts: boo
 }
 
 export function eventView(sandbox: Sandbox, e: EventRow, options: { withAttempts?: boolean; withBody?: boolean } = {}) {
-  const deliveries = sandbox.eventStore.deliveriesOf(e.seq);
+  const deliveries = sandbox.services.webhooks.deliveriesOf(e.seq);
   const payload = (JSON.parse(e.body) as { Payload?: { result?: number; body?: { transaction?: { action?: string } } } }).Payload;
   return {
     seq: e.seq,
@@ -138,7 +138,7 @@ async function addEndpoint(req: RouteRequest) {
   if (secret !== undefined && secret.length < 8) throw invalidValue('secret', 'Use at least 8 characters.');
   const events = eventTypes(json.events, 'events');
   const faults = parseFaults(json.faults, json.delayMs);
-  const endpoint = await sandbox.store.write(() => sandbox.events.addEndpoint({ businessId, url, secret, events, faults }));
+  const endpoint = await sandbox.services.webhooks.addEndpoint({ businessId, url, secret, events, faults });
   // The one answer that carries an endpoint's own secret in full (the sandbox's was shown when it started).
   return envelope(sandbox, RESULTS.ok, { endpoint: { ...endpointView(sandbox, endpoint), ...(endpoint.secret !== undefined ? { secret: endpoint.secret } : {}) }, header: settings(sandbox).header });
 }
@@ -146,7 +146,7 @@ async function addEndpoint(req: RouteRequest) {
 async function removeEndpoint(req: RouteRequest) {
   const { sandbox } = req;
   const hookId = req.params.hookId!;
-  const removed = await sandbox.store.write(() => sandbox.events.removeEndpoint(hookId));
+  const removed = await sandbox.services.webhooks.removeEndpoint(hookId);
   if (!removed) throw notFound('Webhook endpoint');
   return envelope(sandbox, RESULTS.ok, { removed: hookId });
 }
@@ -180,8 +180,8 @@ async function streamEvents(req: RouteRequest) {
 }
 
 function eventOf(sandbox: Sandbox, id: string): EventRow {
-  const event = sandbox.eventStore.event(id);
-  if (event === undefined || event.seq > sandbox.events.committedSeq) throw notFound('Event');
+  const event = sandbox.services.webhooks.committedEvent(id);
+  if (event === undefined) throw notFound('Event');
   return event;
 }
 
@@ -194,7 +194,7 @@ async function resendEvent(req: RouteRequest) {
   const event = eventOf(sandbox, req.params.id!);
   const json = await req.json().catch(() => ({}) as JsonObject);
   const hookId = optionalString(json.hookId, 'hookId', { max: 100 });
-  const ids = await sandbox.store.write(() => sandbox.events.resend(event, hookId));
+  const ids = await sandbox.services.webhooks.resend(event, hookId);
   if (ids.length === 0) {
     throw invalidValue(hookId ? 'hookId' : 'id', hookId ? 'No endpoint or notifyUrl of this event has that hookId.' : 'The event has no destination: register an endpoint (paylink webhooks add) or send a notifyUrl.');
   }

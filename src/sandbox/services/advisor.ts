@@ -3,7 +3,10 @@
  * of the links, checkouts and payments they name, the webhook deliveries) and runs the pure checks of
  * domain/advisor.ts over it. The caller (admin/advisor.ts) writes the request log's buffered rows first.
  */
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
+
+/** What the advisor reads: the request log, the records its checks look at, the deliveries, the clock. */
+export type AdvisorDeps = Pick<Deps, 'requestLog' | 'links' | 'checkouts' | 'payments' | 'eventStore' | 'clock'>;
 import {
   advise,
   targetOf,
@@ -37,7 +40,7 @@ export interface DeliveryReader {
 }
 
 /** Every logged request at or after `from`, oldest first. */
-function requestsSince(sandbox: Sandbox, from: number | undefined): TrafficRequest[] {
+function requestsSince(sandbox: AdvisorDeps, from: number | undefined): TrafficRequest[] {
   const out: TrafficRequest[] = [];
   let since = 0;
   for (;;) {
@@ -75,7 +78,7 @@ function idsNamed(requests: TrafficRequest[]): Set<string> {
 }
 
 /** The records of the ids the traffic names, with the payments of links and checkouts and the originals of follow-ups. */
-function resourcesOf(sandbox: Sandbox, ids: Iterable<string>): Map<string, ResourceInfo> {
+function resourcesOf(sandbox: AdvisorDeps, ids: Iterable<string>): Map<string, ResourceInfo> {
   const resources = new Map<string, ResourceInfo>();
   const queue = [...ids];
   while (queue.length > 0) {
@@ -139,7 +142,7 @@ export function deliveriesSince(reader: DeliveryReader, from: number | undefined
 }
 
 /** The traffic of the window, ready for the checks. */
-export function gatherTraffic(sandbox: Sandbox, options: AdviceOptions = {}): Traffic {
+export function gatherTraffic(sandbox: AdvisorDeps, options: AdviceOptions = {}): Traffic {
   const now = sandbox.clock.now();
   const requests = requestsSince(sandbox, options.from);
   const all = deliveriesSince(sandbox.eventStore, options.from, now - Date.now());
@@ -151,6 +154,6 @@ export function gatherTraffic(sandbox: Sandbox, options: AdviceOptions = {}): Tr
 }
 
 /** Runs every check over the window's traffic. */
-export function adviceFor(sandbox: Sandbox, options: AdviceOptions = {}): Advice {
+export function adviceFor(sandbox: AdvisorDeps, options: AdviceOptions = {}): Advice {
   return advise(gatherTraffic(sandbox, options), options.businessId);
 }

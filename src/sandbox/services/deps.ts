@@ -37,6 +37,8 @@ export interface Deps {
   readonly formTokenSecret: Buffer;
   /** The base URL for addresses handed out (`redirect.url`, library targets). */
   readonly baseUrl: string;
+  /** The configuration the services read (the request log's size bound). */
+  readonly config: { readonly requestLogMaxBytes?: number | undefined };
   /** Drops the repositories' cached records (after a reset or a rolled-back write). */
   forgetCaches(): void;
 }

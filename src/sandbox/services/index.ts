@@ -29,8 +29,15 @@ import {
   simulatorPayment,
 } from './hosted.js';
 import type { CardFormPost, ChallengePost, CustomerPlay } from './submission.js';
+import { followUpsOf, kindOfId, listRecords, paymentsOf, paymentsWithToken, recordById, type PageQuery, type ResourceTable } from './admin-browse.js';
+import { changeClock, clockView, type ClockChange } from './admin-clock.js';
+import { resetBusiness, resetSandbox } from './admin-reset.js';
+import { requestLogOf } from './request-log.js';
+import { adviceFor, type AdviceOptions } from './advisor.js';
+import { addEndpoint, committedEvent, removeEndpoint, resend, type WebhookAdminDeps } from './admin-webhooks.js';
+import type { EventRow } from '../store/events.js';
 
-export function createServices(deps: Deps) {
+export function createServices(deps: Deps & WebhookAdminDeps) {
   return {
     links: {
       create: (link: NewLink) => createLink(deps, link),
@@ -76,6 +83,33 @@ export function createServices(deps: Deps) {
       simulatorPayment: (flow: 'bank' | 'wallet', paymentId: string) => simulatorPayment(deps, flow, paymentId),
       pressSimulatorButton: (payment: PaymentRecord, how: Settlement, chosenIssuerId?: string) => pressSimulatorButton(deps, payment, how, chosenIssuerId),
       kindOf: (id: string) => hostedKindOf(deps, id),
+    },
+    /** What only an operator sees and does (the admin API, the dashboard): every business. */
+    admin: {
+      list: <K extends ResourceTable>(table: K, query?: PageQuery) => listRecords(deps, table, query),
+      record: <K extends ResourceTable>(table: K, id: string) => recordById(deps, table, id),
+      paymentsOf: (ids: readonly string[]) => paymentsOf(deps, ids),
+      followUpsOf: (paymentId: string) => followUpsOf(deps, paymentId),
+      paymentsWithToken: (token: string) => paymentsWithToken(deps, token),
+      kindOfId: (id: string, businessId?: string) => kindOfId(deps, id, businessId),
+      reset: () => resetSandbox(deps),
+      /** Deletes one business's data only. */
+      resetBusiness: (businessId: string) => resetBusiness(deps, businessId),
+      clock: () => clockView(deps),
+      changeClock: (change: ClockChange) => changeClock(deps, change),
+      requestLog: () => requestLogOf(deps),
+      advice: (options?: AdviceOptions) => adviceFor(deps, options),
+    },
+    /** Webhook endpoints, events and deliveries, for the admin API and the dashboard. */
+    webhooks: {
+      addEndpoint: (input: Parameters<typeof addEndpoint>[1]) => addEndpoint(deps, input),
+      removeEndpoint: (hookId: string) => removeEndpoint(deps, hookId),
+      resend: (event: EventRow, hookId?: string) => resend(deps, event, hookId),
+      committedEvent: (id: string) => committedEvent(deps, id),
+      eventBySeq: (seq: number) => deps.eventStore.eventBySeq(seq),
+      deliveriesOf: (eventSeq: number) => deps.eventStore.deliveriesOf(eventSeq),
+      attemptsOf: (deliveryId: number) => deps.eventStore.attemptsOf(deliveryId),
+      recentFindings: (limit?: number) => deps.eventStore.recentFindings(limit),
     },
   };
 }

@@ -76,7 +76,7 @@ export interface RequestFilter {
   limit?: number | undefined;
 }
 
-/** The rows of the request log (table `request_log`); the buffering in front of it is `admin/request-log.ts`'s. */
+/** The rows of the request log (table `request_log`); the buffering in front of it is `services/request-log.ts`'s. */
 export class RequestLogRepository {
   private readonly insertStmt;
   private readonly pruneStmt;
@@ -110,7 +110,7 @@ export class RequestLogRepository {
 
   /**
    * Every row's sequence number and size in characters (path, request and response), oldest first: read once
-   * at start so the log can be held to a size in bytes (admin/request-log.ts). The table is bounded, so is this.
+   * at start so the log can be held to a size in bytes (services/request-log.ts). The table is bounded, so is this.
    */
   sizes(): Array<[seq: number, bytes: number]> {
     return this.db

@@ -3,7 +3,7 @@
  * store/browse.ts's): resources newest first, paged, optionally for one business, and the follow-up
  * payments of a payment.
  */
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import type { RecordOf, ResourceTable } from '../store/browse.js';
@@ -56,7 +56,7 @@ export function stateOf(table: ResourceTable, record: RecordOf[ResourceTable], n
 }
 
 /** One page of a resource table, newest first, filtered by business, tracking code, creation time and state. */
-export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K, query: PageQuery = {}): Paged<RecordOf[K]> {
+export function listRecords<K extends ResourceTable>(sandbox: Pick<Deps, 'browse' | 'clock'>, table: K, query: PageQuery = {}): Paged<RecordOf[K]> {
   const pageSize = clampWhole(query.pageSize, 20, 200);
   // Capped so that the OFFSET stays an integer SQLite takes (page=1e308 was a datatype mismatch, a 500).
   const page = clampWhole(query.page, 1, MAX_PAGE);
@@ -79,11 +79,31 @@ export function listRecords<K extends ResourceTable>(sandbox: Sandbox, table: K,
 }
 
 /** Captures, cancels and refunds of a payment, oldest first. */
-export function followUpsOf(sandbox: Sandbox, paymentId: string): PaymentRecord[] {
+export function followUpsOf(sandbox: Pick<Deps, 'browse'>, paymentId: string): PaymentRecord[] {
   return sandbox.browse.followUpsOf(paymentId);
 }
 
 /** Payments made with a token, newest first (at most 50). */
-export function paymentsWithToken(sandbox: Sandbox, token: string): PaymentRecord[] {
+export function paymentsWithToken(sandbox: Pick<Deps, 'browse'>, token: string): PaymentRecord[] {
   return sandbox.browse.paymentsWithToken(token);
+}
+
+/** A record of any business by its id (the operator sees every business), or undefined. */
+export function recordById<K extends ResourceTable>(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, table: K, id: string): RecordOf[K] | undefined {
+  return deps[table].get(id) as RecordOf[K] | undefined;
+}
+
+/** The stored records with these ids, in that order (the payments of a link or checkout); unknown ids are skipped. */
+export function paymentsOf(deps: Pick<Deps, 'payments'>, ids: readonly string[]): PaymentRecord[] {
+  return ids.flatMap((id) => deps.payments.get(id) ?? []);
+}
+
+/** What an id names (`link`, `checkout`, `payment`, `token`), or null; only the business's own when one is given. */
+export function kindOfId(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, id: string, businessId?: string): 'link' | 'checkout' | 'payment' | 'token' | null {
+  const tables = [['link', deps.links], ['checkout', deps.checkouts], ['payment', deps.payments], ['token', deps.tokens]] as const;
+  for (const [kind, table] of tables) {
+    const doc = table.get(id);
+    if (doc !== undefined && (businessId === undefined || doc.businessId === businessId)) return kind;
+  }
+  return null;
 }

@@ -10,8 +10,11 @@
  * third of the GET throughput). The price: a `kill -9` can lose the last second of log rows, never an
  * answered request's data.
  */
-import type { ObservedRequest, RequestObserver } from '../http/observe.js';
-import type { Sandbox } from '../context.js';
+import type { ObservedRequest, RequestObserver } from '../domain/observed.js';
+import type { Deps } from './deps.js';
+
+/** What the request log uses: its rows, the write queue, and the configured size bound. */
+export type RequestLogDeps = Pick<Deps, 'store' | 'requestLog'> & { readonly config: { readonly requestLogMaxBytes?: number | undefined } };
 import { isoUtcMs } from '../domain/clock.js';
 import { maskedJson, maskedJsonText, maskQuery, maskText } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
@@ -103,7 +106,7 @@ export class RequestLog {
   private storedBytes = 0;
 
   constructor(
-    private readonly sandbox: Sandbox,
+    private readonly sandbox: RequestLogDeps,
     options: RequestLogOptions = {},
   ) {
     this.capacity = options.capacity ?? 10_000;
@@ -343,10 +346,10 @@ function toLogged(row: RequestLogRow): LoggedRequest {
   return { ...decoded, at: isoUtcMs(decoded.at) };
 }
 
-const logs = new WeakMap<Sandbox, RequestLog>();
+const logs = new WeakMap<RequestLogDeps, RequestLog>();
 
 /** The request log of a sandbox (one per sandbox, made on first use). */
-export function requestLogOf(sandbox: Sandbox): RequestLog {
+export function requestLogOf(sandbox: RequestLogDeps): RequestLog {
   let log = logs.get(sandbox);
   if (!log) {
     log = new RequestLog(sandbox);

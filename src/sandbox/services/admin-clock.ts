@@ -2,9 +2,15 @@
  * The movable sandbox clock as an admin resource: read it, advance it, set it, reset it. Every expiry and
  * timestamp rule already reads `sandbox.clock`, so moving it here moves the whole sandbox.
  */
-import type { Sandbox } from '../context.js';
+import type { Deps } from './deps.js';
 import { isCalendarDate, isoUtcMs, parseClockStep } from '../domain/clock.js';
-import type { JsonObject } from '../http/fields.js';
+/** The body of `POST /__sandbox/clock` (or the dashboard's form as the same fields). */
+export interface ClockChange {
+  reset?: unknown;
+  advance?: unknown;
+  set?: unknown;
+  freeze?: unknown;
+}
 import { invalidValue, missingProperty } from '../errors.js';
 
 export { parseClockStep };
@@ -19,7 +25,7 @@ export interface ClockView {
   frozen: boolean;
 }
 
-export function clockView(sandbox: Sandbox): ClockView {
+export function clockView(sandbox: Pick<Deps, 'clock'>): ClockView {
   const now = sandbox.clock.now();
   const state = sandbox.clock.state();
   const frozen = state.frozenAt !== undefined;
@@ -42,7 +48,7 @@ function withinClockRange(epochMs: number): boolean {
  * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
  * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
  */
-export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<ClockView> {
+export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'>, body: ClockChange): Promise<ClockView> {
   const freeze = body.freeze;
   if (freeze !== undefined && typeof freeze !== 'boolean') throw invalidValue('freeze', 'Use true or false.');
   if (body.reset === true) {
@@ -67,10 +73,11 @@ export async function changeClock(sandbox: Sandbox, body: JsonObject): Promise<C
   } else {
     throw missingProperty('advance');
   }
-  await sandbox.saveClock();
+  // Saved, so a moved clock survives a restart.
+  await sandbox.store.write(() => sandbox.meta.set('clock', sandbox.clock.state()));
   return clockView(sandbox);
 }
 
-function setFrozen(sandbox: Sandbox, freeze: boolean): void {
+function setFrozen(sandbox: Pick<Deps, 'clock'>, freeze: boolean): void {
   sandbox.clock.set(sandbox.clock.now(), freeze);
 }

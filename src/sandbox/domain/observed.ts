@@ -1,0 +1,54 @@
+/**
+ * What the app tells observers (the request log, verbose console output) about each answered request:
+ * plain data, so the request log (a service) reads it without knowing the transport; http/observe.ts
+ * re-exports it for the transport's side.
+ */
+import type { ClientTool } from './client-mark.js';
+import type { FaultKind } from './faults.js';
+
+/** What a route serves: the provider's API, a page, the admin API, a static asset. */
+export type RouteKind = 'api' | 'page' | 'admin' | 'asset';
+
+/** Observes every answered request (the request log, verbose console output). */
+export interface RequestObserver {
+  (entry: ObservedRequest): void;
+}
+
+export interface ObservedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  /** `webhook`: a delivery the sandbox sent (method POST, `path` the receiver's URL), not a request it answered. */
+  kind: RouteKind | 'unmatched' | 'webhook';
+  startedAt: number;
+  durationMs: number;
+  /** The parsed JSON body or form, when the handler read one. */
+  requestBody?: unknown;
+  /** The JSON body's text as received, when the handler read one. */
+  requestJson?: string;
+  /** The JSON answer, when there was one. */
+  responseBody?: unknown;
+  /** The JSON answer exactly as sent, so observers need not serialize it again. */
+  responseJson?: string;
+  businessId?: string | undefined;
+  /** Where a redirect (3xx) sent the client: the advisor sees hosted pages send customers back to `returnUrl`. */
+  location?: string | undefined;
+  /** The request mark (`x-paylink-client`): which of paylink's own tools sent it; undefined for anyone else. */
+  client?: ClientTool | undefined;
+  /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
+  fault?: ObservedFault | undefined;
+}
+
+/** What an API fault did to a request, as the request log, `paylink logs` and the dashboard show it. */
+export interface ObservedFault {
+  /** The rule's id (`f3`). */
+  rule: string;
+  kind: FaultKind;
+  /** `latency`: how long the answer was held back, in ms. */
+  delayMs?: number | undefined;
+  /** `ghost`: the status of the answer the sandbox made and did not send (the payment exists). */
+  withheldStatus?: number | undefined;
+  /** `timeout`, `ghost`: whether the client gave up first or the hold reached its limit; `reset` for a reset. */
+  ended?: 'client-gave-up' | 'held-to-the-limit' | 'reset' | undefined;
+}

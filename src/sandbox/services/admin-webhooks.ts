@@ -1,0 +1,30 @@
+/**
+ * Webhook endpoints, events and deliveries as the admin API and the dashboard ask for them: endpoint
+ * changes and resends each in one write (the delivery worker sends after the commit), and reads of what
+ * is committed only (an event past the committed sequence is not found yet).
+ */
+import type { EventRow } from '../store/events.js';
+import type { Deps } from './deps.js';
+import type { EventService } from './events.js';
+
+/** What the webhook administration uses: the write queue, the stored events and deliveries, the event service. */
+export type WebhookAdminDeps = Pick<Deps, 'store' | 'eventStore'> & { readonly events: EventService };
+
+export function addEndpoint(deps: WebhookAdminDeps, input: Parameters<EventService['addEndpoint']>[0]) {
+  return deps.store.write(() => deps.events.addEndpoint(input));
+}
+
+export function removeEndpoint(deps: WebhookAdminDeps, hookId: string): Promise<boolean> {
+  return deps.store.write(() => deps.events.removeEndpoint(hookId));
+}
+
+/** Sends a committed event again (to one endpoint, or to all it went to); returns the new deliveries' ids. */
+export function resend(deps: WebhookAdminDeps, event: EventRow, hookId?: string): Promise<number[]> {
+  return deps.store.write(() => deps.events.resend(event, hookId));
+}
+
+/** A committed event by id, or undefined (unknown, or not committed yet). */
+export function committedEvent(deps: WebhookAdminDeps, id: string): EventRow | undefined {
+  const event = deps.eventStore.event(id);
+  return event === undefined || event.seq > deps.events.committedSeq ? undefined : event;
+}
