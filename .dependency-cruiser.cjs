@@ -70,6 +70,15 @@ module.exports = {
       to: { path: [`${SANDBOX}(store|services|api|web|admin|http)/`, `${SANDBOX}context\\.ts$`, '^src/cli/'] },
     },
     {
+      name: 'testing-uses-the-public-entry',
+      severity: 'error',
+      comment:
+        'paylink/testing (src/testing) starts sandboxes through the programmatic entry (src/sandbox/index.ts) and ' +
+        'talks HTTP to them; it may use the pure domain (test cards) and nothing else of the sandbox or the CLI.',
+      from: { path: '^src/testing/' },
+      to: { path: [SANDBOX, '^src/cli/', '^src/pages/'], pathNot: [`${SANDBOX}domain/`, `${SANDBOX}index\\.ts$`] },
+    },
+    {
       name: 'cli-reaches-sandbox-over-http',
       severity: 'error',
       comment:

@@ -35,7 +35,7 @@ export function renderCardFormPage(view: CardFormView): string {
     view.error !== undefined
       ? `${view.error}${view.attemptsLeft !== undefined ? ` You can try again (${view.attemptsLeft} ${view.attemptsLeft === 1 ? 'attempt' : 'attempts'} left).` : ''}`
       : undefined;
-  const brandList = view.brands.map((b) => html`<li class="pl-brand" data-brand-id="${b.id}">${b.name}</li>`);
+  const brandList = view.brands.map((b) => html`<li class="pl-brand" data-paylink-brand="${b.id}" data-brand-id="${b.id}">${b.name}</li>`);
   const content = html`<section class="pl-panel" aria-labelledby="pl-title">
 ${orderHead(view)}
 <h1 id="pl-title" class="pl-sr">Pay by card</h1>
@@ -43,47 +43,47 @@ ${alertRegion(message)}
 <p class="pl-sr" id="pl-brands-label">Accepted cards</p>
 <ul class="pl-brands" aria-labelledby="pl-brands-label">${brandList}</ul>
 <span id="pl-brand-live" class="pl-sr" aria-live="polite"></span>
-<form id="pl-card-form" method="post" action="${view.action}" autocomplete="on">
+<form id="pl-card-form" method="post" action="${view.action}" autocomplete="on" data-paylink-form="card">
   <input type="hidden" name="formToken" value="${view.formToken}">
   <input type="hidden" name="framed" value="">
   <div class="pl-field">
     <label for="pl-cardNumber">Card number</label>
-    <input type="text" id="pl-cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
+    <input type="text" id="pl-cardNumber" name="cardNumber" data-paylink-field="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
     <p class="pl-field-error" id="pl-error-cardNumber"></p>
   </div>
   <fieldset class="pl-row pl-fieldset">
     <legend class="pl-sr">Expiry date</legend>
     <div class="pl-field">
       <label for="pl-expiryMonth">Expiry month</label>
-      <input type="text" id="pl-expiryMonth" name="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryMonth" name="expiryMonth" data-paylink-field="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
       <p class="pl-field-error" id="pl-error-expiryMonth"></p>
     </div>
     <div class="pl-field">
       <label for="pl-expiryYear">Expiry year</label>
-      <input type="text" id="pl-expiryYear" name="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryYear" name="expiryYear" data-paylink-field="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
     </div>
     <div class="pl-field">
       <label for="pl-cvv">Security code</label>
-      <input type="password" id="pl-cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
+      <input type="password" id="pl-cvv" name="cvv" data-paylink-field="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
       <p class="pl-sr" id="pl-cvv-hint">3 digits (back of the card); 4 for American Express</p>
       <p class="pl-field-error" id="pl-error-cvv"></p>
     </div>
   </fieldset>
   <div class="pl-field">
     <label for="pl-holderName">Name on the card</label>
-    <input type="text" id="pl-holderName" name="holderName" autocomplete="cc-name" maxlength="100" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
+    <input type="text" id="pl-holderName" name="holderName" data-paylink-field="holderName" autocomplete="cc-name" maxlength="100" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
     <p class="pl-field-error" id="pl-error-holderName"></p>
   </div>
   ${
     view.tokenize === 'INQUIRE'
-      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="saveCard" value="on"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
+      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="saveCard" value="on" data-paylink-field="saveCard"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
       : view.tokenize === 'TRUE'
         ? html`<p class="pl-notice" id="pl-save-notice">${view.merchant} will save this card for future purchases.</p>`
         : ''
   }
   <div class="pl-actions">
-    <button type="submit" class="pl-pay" id="pl-pay" name="action" value="pay">Pay ${view.amountText}</button>
-    <button type="submit" class="pl-decline" id="pl-decline" name="action" value="decline" formnovalidate>Decline payment</button>
+    <button type="submit" class="pl-pay" id="pl-pay" name="action" value="pay" data-paylink-action="pay">Pay ${view.amountText}</button>
+    <button type="submit" class="pl-decline" id="pl-decline" name="action" value="decline" data-paylink-action="decline" formnovalidate>Decline payment</button>
   </div>
 </form>
 </section>`;

@@ -23,16 +23,16 @@ ${orderHead(view)}
 ${alertRegion(view.error)}
 <p>Your bank asks you to confirm this payment with the card ${view.cardHint}. Enter the code it sent you.</p>
 <p class="pl-notice">Sandbox: the code <strong>${THREE_DS_APPROVE_CODE}</strong> approves; any other code or Cancel fails the check.</p>
-<form id="pl-challenge-form" method="post" action="${view.action}">
+<form id="pl-challenge-form" method="post" action="${view.action}" data-paylink-form="challenge">
   <input type="hidden" name="formToken" value="${view.formToken}">
   <input type="hidden" name="framed" value="">
   <div class="pl-field">
     <label for="pl-code">Verification code</label>
-    <input type="text" id="pl-code" name="code" class="pl-code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
+    <input type="text" id="pl-code" name="code" data-paylink-field="code" class="pl-code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
   </div>
   <div class="pl-actions">
-    <button type="submit" class="pl-pay" id="pl-submit" name="action" value="submit">Confirm</button>
-    <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel">Cancel</button>
+    <button type="submit" class="pl-pay" id="pl-submit" name="action" value="submit" data-paylink-action="submit">Confirm</button>
+    <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel" data-paylink-action="cancel">Cancel</button>
   </div>
 </form>
 </section>`;

@@ -24,5 +24,5 @@ export function orderHead(order: OrderSummary): SafeHtml {
 
 /** The alert region: errors are announced to screen readers as they appear. */
 export function alertRegion(message: string | undefined, tone: 'error' | 'info' = 'error'): SafeHtml {
-  return html`<div id="pl-alert" class="pl-alert${tone === 'info' ? ' pl-info' : ''}" role="alert" aria-live="assertive">${message ?? ''}</div>`;
+  return html`<div id="pl-alert" data-paylink-alert="${tone}" class="pl-alert${tone === 'info' ? ' pl-info' : ''}" role="alert" aria-live="assertive">${message ?? ''}</div>`;
 }

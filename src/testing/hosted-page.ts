@@ -1,0 +1,176 @@
+/**
+ * `payOnHostedPage(page, options)`: plays the customer on the sandbox's hosted payment page in a Playwright
+ * page, whether the page is the hosted page itself (after following `redirect.url`) or the merchant's own
+ * page with the browser library's iframe in it. It picks a test card of a brand the page accepts for the
+ * outcome, fills the form, ticks the save-card box when asked, answers the 3-D Secure challenge, and
+ * resolves once the browser is back at the merchant's `returnUrl` (or the form came back with an error).
+ *
+ * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
+ * Page type is structural (the few methods used), so consumers need no Playwright types to compile.
+ */
+import { cardForOutcome, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
+import { cvvLength } from '../sandbox/domain/cards.js';
+
+export type { OutcomeName } from '../sandbox/domain/test-cards.js';
+
+/** The part of Playwright's Locator used here. */
+export interface LocatorLike {
+  count(): Promise<number>;
+  nth(index: number): LocatorLike;
+  fill(value: string, options?: { timeout?: number }): Promise<void>;
+  click(options?: { timeout?: number }): Promise<void>;
+  check(options?: { timeout?: number }): Promise<void>;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
+  textContent(options?: { timeout?: number }): Promise<string | null>;
+}
+
+/** The part of Playwright's Frame used here. */
+export interface FrameLike {
+  url(): string;
+  locator(selector: string): LocatorLike;
+}
+
+/** The part of Playwright's Page used here: a Playwright `Page` is one. */
+export interface PageLike {
+  url(): string;
+  frames(): FrameLike[];
+}
+
+export interface PayOnHostedPageOptions {
+  /**
+   * What the card does (a test card of an accepted brand is chosen for it): `approved`, `declined`,
+   * `insufficient-funds`, `3ds`, ... (docs/test-cards.md).
+   * @default "approved"
+   */
+  outcome?: OutcomeName;
+  /** Pay with this card number instead of one chosen for the outcome. */
+  cardNumber?: string;
+  /** Tick "save this card" (checkouts and links with tokenize INQUIRE); fails when the page offers none. */
+  saveCard?: boolean;
+  /**
+   * The code typed into the 3-D Secure challenge; `null` presses Cancel instead.
+   * @default "1234" (approves)
+   */
+  threeDSecureCode?: string | null;
+  /** Press "Decline payment" instead of paying. */
+  decline?: boolean;
+  /** Name on the card. @default "Test Customer" */
+  holderName?: string;
+  /**
+   * How long to wait for the form, the challenge and the way back.
+   * @default 30000
+   */
+  timeoutMs?: number;
+}
+
+export interface PayOnHostedPageResult {
+  /** True once the browser is at the merchant's returnUrl. */
+  returned: boolean;
+  /** The page's URL at the end (the returnUrl with `linkId`/`checkoutId`/`id` when returned). */
+  url: string;
+  /** The card number used (none for a decline). */
+  cardNumber?: string;
+  /** Where the customer stayed when not returned: `form` (shown again after a failed attempt) or the page's state. */
+  state?: string;
+  /** The message the page showed when the form came back. */
+  error?: string;
+}
+
+const HOSTED_PATH = '/gateway/v3/web/';
+const POLL_MS = 100;
+/** Longest one look at a page waits (an element may go with a navigation between count and read). */
+const PEEK = { timeout: 1000 };
+
+async function firstFrameWith(page: PageLike, selector: string): Promise<FrameLike | undefined> {
+  for (const frame of page.frames()) {
+    try {
+      if ((await frame.locator(selector).count()) > 0) return frame;
+    } catch {
+      // A frame navigating or detached while asked: look again on the next round.
+    }
+  }
+  return undefined;
+}
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`payOnHostedPage: ${what} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function returned(page: PageLike, startUrl: string): boolean {
+  const url = page.url();
+  return url !== startUrl && !url.includes(HOSTED_PATH) && !url.startsWith('about:');
+}
+
+/** Pays (or declines) on the hosted page shown in `page`; see the module's comment. */
+export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOptions = {}): Promise<PayOnHostedPageResult> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const startUrl = page.url();
+  const form = await waitFor('no hosted card form ([data-paylink-form="card"]) appeared', timeoutMs, () => firstFrameWith(page, '[data-paylink-form="card"]'));
+  const token = await form.locator('[data-paylink-form="card"] input[name="formToken"]').getAttribute('value');
+  let cardNumber: string | undefined;
+
+  if (options.decline === true) {
+    await form.locator('[data-paylink-action="decline"]').click();
+  } else {
+    const brands = form.locator('[data-paylink-brand]');
+    const brandIds: number[] = [];
+    for (let i = 0; i < (await brands.count()); i++) brandIds.push(Number(await brands.nth(i).getAttribute('data-paylink-brand', PEEK)));
+    const outcome = options.outcome ?? 'approved';
+    const card = options.cardNumber === undefined ? cardForOutcome(outcome, brandIds) : undefined;
+    if (options.cardNumber === undefined && card === undefined) throw new Error(`payOnHostedPage: no test card gives the outcome "${outcome}"`);
+    cardNumber = options.cardNumber ?? card!.number;
+    const brandId = card?.brandId ?? (cardNumber.startsWith('3') ? 1030 : undefined);
+    await form.locator('[data-paylink-field="cardNumber"]').fill(cardNumber);
+    await form.locator('[data-paylink-field="expiryMonth"]').fill('12');
+    await form.locator('[data-paylink-field="expiryYear"]').fill(String(new Date().getUTCFullYear() + 10));
+    await form.locator('[data-paylink-field="cvv"]').fill('1234'.slice(0, cvvLength(brandId)));
+    await form.locator('[data-paylink-field="holderName"]').fill(options.holderName ?? 'Test Customer');
+    if (options.saveCard === true) {
+      const box = form.locator('[data-paylink-field="saveCard"]');
+      if ((await box.count()) === 0) throw new Error('payOnHostedPage: saveCard was asked, but this page offers no "save this card" box (tokenize must be INQUIRE)');
+      await box.check();
+    }
+    await form.locator('[data-paylink-action="pay"]').click();
+  }
+
+  let challenged = false;
+  return waitFor('the browser did not get back to the returnUrl, and the form did not come back', timeoutMs, async () => {
+    if (returned(page, startUrl)) return { returned: true, url: page.url(), ...(cardNumber ? { cardNumber } : {}) };
+    if (!challenged) {
+      const challenge = await firstFrameWith(page, '[data-paylink-form="challenge"]');
+      if (challenge !== undefined) {
+        challenged = true;
+        if (options.threeDSecureCode === null) {
+          await challenge.locator('[data-paylink-action="cancel"]').click();
+        } else {
+          await challenge.locator('[data-paylink-field="code"]').fill(options.threeDSecureCode ?? THREE_DS_APPROVE_CODE);
+          await challenge.locator('[data-paylink-action="submit"]').click();
+        }
+        return undefined;
+      }
+    }
+    // The form again (a new one-time token) with the reason: the attempt failed and the customer stays.
+    const again = await firstFrameWith(page, '[data-paylink-form="card"]');
+    if (again !== undefined && (await again.locator('[data-paylink-alert]').count().catch(() => 0)) > 0) {
+      const next = await again.locator('[data-paylink-form="card"] input[name="formToken"]').getAttribute('value', PEEK).catch(() => token);
+      const alert = ((await again.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+      if (next !== token && alert !== '') return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}) };
+    }
+    // A page with no form (declined, expired, paid...) that did not send the browser back.
+    for (const frame of page.frames()) {
+      if ((await frame.locator('body[data-paylink-state]').count().catch(() => 0)) === 0) continue;
+      const state = await frame.locator('body[data-paylink-state]').getAttribute('data-paylink-state', PEEK).catch(() => null);
+      if (state !== null && state !== 'form' && state !== 'challenge' && state !== 'result') {
+        const text = ((await frame.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+        return { returned: false, url: page.url(), state, ...(text ? { error: text } : {}), ...(cardNumber ? { cardNumber } : {}) };
+      }
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * payOnHostedPage in real Chromium against createTestSandbox: on the hosted page itself and inside the
+ * browser library's iframe on a merchant's page, for approved, declined (the form comes back with the
+ * reason), 3-D Secure, save-card and decline-button outcomes; it resolves back at the returnUrl.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSandbox, payOnHostedPage, type TestSandbox } from '../../src/testing/index.js';
+import { hasChromium } from '../helpers/browser.js';
+import { useChromiumAndMerchant } from './hosted-merchant.js';
+import { merchantPage, startSite, type LocalSite } from './library-helpers.js';
+
+describe.skipIf(!hasChromium)('payOnHostedPage', () => {
+  const env = useChromiumAndMerchant();
+  let sandbox: TestSandbox;
+  let shop: LocalSite;
+  beforeAll(async () => {
+    sandbox = await createTestSandbox({ businessId: 'kit-browser' });
+    shop = await startSite();
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await sandbox?.close();
+  });
+
+  async function link(tokenize?: 'inquire') {
+    const created = await sandbox.api.links.create({
+      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `kit-${Math.random().toString(36).slice(2)}` },
+      link: { returnUrl: `${env.merchant.url}/return`, brandIds: [1010, 1020], ...(tokenize ? { tokenize } : {}) },
+    });
+    expect(created.result, JSON.stringify(created.body)).toBe(0);
+    return created.body.link;
+  }
+
+  it('pays on the hosted page and resolves back at the returnUrl with the link id', async () => {
+    const page = await env.newPage();
+    const made = await link();
+    await page.goto(made.redirect.url);
+    const result = await payOnHostedPage(page, { outcome: 'approved' });
+    expect(result.returned).toBe(true);
+    expect(new URL(result.url).searchParams.get('linkId')).toBe(made.linkId);
+    expect((await sandbox.api.links.get(made.linkId)).body.link.status).toBe('PAID');
+  });
+
+  it('reports a declined card with the form shown again, then the decline button takes the customer back', async () => {
+    const page = await env.newPage();
+    const made = await link();
+    await page.goto(made.redirect.url);
+    const declined = await payOnHostedPage(page, { outcome: 'declined' });
+    expect(declined).toMatchObject({ returned: false, state: 'form' });
+    expect(declined.error).toMatch(/not approved/i);
+    const back = await payOnHostedPage(page, { decline: true });
+    expect(back.returned).toBe(true);
+    expect(back.url).toContain(`linkId=${made.linkId}`);
+  });
+
+  it('answers the 3-D Secure challenge and saves the card inside the library iframe on a merchant page', async () => {
+    const page = await env.newPage();
+    const made = await link('inquire');
+    shop.pages.set('/pay', merchantPage(sandbox.url, `new PaymentLink(${JSON.stringify(made.linkId)}, 'link').render();`));
+    await page.goto(`${shop.url}/pay`);
+    const result = await payOnHostedPage(page, { outcome: '3ds', saveCard: true });
+    expect(result.returned, JSON.stringify(result)).toBe(true);
+    expect(result.url.startsWith(`${env.merchant.url}/return`)).toBe(true);
+    expect((await sandbox.api.links.get(made.linkId)).body.link.status).toBe('PAID');
+    const paymentId = new URL(result.url).searchParams.get('id')!;
+    const payment = await sandbox.api.payments.get(paymentId);
+    expect(payment.result).toBe(0);
+    // The card was saved: the payment carries its token, which the API then answers.
+    const token = JSON.stringify(payment.body).match(/"token":"([^"]+)"/)?.[1];
+    expect(token, JSON.stringify(payment.body)).toBeDefined();
+    expect((await sandbox.api.tokens.get(token!)).result).toBe(0);
+  });
+});
