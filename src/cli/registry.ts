@@ -541,6 +541,18 @@ function registerEvents(program: Command, run: Runner): void {
     .addHelpText('after', '\nExamples:\n  $ paylink events show 738c171c-d901-4712-8acc-898afc4d7d33')
     .action((id: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.eventsShow(ctx.admin, ctx.ui, id)));
   events
+    .command('send')
+    .description('Sign an arbitrary payload exactly as real events are signed and deliver it through the same outbox (recorded, retried, visible)')
+    .option('--type <type>', 'Transaction.Create or Transaction.Update (create, update)')
+    .option('--payload <file>', "JSON file with the event's Payload (a payment envelope), or - for standard input")
+    .option('--to <url>', 'deliver to this URL only (signed with the sandbox webhook secret)')
+    .option('--business <id>', "deliver to this business's endpoints (default: --business-id)")
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink events send --type Transaction.Update --payload payload.json --to http://localhost:3000/webhooks\n  $ paylink events send --type update --payload payload.json --business shop-1\n  $ paylink events show <eventId>        # how each attempt went')
+    .action((options: { type?: string; payload?: string; to?: string; business?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/events-send.js'), (m, ctx) => m.eventsSend(ctx.admin, ctx.ui, options, ctx.connection.businessId)),
+    );
+  events
     .command('resend <eventId>')
     .description('Deliver an event again, to every destination or to one endpoint')
     .option('--hook <hookId>', 'only to this endpoint')

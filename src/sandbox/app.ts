@@ -21,6 +21,7 @@ import { dashboardRoutes } from './admin/dashboard.js';
 import { webhookRoutes } from './admin/webhooks.js';
 import { webhookDashboardRoutes } from './admin/webhooks-dashboard.js';
 import { faultRoutes } from './admin/faults.js';
+import { customEventRoutes } from './admin/custom-events.js';
 import { faultDashboardRoutes } from './admin/faults-dashboard.js';
 import { snapshotDashboardRoutes } from './admin/snapshots-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
@@ -49,7 +50,7 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list. */
 export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes];
+  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...customEventRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes];
 }
 
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {

@@ -14,6 +14,7 @@ import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/record
 import { signEvent } from '../domain/webhook-signature.js';
 import type { DocumentTable } from '../store/document-table.js';
 import type { DeliveryRow, EndpointRecord, EventFilter, EventRepository, EventRow } from '../store/events.js';
+import { invalidValue } from '../errors.js';
 
 /** What the event service reads and writes. */
 export interface EventServiceDeps {
@@ -102,14 +103,40 @@ export class EventService {
   paymentWritten(before: PaymentRecord | undefined, after: PaymentRecord): void {
     const type = paymentEventType(before, after);
     if (type === undefined) return;
-    const seq = Math.max(this.latestSeq, this.deps.events.lastSeq()) + 1;
-    const id = this.deps.seed !== undefined ? uuidFromText(`${this.deps.seed}:event:${seq}`) : randomUUID();
-    const createdAt = this.deps.clock.now();
+    const { seq, id, createdAt } = this.nextEvent();
     const body = serializeEvent(eventBody(id, type, createdAt, paymentEnvelope(after)));
     const event: EventRow = { seq, id, type, businessId: after.businessId, paymentId: after.id, createdAt, body };
     this.deps.events.insertEvent(event);
     this.latestSeq = seq;
     this.deliver(event, orderKeyOf(after), this.notifyUrlOf(after));
+  }
+
+  /** The sequence number, id and time of the next event. */
+  private nextEvent(): { seq: number; id: string; createdAt: number } {
+    const seq = Math.max(this.latestSeq, this.deps.events.lastSeq()) + 1;
+    const id = this.deps.seed !== undefined ? uuidFromText(`${this.deps.seed}:event:${seq}`) : randomUUID();
+    return { seq, id, createdAt: this.deps.clock.now() };
+  }
+
+  /**
+   * A custom event (`paylink events send`, docs/webhooks.md): an arbitrary `payload` in the body every event
+   * has, signed and delivered exactly as the events of payments are, through the same outbox (recorded,
+   * retried, resent, forwarded by `listen`). It goes to `url` only when given, else to the business's
+   * endpoints. Call inside a write; throws when it has nowhere to go.
+   */
+  custom(input: { type: EventType; payload: Record<string, unknown>; businessId: string; url?: string | undefined }): { event: EventRow; deliveries: number[] } {
+    const { seq, id, createdAt } = this.nextEvent();
+    const body = serializeEvent(eventBody(id, input.type, createdAt, input.payload));
+    const paymentId = payloadPaymentId(input.payload) ?? id;
+    const event: EventRow = { seq, id, type: input.type, businessId: input.businessId, paymentId, createdAt, body };
+    this.deps.events.insertEvent(event);
+    this.latestSeq = seq;
+    // A url only: the sandbox's own hookId keeps every endpoint out.
+    const deliveries = this.deliver(event, paymentId, input.url, input.url !== undefined ? { hookId: this.deps.hookId } : undefined);
+    if (deliveries.length === 0) {
+      throw invalidValue('businessId', `Business ${input.businessId} has no webhook endpoint taking ${input.type}: give a url, or register one with paylink webhooks add.`);
+    }
+    return { event, deliveries };
   }
 
   /** Adds a delivery of `event` to every destination it has now: the notifyUrl and matching endpoints. */
@@ -286,4 +313,18 @@ export class EventService {
 function holdOf(faults: WebhookFaults | undefined): number {
   const delay = faults?.delayMs ?? 0;
   return faults?.outOfOrder ? Math.max(delay, OUT_OF_ORDER_HOLD_MS) : delay;
+}
+
+/** The payment a custom payload is about (`body.id`, else `body.transaction.id`), when it names one. */
+function payloadPaymentId(payload: Record<string, unknown>): string | undefined {
+  const body = payload.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.id === 'string' && b.id.length > 0 && b.id.length <= 100) return b.id;
+  const t = b.transaction;
+  if (t !== null && typeof t === 'object' && !Array.isArray(t)) {
+    const tid = (t as Record<string, unknown>).id;
+    if (typeof tid === 'string' && tid.length > 0 && tid.length <= 100) return tid;
+  }
+  return undefined;
 }
