@@ -5,6 +5,7 @@
  * by the fixture runner (`src/cli/seed`).
  */
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
+import { brandById } from '../sandbox/domain/brands.js';
 import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
 import { bankPath, walletPath } from '../sandbox/domain/paths.js';
 import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
@@ -193,9 +194,20 @@ export function chooseCard(options: Pick<PlayCustomerOptions, 'card' | 'outcome'
   }
   const outcome = options.outcome ?? 'approved';
   const offered = TEST_CARDS.find((c) => c.outcome === outcome && brandIds.includes(c.brandId));
+  // A page that names its brands takes no card of another: typing one would fail for the wrong reason.
+  if (!offered && brandIds.length > 0) throw new UsageError(noCardFor(outcome, brandIds));
   const card = offered ?? cardForOutcome(outcome);
   if (!card) throw new UsageError(`--outcome: unknown outcome "${outcome}".`);
   return { number: card.number, known: card };
+}
+
+/** Why no test card fits: the outcome's cards are of other brands; what this page's brands can do. */
+function noCardFor(outcome: OutcomeName, brandIds: number[]): string {
+  const names = (ids: Iterable<number>) => [...new Set(ids)].map((id) => brandById(id)?.name ?? `brand ${id}`).join(', ');
+  const elsewhere = TEST_CARDS.filter((c) => c.outcome === outcome);
+  const here = [...new Set(TEST_CARDS.filter((c) => brandIds.includes(c.brandId)).map((c) => c.outcome))];
+  const can = here.length > 0 ? `Outcomes with a test card of ${names(brandIds)}: ${here.join(', ')}.` : `No test card exists for ${names(brandIds)} at all.`;
+  return `--outcome ${outcome}: the page accepts ${names(brandIds)}, and the test card for ${outcome} is ${names(elsewhere.map((c) => c.brandId))}. ${can} Or create one that accepts ${names(elsewhere.map((c) => c.brandId))} (--brand).`;
 }
 
 /**
@@ -212,10 +224,22 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   const resource = kind === 'link' ? before?.body?.link : before?.body?.checkout;
   const pageUrl: string | undefined = resource?.redirect?.url;
   if (!pageUrl) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url to a hosted page.`, found.response.status, before);
+  // "Save card" is a box the page shows only for tokenize INQUIRE: ticking a box that is not there would
+  // save nothing, and a script reading the token would get none.
+  const tokenizeMode = String(resource?.tokenize ?? 'FALSE').toUpperCase();
+  if (options.saveCard && !options.decline && tokenizeMode !== 'INQUIRE' && tokenizeMode !== 'TRUE') {
+    throw new ApiResponseError(
+      `--save-card: the ${kind} ${id} was created with tokenize ${tokenizeMode}, so its page offers no "save card" box and no token would be made. Create it with --tokenize inquire (the customer chooses) or --tokenize true (always saved).`,
+      undefined,
+      undefined,
+    );
+  }
   const brandIds: number[] = Array.isArray(resource?.brandIds) ? resource.brandIds : [];
   const paymentsBefore = Array.isArray(before?.body?.payments) ? before.body.payments.length : 0;
 
   const result: PlayResult = { kind, id, pageUrl, steps: [], state: lifecycleOf(kind, before), asExpected: false, status: before };
+  // The card is chosen before the page is opened: a card that cannot fit is refused with nothing sent.
+  const chosen = options.decline ? undefined : chooseCard(options, brandIds);
 
   step('Opening the hosted page');
   let response = await client.page(pageUrl);
@@ -238,7 +262,7 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
     action = 'decline';
     result.expectedResult = -10;
   } else {
-    const { number, known } = chooseCard(options, brandIds);
+    const { number, known } = chosen!;
     const amex = (known?.brandId ?? (/^3[47]/.test(number) ? 1030 : 0)) === 1030;
     const year = options.expiryYear ?? String(sandboxYear(before) + 3);
     fields = {

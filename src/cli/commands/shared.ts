@@ -5,6 +5,8 @@
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { brandById } from '../../sandbox/domain/brands.js';
+import { TEST_CARDS } from '../../sandbox/domain/test-cards.js';
 import { brandName, DEFAULT_BRANDS, money, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
 import type { Ui } from '../ui.js';
 
@@ -70,6 +72,7 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
       validate: (values) => (values.length > 0 ? true : 'Pick at least one brand.'),
     }),
   );
+  checkPayable(brandIds, ui, flags.brand !== undefined);
   return {
     amount,
     currencyCode,
@@ -79,6 +82,23 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
     tokenize: flags.tokenize === undefined ? undefined : parseTokenize(flags.tokenize),
     authorizationMode: flags.authorize ? 'authorize' : 'payment',
   };
+}
+
+/**
+ * Refuses brands of which no test card exists (iDEAL, VPay...): the hosted form of such a link or checkout
+ * takes only cards of those brands, so nobody could pay it in the sandbox. Warns when only some lack one.
+ */
+export function checkPayable(brandIds: number[], ui: Ui, warn = true): void {
+  const without = brandIds.filter((id) => !TEST_CARDS.some((card) => card.brandId === id));
+  if (without.length === 0) return;
+  const names = without.map((id) => brandName(id)).join(', ');
+  const banks = without.filter((id) => brandById(id)?.kind !== 'card').map((id) => brandName(id));
+  const note = banks.length > 0 ? ` (${banks.join(', ')} ${banks.length === 1 ? 'is not a card brand' : 'are not card brands'}: the hosted form takes cards only)` : '';
+  if (without.length === brandIds.length) {
+    const withCards = [...new Set(TEST_CARDS.map((card) => card.brandId))].map((id) => brandName(id)).join(', ');
+    throw new UsageError(`--brand: no test card exists for ${names}${note}, so the hosted form could not be paid in the sandbox. Offer a brand that has test cards: ${withCards} (docs/test-cards.md).`);
+  }
+  if (warn) ui.warn(`no test card exists for ${names}${note}: the customer can pay only with the other brands offered.`);
 }
 
 /** A prompt's `validate`: true, or the usage error's message without the flag name. */
