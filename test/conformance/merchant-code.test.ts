@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
-import { expectInputError } from './client.js';
+import { customerReturns, expectInputError } from './client.js';
 
 const sb = useSandbox();
 
@@ -218,5 +218,89 @@ describe('follow-ups of a payment that never succeeded, in the provider\'s words
     const res = await sb.post(`/gateway/v3/payments/${declined.body.body.id}/capture`, { header: { businessId: BIZ } });
     expect([res.body.result, res.body.body.error.code]).toEqual([-8, 2003]);
     expect(res.body.body.error.detailedMessage).toContain(NEEDS_SUCCESS);
+  });
+});
+
+describe('3-D Secure answers a redirect to post, and every redirect URL takes a post as a GET', () => {
+  const RETURN = 'https://shop.example/back?order=7';
+  const withoutTokens = (html: string) => html.replace(/name="formToken" value="[^"]*"/g, '');
+
+  async function entryPost(url: string, fields: Record<string, string> | undefined) {
+    return fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      body: new URLSearchParams(fields ?? {}).toString(),
+    });
+  }
+
+  it('answers a card payment needing 3-D Secure 2 Pending with redirect {method POST, url, fields} and non-empty fields', async () => {
+    const res = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 5.5, currencyCode: 'EUR', brandId: 1010, trackingCode: uniqueCode('3ds'), returnUrl: RETURN }, card: { number: '4000000000003220', cvv: '123', expiryMonth: '03', expiryYear: '2035', holderName: 'John Doe' } },
+    });
+    expect([res.status, res.body.result, res.body.description], res.text).toEqual([200, 2, 'Pending']);
+    const { redirect, id } = res.body.body;
+    expect(redirect.method).toBe('POST');
+    expect(redirect.url).toBe(`${sb.url}/gateway/v3/web/3ds/${id}`);
+    expect(Object.keys(redirect.fields).length).toBeGreaterThan(0);
+    expect(redirect.fields).toMatchObject({ MD: id, TermUrl: RETURN });
+    for (const value of Object.values(redirect.fields)) expect(value).toEqual(expect.any(String));
+    // The GET answers the same.
+    const read = await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`);
+    expect(read.body.body.redirect).toEqual(redirect);
+
+    // Posting the fields (from the shop's page) shows the challenge, as a GET does; nothing changes.
+    const posted = await entryPost(redirect.url, redirect.fields);
+    expect(posted.status).toBe(200);
+    const postedHtml = await posted.text();
+    const gotHtml = await fetch(redirect.url).then((r) => r.text());
+    expect(postedHtml).toContain('name="code"');
+    expect(withoutTokens(postedHtml)).toBe(withoutTokens(gotHtml));
+    expect((await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`)).body.result).toBe(2);
+
+    // The customer passes the check and comes back to the shop's returnUrl with the payment's id.
+    const back = await customerReturns(redirect.url, { challengeCode: '1234' });
+    expect(back.toString()).toBe(`${RETURN}&id=${id}`);
+    const done = await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`);
+    expect([done.body.result, done.body.body.redirect]).toEqual([0, undefined]);
+  });
+
+  it('takes an empty post on a card redirect payment\'s form, whose answer stays a GET redirect', async () => {
+    const res = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 5, currencyCode: 'EUR', brandId: 1010, trackingCode: uniqueCode('cardredirect'), returnUrl: RETURN } },
+    });
+    expect(res.body.body.redirect.method, res.text).toBe('GET');
+    const posted = await entryPost(res.body.body.redirect.url, undefined);
+    expect(posted.status).toBe(200);
+    const html = await posted.text();
+    expect(html).toContain('name="cardNumber"');
+    expect(withoutTokens(html)).toBe(withoutTokens(await fetch(res.body.body.redirect.url).then((r) => r.text())));
+  });
+
+  it('takes a post on the bank page (iDEAL keeps its GET redirect) and on a link\'s hosted page, and shows the page', async () => {
+    const bank = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 10 }));
+    expect(bank.body.body.redirect.method).toBe('GET');
+    const bankPost = await entryPost(bank.body.body.redirect.url, undefined);
+    expect(bankPost.status).toBe(200);
+    expect(await bankPost.text()).toBe(await fetch(bank.body.body.redirect.url).then((r) => r.text()));
+    expect((await sb.get(`/gateway/v3/payments/${bank.body.body.id}?businessId=${BIZ}`)).body.result).toBe(2);
+
+    const link = await sb.post('/gateway/v3/paymentlinks', linkRequest());
+    const linkPost = await entryPost(link.body.body.link.redirect.url, undefined);
+    expect(linkPost.status).toBe(200);
+    expect(await linkPost.text()).toContain('name="cardNumber"');
+  });
+
+  it('still refuses a malformed returnUrl on a card payment', async () => {
+    const res = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('badret'), returnUrl: 'not a url' }, card: { number: '4111111111111111', expiryMonth: '03', expiryYear: '2035', holderName: 'A B' } },
+    });
+    expectInputError(res, 1002, 'body.transaction.returnUrl');
   });
 });

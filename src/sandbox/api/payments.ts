@@ -81,7 +81,7 @@ function optionalBrandId(value: Json | undefined, path: string): number | undefi
   return id;
 }
 
-/** `body.transaction.returnUrl` of a bank or wallet payment: optional, an absolute http(s) URL. */
+/** `body.transaction.returnUrl` (card, bank and wallet payments): optional, an absolute http(s) URL. */
 function optionalReturnUrl(value: Json | undefined): string | undefined {
   return absent(value) ? undefined : returnUrl(value, 'body.transaction.returnUrl');
 }
@@ -196,6 +196,7 @@ async function createPayment(req: RouteRequest) {
       trackingCode,
       descriptor,
       notifyUrl: transaction.notifyUrl,
+      returnUrl: optionalReturnUrl(t.returnUrl),
       source,
       brandId,
       tokenize,

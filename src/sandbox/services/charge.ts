@@ -9,7 +9,7 @@ import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, norm
 import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
-import type { CardSummary, PaymentRecord, TokenRecord } from '../domain/records.js';
+import type { CardSummary, PaymentRecord, PaymentRedirect, TokenRecord } from '../domain/records.js';
 import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
 import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
 import { challengePath } from '../domain/paths.js';
@@ -35,6 +35,11 @@ export interface ChargeRequest {
   descriptor?: string | undefined;
   /** `body.transaction.notifyUrl` of a direct payment (webhook events). */
   notifyUrl?: string | undefined;
+  /**
+   * `body.transaction.returnUrl` of a direct card payment: where the browser goes once a 3-D Secure check
+   * it needed is over (`returnUrl?id=<paymentId>`), as for a redirect payment.
+   */
+  returnUrl?: string | undefined;
   source: { card: CardInput } | { token: string };
   /** Brand the request names (direct payments); checked against the card. */
   brandId?: number;
@@ -199,6 +204,18 @@ function cardSummary(source: Source, outcome: Outcome): CardSummary {
 /** What charging uses: payments, saved tokens, retry attempts, the clock, ids, the base URL and the token secret. */
 export type ChargeDeps = Pick<Deps, 'payments' | 'tokens' | 'attempts' | 'clock' | 'ids' | 'baseUrl' | 'meta'>;
 
+/**
+ * Where a payment needing 3-D Secure sends the customer: a form to post, as the provider answered it
+ * (`method` POST and non-empty `fields`, which its clients assert and generic payment libraries post to
+ * `url`). The challenge page takes that post as it takes a GET. The fields are the classic 3-D Secure
+ * ones: `MD` the payment's id, `PaReq` an opaque request, `TermUrl` where the browser ends (when known).
+ */
+export function challengeRedirect(baseUrl: string, paymentId: string, returnUrl: string | undefined): PaymentRedirect {
+  const fields: Record<string, string> = { MD: paymentId, PaReq: Buffer.from(`paylink-3ds:${paymentId}`, 'utf8').toString('base64') };
+  if (returnUrl !== undefined) fields.TermUrl = returnUrl;
+  return { method: 'POST', url: baseUrl + challengePath(paymentId), fields };
+}
+
 export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentRecord {
   const source = 'card' in req.source ? cardSource(req.source.card) : tokenSource(sandbox, req.businessId, req.source.token);
   checkBrand(req, source);
@@ -250,6 +267,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
   };
   if (req.descriptor !== undefined) record.descriptor = req.descriptor;
   if (req.notifyUrl !== undefined) record.notifyUrl = req.notifyUrl;
+  if (req.returnUrl !== undefined && base === undefined) record.returnUrl = req.returnUrl;
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 
@@ -265,7 +283,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
     else record.challenge = { behaviour: source.behaviour, cvvPresented: source.cvvPresented, tokenize: pending };
   }
   if (outcome.challenge) {
-    record.redirect = { method: 'GET', url: sandbox.baseUrl + challengePath(id) };
+    record.redirect = challengeRedirect(sandbox.baseUrl, id, record.returnUrl);
     record.challenge ??= { behaviour: source.behaviour, cvvPresented: source.cvvPresented };
   }
   if (base !== undefined) sandbox.payments.update(record);

@@ -376,9 +376,12 @@ function paymentEnding(p: PaymentRecord): Ending {
   return p.error?.code === FAILURES.checkoutDeclinedByCustomer.code && p.card === undefined ? 'declinedbycustomer' : 'declined';
 }
 
-/** The 303 to a finished card redirect payment's `returnUrl?id=<paymentId>`, if it has one. */
+/**
+ * The 303 to `returnUrl?id=<paymentId>` of a finished card payment of the API, if it has one: a card
+ * redirect payment, or a direct card payment whose 3-D Secure check is over (not a link's or checkout's).
+ */
 function backToMerchant(p: PaymentRecord): { kind: 'redirect'; url: string; ending: Ending } | undefined {
-  if (p.flow !== 'card' || p.returnUrl === undefined || p.result === 2) return undefined;
+  if (p.parentKind !== undefined || p.flow === 'bank' || p.flow === 'wallet' || p.returnUrl === undefined || p.result === 2) return undefined;
   return { kind: 'redirect', url: paymentReturnUrl(p.returnUrl, p.id), ending: paymentEnding(p) };
 }
 

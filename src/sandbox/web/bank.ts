@@ -74,7 +74,7 @@ function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
         // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
         const how = Object.hasOwn(SETTLEMENT_OF_BUTTON, action) ? SETTLEMENT_OF_BUTTON[action] : undefined;
         // Entering by a form post (a wallet's redirect, from the merchant's page) changes nothing.
-        if (how === undefined) return Reply.redirect(simulatorPath(flow, payment.id), 303);
+        if (how === undefined) return bankPage(flow, payment);
         // The buttons have no one-time token (unlike the card form), so a post from another site is
         // refused: it could otherwise settle a payment whose id it learned.
         refuseCrossSite(sandbox, req.event);

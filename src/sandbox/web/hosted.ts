@@ -176,6 +176,16 @@ function text(form: URLSearchParams, name: string): string {
 }
 
 /** The fields of a posted card form (contract 3), the same for links, checkouts and redirect payments. */
+/**
+ * A post that enters a page rather than submits its form: neither the one-time `formToken` every form of
+ * the sandbox's pages carries nor a button's `action`. Clients built on generic payment libraries enter a
+ * `redirect.url` by posting its `fields` (or nothing) whatever its `method`, so every page the sandbox hands
+ * out answers such a post as it answers a GET; it changes nothing.
+ */
+export function isEntryPost(form: URLSearchParams): boolean {
+  return !form.has('formToken') && !form.has('action');
+}
+
 export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardFormPost {
   return {
     formToken: text(form, 'formToken'),
@@ -206,6 +216,7 @@ function parentRoutes(kind: Parent['kind'], segment: string, param: string): Rou
         const { sandbox } = req;
         const parent = load(req);
         const form = await readForm(req.event.node.req);
+        if (isEntryPost(form)) return currentPage(sandbox, parent);
         const framed = form.get('framed') === '1';
         const outcome = await sandbox.services.hosted.postCardForm(parent, cardFormPost(form, form.get('saveCard') === 'on'));
         return answer(sandbox, outcome, framed, () => sandbox.services.hosted.parent(kind, parent.record.id));
@@ -292,20 +303,22 @@ function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
   return page(200, renderStatePage(finishedView(payment)));
 }
 
+/** The 3-D Secure page as the customer enters it (a GET, or a post of `redirect.fields`). */
+function challengeEntry(sandbox: Sandbox, payment: PaymentRecord): Reply | Promise<Reply> {
+  if (payment.result === 2 && payment.challenge !== undefined) return challengePage(sandbox, payment);
+  // No open challenge: a hosted flow's payment leads back to its own page (a reload after the check); any
+  // other (a plain API payment, a direct one whose check is over) is not found, so its id alone shows
+  // nothing of it: not its business, amount or reference.
+  if (hostedFlow(payment)) return afterChallenge(sandbox, payment);
+  throw notFound('Payment');
+}
+
 const challengeRoutes: Route[] = [
   {
     method: 'GET',
     path: '/gateway/v3/web/3ds/:paymentId',
     kind: 'page',
-    handler: (req) => {
-      const payment = loadPayment(req);
-      if (payment.result === 2 && payment.challenge !== undefined) return challengePage(req.sandbox, payment);
-      // No open challenge: a hosted flow's payment leads back to its own page (a reload after the check); any
-      // other (a plain API payment, a direct one whose check is over) is not found, so its id alone shows
-      // nothing of it: not its business, amount or reference.
-      if (hostedFlow(payment)) return afterChallenge(req.sandbox, payment);
-      throw notFound('Payment');
-    },
+    handler: (req) => challengeEntry(req.sandbox, loadPayment(req)),
   },
   {
     method: 'POST',
@@ -315,6 +328,8 @@ const challengeRoutes: Route[] = [
       const { sandbox } = req;
       const payment = loadPayment(req);
       const form = await readForm(req.event.node.req);
+      // The merchant's page posting `redirect.fields` (MD, PaReq, TermUrl): the challenge, as a GET shows it.
+      if (isEntryPost(form)) return challengeEntry(req.sandbox, payment);
       const framed = form.get('framed') === '1';
       const { outcome, current } = await sandbox.services.hosted.postChallenge(payment, {
         formToken: text(form, 'formToken'),

@@ -15,7 +15,7 @@ import { readForm } from '../http/request.js';
 import type { Route, RouteRequest } from '../http/router.js';
 import { renderCardFormPage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
 import { awaitingCard, paymentFormTarget, type KeptValues } from '../services/submission.js';
-import { cardFormPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
+import { cardFormPost, isEntryPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
 
 /** The card redirect payment with this id, whatever its business: the page's id is its capability. */
 function loadPayment(req: RouteRequest): PaymentRecord {
@@ -86,6 +86,7 @@ export const paymentFormRoutes: Route[] = [
       const { sandbox } = req;
       const payment = loadPayment(req);
       const form = await readForm(req.event.node.req);
+      if (isEntryPost(form)) return currentPage(sandbox, payment);
       const framed = form.get('framed') === '1';
       const outcome = await sandbox.services.hosted.postPaymentForm(payment, cardFormPost(form, false));
       const current = () => sandbox.services.hosted.payment(payment.id);
