@@ -24,6 +24,7 @@ import type { SnapshotRepository } from './store/snapshots.js';
 import { EventService } from './services/events.js';
 import type { Deps } from './services/deps.js';
 import { createServices, type Services } from './services/index.js';
+import { KEPT_ON_RESTORE } from './services/admin-snapshots.js';
 import { FaultService } from './services/faults.js';
 import { seededRandom } from './domain/faults.js';
 
@@ -201,7 +202,7 @@ export class Sandbox implements Deps {
    * Meta keys a snapshot restore leaves as they are: this process as the lock holder, and the secrets and
    * hookId the running sandbox signs with (a snapshot of the same database holds the same ones anyway).
    */
-  static readonly KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'formTokens.secret', 'webhooks.secret', 'webhooks.hookId']);
+  static readonly KEPT_ON_RESTORE: ReadonlySet<string> = KEPT_ON_RESTORE;
 
   /**
    * After a snapshot was restored into the database: what is held in memory follows it. The clock and the

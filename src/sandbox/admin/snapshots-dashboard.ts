@@ -8,11 +8,9 @@ import { formatClockOffset } from '../domain/clock.js';
 import { checkAdminAccess } from '../http/guards.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import { invalidValue, notFound } from '../errors.js';
+import { invalidValue } from '../errors.js';
 import { renderSnapshots } from '../../pages/dashboard/snapshots.js';
-import { clockView } from '../services/admin-clock.js';
-import { listSnapshots, restoreSnapshot, saveSnapshot } from './snapshots.js';
-import { SNAPSHOT_NAME } from '../store/snapshots.js';
+import { SNAPSHOT_NAME } from '../services/admin-snapshots.js';
 
 const PAGE = '/__sandbox/dashboard/snapshots';
 
@@ -35,11 +33,11 @@ function size(bytes: number): string {
 function page(req: RouteRequest): Reply {
   const { sandbox, query } = req;
   checkAdminAccess(sandbox, req.event, query);
-  const { location, snapshots } = listSnapshots(sandbox);
+  const { location, snapshots } = sandbox.services.snapshots.list();
   const done = query.get('done') ?? '';
   const name = query.get('name') ?? '';
   const notice = NOTICES[done] !== undefined && SNAPSHOT_NAME.test(name) ? NOTICES[done](name) : undefined;
-  const clock = clockView(sandbox);
+  const clock = sandbox.services.admin.clock();
   return Reply.html(
     200,
     renderSnapshots({
@@ -71,7 +69,7 @@ async function save(req: RouteRequest): Promise<Reply> {
   checkAdminAccess(req.sandbox, req.event, req.query);
   const form = await readForm(req.event.node.req);
   const name = nameOf(form.get('name'));
-  saveSnapshot(req.sandbox, name);
+  req.sandbox.services.snapshots.save(name);
   return back('saved', name);
 }
 
@@ -82,10 +80,10 @@ function act(kind: 'restore' | 'delete') {
     await readForm(req.event.node.req);
     const name = nameOf(req.params.name);
     if (kind === 'restore') {
-      restoreSnapshot(sandbox, name);
+      sandbox.services.snapshots.restore(name);
       return back('restored', name);
     }
-    if (!sandbox.snapshots.delete(name)) throw notFound(`Snapshot "${name}"`);
+    sandbox.services.snapshots.delete(name);
     return back('deleted', name);
   };
 }

@@ -36,8 +36,9 @@ import { requestLogOf } from './request-log.js';
 import { adviceFor, type AdviceOptions } from './advisor.js';
 import { addEndpoint, committedEvent, removeEndpoint, resend, type WebhookAdminDeps } from './admin-webhooks.js';
 import type { EventRow } from '../store/events.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDeps } from './admin-snapshots.js';
 
-export function createServices(deps: Deps & WebhookAdminDeps) {
+export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
   return {
     links: {
       create: (link: NewLink) => createLink(deps, link),
@@ -99,6 +100,13 @@ export function createServices(deps: Deps & WebhookAdminDeps) {
       changeClock: (change: ClockChange) => changeClock(deps, change),
       requestLog: () => requestLogOf(deps),
       advice: (options?: AdviceOptions) => adviceFor(deps, options),
+    },
+    /** Saved copies of the whole state (the admin API and the dashboard). */
+    snapshots: {
+      list: () => listSnapshots(deps),
+      save: (name: string) => saveSnapshot(deps, name),
+      restore: (name: string) => restoreSnapshot(deps, name),
+      delete: (name: string) => deleteSnapshot(deps, name),
     },
     /** Webhook endpoints, events and deliveries, for the admin API and the dashboard. */
     webhooks: {
