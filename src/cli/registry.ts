@@ -571,17 +571,23 @@ function registerListen(program: Command, run: Runner): void {
     .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
     .option('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)')
     .option('--header <name>', "signature header name (default: the sandbox's)")
+    .option('--since <time|eventId>', 'replay from an event (it and every later one) or a time (10m, 2030-01-01T12:00:00Z) instead of resuming from the saved cursor')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText(
       'after',
       `
+Resumes where the last run for the same --forward-to stopped (its cursor is kept in .paylink/listen/),
+retries a failed forward (0.25, 0.5, 1, 2, 4, 8 s) before moving on, and reconnects when the sandbox
+goes away. At least once, in order: make your handler idempotent on the event's Id.
+
 Examples:
   $ paylink listen --forward-to http://localhost:3000/webhooks
+  $ paylink listen --forward-to http://localhost:3000/webhooks --since 10m
   $ paylink listen --forward-to http://localhost:3000/webhooks --events update --json
   $ paylink listen --forward-to http://localhost:3000/webhooks --fault bad-signature
   $ paylink listen --base-url https://sandbox.team.example --admin-token $TOKEN --forward-to http://localhost:3000/webhooks`,
     )
-    .action((options: { forwardTo: string; events?: string[]; business?: string; fault?: string[]; delay?: string; header?: string }, cmd: Command) =>
+    .action((options: { forwardTo: string; events?: string[]; business?: string; fault?: string[]; delay?: string; header?: string; since?: string }, cmd: Command) =>
       run(cmd, () => Promise.all([import('./commands/listen.js'), import('./commands/webhooks.js')]), ([m, w], ctx) =>
         m.listenUntilInterrupted(ctx.admin, ctx.ui, {
           forwardTo: options.forwardTo,
@@ -590,6 +596,8 @@ Examples:
           faults: w.parseFaults(options.fault),
           delayMs: w.parseDelay(options.delay),
           header: options.header,
+          since: options.since,
+          cursorDir: process.cwd(),
         }),
       ),
     );

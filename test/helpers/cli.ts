@@ -30,8 +30,8 @@ export async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 /** `node bin/paylink.js <args>` as a child process whose stdout and stderr are collected as they come. */
-export function spawnCli(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCli(args: string[], options: { cwd?: string } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));

@@ -49,6 +49,10 @@ const ALLOWED: Array<{ sql: RegExp; why: string }> = [
     why: 'admin event listings walk events in seq (rowid) order up to the LIMIT (at most 1,000); business and type filters are for the operator',
   },
   {
+    sql: /^SELECT seq FROM events WHERE created_at >= \? ORDER BY seq LIMIT 1$/,
+    why: '`paylink listen --since <time>` finds where to start, once per listen: events in seq (rowid) order, stopping at the first created then',
+  },
+  {
     sql: /^SELECT \* FROM deliveries WHERE status = 'finding' ORDER BY id DESC LIMIT \?$/,
     why: "the webhooks page's findings, newest first in rowid order, stopping at the LIMIT",
   },

@@ -6,7 +6,7 @@
 import type { Sandbox } from '../context.js';
 import { EVENT_TYPES, faultNames, faultsOf, FAULT_NAMES, maskSecret, type EventType, type WebhookFaults } from '../domain/events.js';
 import { maskUrlPasswords } from '../domain/mask.js';
-import { isoUtcMs } from '../domain/clock.js';
+import { isoUtcMs, parseClockStep } from '../domain/clock.js';
 import { DEFAULT_SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 import { envelope } from '../http/envelope.js';
 import { optionalString, requireString, returnUrl, type Json, type JsonObject } from '../http/fields.js';
@@ -161,10 +161,25 @@ function listEvents({ sandbox, query }: RouteRequest) {
   return envelope(sandbox, RESULTS.ok, { events: events.map((e) => eventView(sandbox, e)), lastSeq: sandbox.events.committedSeq });
 }
 
+/** `from`: an ISO 8601 date-time, epoch milliseconds, or a duration back from the sandbox's now (`10m`). */
+function fromTime(sandbox: Sandbox, query: URLSearchParams): number | undefined {
+  const text = query.get('from')?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return Date.parse(text);
+  const back = parseClockStep(text);
+  if (back === undefined || back < 0) throw invalidValue('from', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "10m" or "2h".');
+  return sandbox.clock.now() - back;
+}
+
 /** The stream `paylink listen` polls: committed events after `since`, each with its exact body and signature. */
 async function streamEvents(req: RouteRequest) {
   const { sandbox, query } = req;
-  const since = integerParam(query, 'since', 0, Number.MAX_SAFE_INTEGER) ?? sandbox.events.committedSeq;
+  // `from` (a time: `10m` back on the sandbox clock, or an ISO date-time) starts before the first event
+  // created then, for `paylink listen --since <time>`; `fromSeq` in the answer says where that was.
+  const from = fromTime(sandbox, query);
+  const fromSeq = from === undefined ? undefined : Math.min(sandbox.eventStore.seqBeforeTime(from) ?? sandbox.events.committedSeq, sandbox.events.committedSeq);
+  const since = fromSeq ?? integerParam(query, 'since', 0, Number.MAX_SAFE_INTEGER) ?? sandbox.events.committedSeq;
   const wait = integerParam(query, 'wait', 0, MAX_WAIT_SECONDS) ?? 0;
   const filter = { businessId: query.get('businessId') || undefined, type: typeParam(query) };
   const gone = new AbortController();
@@ -173,7 +188,7 @@ async function streamEvents(req: RouteRequest) {
   try {
     const events = await sandbox.events.follow(since, filter, wait * 1000, gone.signal);
     const lastSeq = events.length > 0 ? events.at(-1)!.seq : Math.max(since, sandbox.events.committedSeq);
-    return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), events, lastSeq });
+    return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), events, lastSeq, ...(fromSeq !== undefined ? { fromSeq } : {}) });
   } finally {
     req.event.node.req.off('close', onClose);
   }

@@ -143,6 +143,7 @@ function eventOf(row: EventDbRow): EventRow {
  */
 export class EventRepository {
   private readonly insertEventStmt;
+  private readonly seqBeforeTimeStmt;
   private readonly dueRefsStmt;
   private readonly insertDeliveryStmt;
   private readonly eventByIdStmt;
@@ -169,6 +170,7 @@ export class EventRepository {
       "INSERT INTO deliveries (event_seq, target, order_key, hook_id, url, status, attempts, next_at, created_at, data) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
     );
     this.eventByIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
+    this.seqBeforeTimeStmt = db.prepare('SELECT seq FROM events WHERE created_at >= ? ORDER BY seq LIMIT 1').pluck();
     this.eventBySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     // sqlite_sequence survives a reset, so sequence numbers keep growing and a follower's `since` stays valid.
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
@@ -278,6 +280,12 @@ export class EventRepository {
   delivery(id: number): DeliveryRow | undefined {
     const row = this.deliveryStmt.get(id) as DeliveryDbRow | undefined;
     return row && deliveryOf(row);
+  }
+
+  /** The sequence number just before the first event created at or after `time`; undefined when none was. */
+  seqBeforeTime(time: number): number | undefined {
+    const seq = this.seqBeforeTimeStmt.get(time) as number | undefined;
+    return seq === undefined ? undefined : seq - 1;
   }
 
   /**
