@@ -121,12 +121,35 @@ export class Ui {
     this.line(`  ${this.color.dim(`${name}:`.padEnd(18))} ${value}`);
   }
 
-  /** A table with a header row, columns padded to their widest cell. */
+  /** Columns of the terminal stdout draws on; undefined on a pipe or file (no limit there). */
+  get width(): number | undefined {
+    const columns = (this.streams.stdout as { columns?: number }).columns;
+    return this.streams.stdout.isTTY === true && columns !== undefined && columns > 0 ? columns : undefined;
+  }
+
+  /**
+   * A table with a header row, columns padded to their widest cell. On a terminal, a last column that
+   * would pass its width wraps at spaces onto lines of its own below the cell, so no row wraps.
+   */
   table(columns: string[], rows: string[][]): void {
     const widths = columns.map((c, i) => Math.max(visible(c).length, ...rows.map((r) => visible(r[i] ?? '').length)));
+    const last = columns.length - 1;
+    const start = 2 + widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
+    const room = this.width === undefined ? Infinity : Math.max(20, this.width - start - 1);
+    widths[last] = Math.min(widths[last]!, room);
     const pad = (cells: string[]) => cells.map((cell, i) => cell + ' '.repeat(Math.max(0, widths[i]! - visible(cell).length))).join('  ').trimEnd();
     this.line(`  ${this.color.dim(pad(columns))}`);
-    for (const row of rows) this.line(`  ${pad(row)}`);
+    for (const row of rows) {
+      const [first, ...more] = wrapWords(row[last] ?? '', room);
+      this.line(`  ${pad([...row.slice(0, last), first ?? ''])}`);
+      for (const rest of more) this.line(`${' '.repeat(start)}${rest}`);
+    }
+  }
+
+  /** `text` on stdout, wrapped at spaces to the terminal's width with `indent` before each line. */
+  wrapped(text: string, indent = '  '): void {
+    const room = this.width === undefined ? Infinity : Math.max(20, this.width - indent.length - 1);
+    for (const line of wrapWords(text, room)) this.line(`${indent}${line}`);
   }
 
   /** A note for people on stderr (suppressed with --json or --quiet). */
@@ -260,6 +283,25 @@ async function asked<T>(answer: Promise<T>): Promise<T> {
     if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new CancelledError();
     throw error;
   }
+}
+
+/**
+ * Splits `text` at spaces into lines of at most `room` visible characters (a word longer than that stays
+ * whole). Colour codes ride with their words, and a terminal keeps a colour across lines until its reset.
+ */
+function wrapWords(text: string, room: number): string[] {
+  if (visible(text).length <= room) return [text];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const next = current === '' ? word : `${current} ${word}`;
+    if (current !== '' && visible(next).length > room) {
+      lines.push(current);
+      current = word;
+    } else current = next;
+  }
+  lines.push(current);
+  return lines;
 }
 
 // Width without ANSI colour codes, for padding coloured cells.

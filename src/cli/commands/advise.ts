@@ -133,21 +133,22 @@ function print(report: AdviceReport, ui: Ui): void {
   if (report.findings.length === 0) ui.line(ui.color.green(`No findings${report.businessId ? ` for ${report.businessId}` : ''}${report.since ? ` in the last ${report.since}` : ''}.`));
   for (const f of report.findings) {
     ui.line(`${sev(f.severity)} ${ui.color.bold(f.check)} ${ui.color.dim(f.businessId ?? '')}`);
-    ui.line(`  ${f.message}`);
+    ui.wrapped(f.message);
     if (f.resource) ui.line(ui.color.dim(`  ${f.resource.kind} ${f.resource.id}`));
     for (const e of f.evidence) {
       const ref = e.seq !== undefined ? `#${e.seq}` : e.deliveryId !== undefined ? `delivery ${e.deliveryId}` : '';
-      ui.line(ui.color.dim(`  ${e.at.slice(11, 23)} ${ref} ${e.summary}`));
+      ui.wrapped(ui.color.dim(`${e.at.slice(11, 23)} ${ref} ${e.summary}`));
     }
-    ui.line(ui.color.dim(`  how to fix: ${f.doc}`));
+    ui.wrapped(ui.color.dim(`how to fix: ${f.doc}`));
     ui.line();
   }
+  // The status last: "needs data: ..." is long, and the table wraps its last column to the terminal.
   ui.table(
-    ['check', 'status', 'findings'],
+    ['check', 'findings', 'status'],
     report.checks.map((c) => [
       c.id,
-      c.status === 'passed' ? ui.color.green('passed') : c.status === 'failed' ? ui.color.red('failed') : ui.color.yellow(c.needs ? `needs data: ${c.needs}` : 'needs data'),
       String(c.findings) + (c.pending > 0 ? ui.color.dim(` (${c.pending} pending)`) : ''),
+      c.status === 'passed' ? ui.color.green('passed') : c.status === 'failed' ? ui.color.red('failed') : ui.color.yellow(c.needs ? `needs data: ${c.needs}` : 'needs data'),
     ]),
   );
   const { errors, warnings, pending } = report.summary;
