@@ -51,8 +51,18 @@ module.exports = {
     {
       name: 'handlers-reach-store-through-services',
       severity: 'error',
-      comment: 'api/, web/ and http/ call services (or the sandbox context) for data; they do not use store/ themselves.',
-      from: { path: `${SANDBOX}(api|web|http)/` },
+      comment:
+        'api/, web/ and admin/ parse, call one service (Sandbox.services) and reply: they import services/ and http/, ' +
+        'never store/, not even its types (record types live in domain/, the few store shapes a handler shows are ' +
+        're-exported by services/). test/unit/handler-layers.test.ts stops repository access through the Sandbox object.',
+      from: { path: `${SANDBOX}(api|web|admin)/` },
+      to: { path: `${SANDBOX}store/` },
+    },
+    {
+      name: 'transport-reaches-store-through-services',
+      severity: 'error',
+      comment: 'http/ (router, guards, envelope) may name store/ types but uses no store/ code.',
+      from: { path: `${SANDBOX}http/` },
       to: { path: `${SANDBOX}store/`, dependencyTypesNot: ['type-only'] },
     },
     {

@@ -19,7 +19,7 @@ async function sendEvent(req: RouteRequest) {
   const url = json.url === undefined || json.url === null ? undefined : returnUrl(json.url, 'url');
   const businessId = optionalString(json.businessId, 'businessId', { max: 100 }) ?? (url !== undefined ? 'custom' : undefined);
   if (businessId === undefined) throw invalidValue('businessId', 'Give url (one receiver) or businessId (its webhook endpoints).');
-  const sent = await sandbox.store.write(() => sandbox.events.custom({ type, payload: json.payload as Record<string, unknown>, businessId, url }));
+  const sent = await sandbox.services.webhooks.sendCustom({ type, payload: json.payload as Record<string, unknown>, businessId, url });
   return envelope(sandbox, RESULTS.ok, { event: { ...eventView(sandbox, sent.event), body: sent.event.body }, deliveries: sent.deliveries });
 }
 

@@ -12,7 +12,7 @@ import { envelope } from '../http/envelope.js';
 import { optionalString, requireString, returnUrl, type Json, type JsonObject } from '../http/fields.js';
 import { invalidValue, notFound, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import type { DeliveryRow, EndpointRecord, EventRow } from '../store/events.js';
+import type { DeliveryRow, EndpointRecord, EventRow } from '../services/admin-webhooks.js';
 
 /** Longest a `listen` poll waits for an event. */
 const MAX_WAIT_SECONDS = 30;

@@ -4,6 +4,9 @@
  * is committed only (an event past the committed sequence is not found yet).
  */
 import type { EventRow } from '../store/events.js';
+
+/** The stored shapes of events, deliveries and endpoints, for the handlers that show them. */
+export type { DeliveryRow, EndpointRecord, EventRow } from '../store/events.js';
 import type { Deps } from './deps.js';
 import type { EventService } from './events.js';
 
@@ -21,6 +24,11 @@ export function removeEndpoint(deps: WebhookAdminDeps, hookId: string): Promise<
 /** Sends a committed event again (to one endpoint, or to all it went to); returns the new deliveries' ids. */
 export function resend(deps: WebhookAdminDeps, event: EventRow, hookId?: string): Promise<number[]> {
   return deps.store.write(() => deps.events.resend(event, hookId));
+}
+
+/** Signs and queues an arbitrary event (`paylink events send`) in one write; returns it and its deliveries' ids. */
+export function sendCustomEvent(deps: WebhookAdminDeps, input: Parameters<EventService['custom']>[0]) {
+  return deps.store.write(() => deps.events.custom(input));
 }
 
 /** A committed event by id, or undefined (unknown, or not committed yet). */

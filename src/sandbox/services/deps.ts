@@ -42,3 +42,22 @@ export interface Deps {
   /** Drops the repositories' cached records (after a reset or a rolled-back write). */
   forgetCaches(): void;
 }
+
+/**
+ * The members of {@link Deps} that reach storage: the write queue and every repository. Handlers never
+ * touch these (test/unit/handler-layers.test.ts reads api/, web/ and admin/ for them); services do.
+ */
+export const STORAGE_MEMBERS = [
+  'store',
+  'links',
+  'checkouts',
+  'payments',
+  'tokens',
+  'formTokens',
+  'attempts',
+  'meta',
+  'requestLog',
+  'browse',
+  'reset',
+  'eventStore',
+] as const satisfies ReadonlyArray<keyof Deps>;

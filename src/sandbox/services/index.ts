@@ -34,7 +34,7 @@ import { changeClock, clockView, type ClockChange } from './admin-clock.js';
 import { resetBusiness, resetSandbox } from './admin-reset.js';
 import { requestLogOf } from './request-log.js';
 import { adviceFor, type AdviceOptions } from './advisor.js';
-import { addEndpoint, committedEvent, removeEndpoint, resend, type WebhookAdminDeps } from './admin-webhooks.js';
+import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, type WebhookAdminDeps } from './admin-webhooks.js';
 import type { EventRow } from '../store/events.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDeps } from './admin-snapshots.js';
 
@@ -113,6 +113,7 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
       addEndpoint: (input: Parameters<typeof addEndpoint>[1]) => addEndpoint(deps, input),
       removeEndpoint: (hookId: string) => removeEndpoint(deps, hookId),
       resend: (event: EventRow, hookId?: string) => resend(deps, event, hookId),
+      sendCustom: (input: Parameters<typeof sendCustomEvent>[1]) => sendCustomEvent(deps, input),
       committedEvent: (id: string) => committedEvent(deps, id),
       eventBySeq: (seq: number) => deps.eventStore.eventBySeq(seq),
       deliveriesOf: (eventSeq: number) => deps.eventStore.deliveriesOf(eventSeq),
