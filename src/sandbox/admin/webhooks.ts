@@ -178,7 +178,7 @@ async function streamEvents(req: RouteRequest) {
   // `from` (a time: `10m` back on the sandbox clock, or an ISO date-time) starts before the first event
   // created then, for `paylink listen --since <time>`; `fromSeq` in the answer says where that was.
   const from = fromTime(sandbox, query);
-  const fromSeq = from === undefined ? undefined : Math.min(sandbox.eventStore.seqBeforeTime(from) ?? sandbox.events.committedSeq, sandbox.events.committedSeq);
+  const fromSeq = from === undefined ? undefined : sandbox.services.webhooks.seqBefore(from);
   const since = fromSeq ?? integerParam(query, 'since', 0, Number.MAX_SAFE_INTEGER) ?? sandbox.events.committedSeq;
   const wait = integerParam(query, 'wait', 0, MAX_WAIT_SECONDS) ?? 0;
   const filter = { businessId: query.get('businessId') || undefined, type: typeParam(query) };

@@ -31,6 +31,11 @@ export function sendCustomEvent(deps: WebhookAdminDeps, input: Parameters<EventS
   return deps.store.write(() => deps.events.custom(input));
 }
 
+/** Where a follower starting at `time` begins: the last committed event created before it (never past what is committed). */
+export function seqBefore(deps: WebhookAdminDeps, time: number): number {
+  return Math.min(deps.eventStore.seqBeforeTime(time) ?? deps.events.committedSeq, deps.events.committedSeq);
+}
+
 /** A committed event by id, or undefined (unknown, or not committed yet). */
 export function committedEvent(deps: WebhookAdminDeps, id: string): EventRow | undefined {
   const event = deps.eventStore.event(id);

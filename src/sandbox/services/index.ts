@@ -34,7 +34,7 @@ import { changeClock, clockView, type ClockChange } from './admin-clock.js';
 import { resetBusiness, resetSandbox } from './admin-reset.js';
 import { requestLogOf } from './request-log.js';
 import { adviceFor, type AdviceOptions } from './advisor.js';
-import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, type WebhookAdminDeps } from './admin-webhooks.js';
+import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore, type WebhookAdminDeps } from './admin-webhooks.js';
 import type { EventRow } from '../store/events.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDeps } from './admin-snapshots.js';
 
@@ -115,6 +115,7 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
       resend: (event: EventRow, hookId?: string) => resend(deps, event, hookId),
       sendCustom: (input: Parameters<typeof sendCustomEvent>[1]) => sendCustomEvent(deps, input),
       committedEvent: (id: string) => committedEvent(deps, id),
+      seqBefore: (time: number) => seqBefore(deps, time),
       eventBySeq: (seq: number) => deps.eventStore.eventBySeq(seq),
       deliveriesOf: (eventSeq: number) => deps.eventStore.deliveriesOf(eventSeq),
       attemptsOf: (deliveryId: number) => deps.eventStore.attemptsOf(deliveryId),
