@@ -4,6 +4,9 @@
  * `paylink open dashboard` does the same for the sandbox's dashboard.
  */
 import type { ChildProcess } from 'node:child_process';
+import { accessSync, closeSync, constants, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { findResource, type ResourceKind } from '../customer.js';
 import { ApiResponseError } from '../errors.js';
@@ -37,6 +40,10 @@ const LAUNCH_WINDOW_MS = 2000;
  * resolves once the launcher has started), so "Opened" was printed where nothing opened.
  */
 export async function launchBrowser(url: string): Promise<void> {
+  // On Linux, the system's xdg-open: the copy bundled with `open` exits 0 whatever the browser did (a
+  // Chromium that refuses to run as root included), so "opened": true was reported where nothing opened.
+  const xdgOpen = process.platform === 'linux' ? onPath('xdg-open') : undefined;
+  if (xdgOpen !== undefined) return launchWith(xdgOpen, url);
   const { default: open } = await import('open');
   const child: ChildProcess = await open(url, { wait: false });
   const code = await new Promise<number | null | 'running'>((resolve) => {
@@ -51,6 +58,60 @@ export async function launchBrowser(url: string): Promise<void> {
     });
   });
   if (code !== 'running' && code !== 0) throw new Error(`${child.spawnfile.split('/').pop()} exited with code ${code ?? 'unknown'}`);
+}
+
+/** The absolute path of an executable `name` on PATH, if any. */
+function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs `launcher url` detached, and fails with its exit code and the last line it (or the browser it ran)
+ * wrote on stderr when it ends non-zero within {@link LAUNCH_WINDOW_MS}. Its stderr goes to a file, not a
+ * pipe, so a browser that keeps running after the CLI has gone never writes to a closed pipe.
+ */
+async function launchWith(launcher: string, url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const log = join(tmpdir(), `paylink-open-${process.pid}-${Date.now()}.log`);
+  const fd = openSync(log, 'w');
+  let child: ChildProcess;
+  try {
+    child = spawn(launcher, [url], { detached: true, stdio: ['ignore', 'ignore', fd] });
+  } finally {
+    closeSync(fd);
+  }
+  const code = await new Promise<number | null | 'running'>((resolve) => {
+    const timer = setTimeout(() => resolve('running'), LAUNCH_WINDOW_MS);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+  });
+  child.unref();
+  let said = '';
+  try {
+    said = readFileSync(log, 'utf8');
+  } finally {
+    rmSync(log, { force: true });
+  }
+  if (code === 'running' || code === 0) return;
+  // Chromium's log lines start with "[pid:tid:date:ERROR:file:line] ": keep the sentence.
+  const why = said.split('\n').map((line) => line.replace(/^\[[^\]]*\]\s*/, '').trim().replace(/\.$/, '')).filter(Boolean).pop();
+  throw new Error(`${launcher.split('/').pop()} exited with code ${code ?? 'unknown'}${why ? `: ${why.slice(0, 200)}` : ''}`);
 }
 
 /** `paylink open <id>` and `paylink open dashboard`. */
