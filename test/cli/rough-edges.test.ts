@@ -243,7 +243,7 @@ describe('usage errors, lookups, open, typos, timeouts (6)', () => {
       const run = await paylink(['open', id], { env });
       expect(run.code).toBe(0);
       expect(run.stderr).not.toContain('Opened');
-      expect(run.stderr).toMatch(/No browser could be opened \(.*exited with code \d+\)/);
+      expect(run.stderr).toMatch(/No browser could be opened \(.*exited with code \d+(: [^)]*)?\)/);
       expect(run.stdout.trim()).toBe(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
       const json = await paylink(['open', id, '--json'], { env });
       expect(json.json).toMatchObject({ kind: 'link', id, opened: false });
