@@ -26,6 +26,7 @@ import type { Deps } from './services/deps.js';
 import { createServices, type Services } from './services/index.js';
 import { KEPT_ON_RESTORE } from './services/admin-snapshots.js';
 import { FaultService } from './services/faults.js';
+import type { PendingPaymentRepository } from './store/pending-payments.js';
 import { seededRandom } from './domain/faults.js';
 
 export type { Credential, SandboxConfig } from './config.js';
@@ -60,6 +61,8 @@ export class Sandbox implements Deps {
   readonly eventStore: EventRepository;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
+  /** Payments still waiting, by creation time (services/time-settles.ts). */
+  readonly pendingPayments: PendingPaymentRepository;
   /** The API fault rules (docs/faults.md). */
   readonly faults: FaultService;
   /** Signs hosted-form tokens (services/submission.ts); made once per database and kept in `meta`. */
@@ -91,6 +94,7 @@ export class Sandbox implements Deps {
     this.eventStore = opened.events;
     this.snapshots = opened.snapshots;
     this.holder = opened.holder;
+    this.pendingPayments = opened.pendingPayments;
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {

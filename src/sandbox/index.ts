@@ -15,9 +15,13 @@ import { Sandbox } from './context.js';
 import { requestLogOf } from './services/request-log.js';
 import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
 import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
+import { settleDueNow } from './services/time-settles.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
 import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 import { selfSignedCertificate } from './http/self-signed.js';
+
+/** How often real time is checked for waiting payments whose window passed (services/time-settles.ts). */
+const SETTLE_EVERY_MS = 1000;
 
 export interface StartSandboxOptions {
   /**
@@ -233,6 +237,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   });
   worker.start();
 
+  // What time settles happens as real time passes too, not only when the clock is moved (docs/test-cards.md).
+  let settling = false;
+  const settle = (): void => {
+    if (settling) return;
+    settling = true;
+    settleDueNow(sandbox)
+      .catch((error: unknown) => sandbox.reportUnexpected('the sweep of what time settles', error))
+      .finally(() => (settling = false));
+  };
+  const settler = setInterval(settle, SETTLE_EVERY_MS);
+  settler.unref();
+  settle();
+
   let closed = false;
   return {
     url,
@@ -254,6 +271,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       // Long polls (`paylink listen`, `logs --follow`) answer at once, so the server's stop waits for none.
       sandbox.events.close();
       // Connections a fault holds or delays end now too.
+      clearInterval(settler);
       releaseHeld();
       await worker.stop();
       requestLog.close();

@@ -22,6 +22,8 @@ import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/path
 import { cvvLength } from '../domain/cards.js';
 import { brandById } from '../domain/brands.js';
 import { describeFiredFault } from '../domain/faults.js';
+import { BANK_PENDING_MS, CHALLENGE_OPEN_MS, timeSettlementOf, WALLET_PENDING_MS, type TimeSettlement } from '../domain/time-settles.js';
+import { simulatorFlow } from '../services/bank.js';
 import type { ActionView, Cell, ClockPanel, DetailView, RequestsPanel, RequestView, TableView } from '../../pages/dashboard/model.js';
 import { renderDetail, renderList, renderOverview, renderRequestLog } from '../../pages/dashboard/pages.js';
 
@@ -354,6 +356,13 @@ function checkoutDetail(req: RouteRequest): Reply {
   );
 }
 
+/** What time does to a waiting payment, as its detail page says it (docs/test-cards.md, "What time settles"). */
+const SETTLE_TEXT: Record<TimeSettlement['kind'], string> = {
+  'challenge-abandoned': `the 3-D Secure challenge is abandoned (-10, 3014) unless answered before (${CHALLENGE_OPEN_MS / 60_000} min window)`,
+  'bank-expired': `expires as 4 Timeout unless the customer finishes on the bank page before (${BANK_PENDING_MS / 60_000} min window; amounts 1.xx, 2.xx, 3.xx, 5.xx end as their convention says)`,
+  'wallet-expired': `expires as 4 Timeout unless the customer finishes on the wallet page before (${WALLET_PENDING_MS / 3_600_000} h window)`,
+};
+
 function paymentDetail(req: RouteRequest): Reply {
   const redirect = guard(req);
   if (redirect) return redirect;
@@ -380,6 +389,8 @@ function paymentDetail(req: RouteRequest): Reply {
   if (p.capturedAmount !== undefined) fields.push(['Captured', money(p.capturedAmount, p.currencyCode)]);
   if (p.refundedAmount !== undefined) fields.push(['Refunded', money(p.refundedAmount, p.currencyCode)]);
   if (p.cancelled) fields.push(['Cancelled', 'yes']);
+  const settles = timeSettlementOf(p, simulatorFlow(p));
+  if (settles !== undefined) fields.push(['Settles by time', `${isoUtc(settles.dueAt)}: ${SETTLE_TEXT[settles.kind]}`]);
   return page(
     renderDetail({
       title: 'Payment',

@@ -12,6 +12,7 @@ export interface ClockChange {
   freeze?: unknown;
 }
 import { invalidValue, missingProperty } from '../errors.js';
+import { settleDue, type Settled, type TimeSettleDeps } from './time-settles.js';
 
 export { parseClockStep };
 
@@ -48,7 +49,7 @@ function withinClockRange(epochMs: number): boolean {
  * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
  * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
  */
-export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'>, body: ClockChange): Promise<ClockView> {
+export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'> & TimeSettleDeps, body: ClockChange): Promise<ClockView & { settled: Array<Omit<Settled, 'dueAt'> & { dueAt: string }> }> {
   const freeze = body.freeze;
   if (freeze !== undefined && typeof freeze !== 'boolean') throw invalidValue('freeze', 'Use true or false.');
   if (body.reset === true) {
@@ -73,9 +74,12 @@ export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'
   } else {
     throw missingProperty('advance');
   }
-  // Saved, so a moved clock survives a restart.
-  await sandbox.store.write(() => sandbox.meta.set('clock', sandbox.clock.state()));
-  return clockView(sandbox);
+  // Saved, so a moved clock survives a restart; what the new time settles commits with it (services/time-settles.ts).
+  const settled = await sandbox.store.write(() => {
+    sandbox.meta.set('clock', sandbox.clock.state());
+    return settleDue(sandbox);
+  });
+  return { ...clockView(sandbox), settled: settled.map((x) => ({ ...x, dueAt: isoUtcMs(x.dueAt) })) };
 }
 
 function setFrozen(sandbox: Pick<Deps, 'clock'>, freeze: boolean): void {

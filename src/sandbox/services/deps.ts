@@ -16,6 +16,7 @@ import type { MetaRepository } from '../store/meta.js';
 import type { RequestLogRepository } from '../store/request-log.js';
 import type { ResetRepository } from '../store/reset.js';
 import type { TokenTable } from '../store/tokens.js';
+import type { PendingPaymentRepository } from '../store/pending-payments.js';
 
 export interface Deps {
   /** The group-commit queue every write goes through. */
@@ -33,6 +34,8 @@ export interface Deps {
   readonly browse: BrowseRepository;
   readonly reset: ResetRepository;
   readonly eventStore: EventRepository;
+  /** Payments still waiting, by creation time (what time settles). */
+  readonly pendingPayments: PendingPaymentRepository;
   /** Signs hosted-form tokens. */
   readonly formTokenSecret: Buffer;
   /** The base URL for addresses handed out (`redirect.url`, library targets). */

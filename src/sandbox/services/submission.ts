@@ -358,6 +358,17 @@ export function submitChallenge(sandbox: SubmissionDeps, loaded: PaymentRecord, 
   return outcome;
 }
 
+/**
+ * An open 3-D Secure challenge nobody answered in time (services/time-settles.ts): the check fails as a
+ * cancel would (-10, 3014), and the link or checkout moves on as after any failed attempt. Call inside a write.
+ */
+export function abandonChallenge(sandbox: SubmissionDeps, payment: PaymentRecord): PaymentRecord {
+  const resolved = resolveChallenge(sandbox, payment.id, null);
+  const parent = parentOfPayment(sandbox, resolved);
+  if (parent !== undefined) saveParent(sandbox, moveParent(parent, moveAfterAttempt(parent, resolved), sandbox.clock.now()));
+  return resolved;
+}
+
 // ---- Card redirect payments (a direct payment created with a card brand and a returnUrl, no card) ----
 
 /** The one-time token target of a card redirect payment's form. */

@@ -226,6 +226,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    description: 'payments still waiting (result 2) by creation time: the sweep of what time settles (services/time-settles.ts)',
+    sql: `
+      CREATE INDEX payments_waiting ON payments (created_at) WHERE json_extract(data, '$.result') = 2;
+    `,
+  },
 ];
 
 /**

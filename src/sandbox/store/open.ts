@@ -7,6 +7,7 @@ import { DocumentTable } from './document-table.js';
 import { EventRepository } from './events.js';
 import { storageFailure } from './failures.js';
 import { FaultRepository } from './faults.js';
+import { PendingPaymentRepository } from './pending-payments.js';
 import { FormTokenRepository } from './form-tokens.js';
 import { Store } from './group-commit.js';
 import { HOLDER_KEY, lockDatabase, type LockHolder } from './lock.js';
@@ -31,6 +32,7 @@ export interface OpenStore {
   reset: ResetRepository;
   events: EventRepository;
   faults: FaultRepository;
+  pendingPayments: PendingPaymentRepository;
   /** Saved copies of the whole database (`<db>.snapshots/`, or in memory). */
   snapshots: SnapshotRepository;
   /** This process as the holder of the database's lock (store/lock.ts). */
@@ -84,6 +86,7 @@ export function openStore(path: string): OpenStore {
     reset: new ResetRepository(db),
     events: new EventRepository(db),
     faults: new FaultRepository(db),
+    pendingPayments: new PendingPaymentRepository(db),
     snapshots: new SnapshotRepository(store, path),
   };
 }

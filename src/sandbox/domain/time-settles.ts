@@ -1,0 +1,32 @@
+/**
+ * What time settles (docs/test-cards.md, "What time settles"): a payment left waiting by a customer who
+ * never comes back ends when its window passes, whether the sandbox clock is moved past it or real time
+ * passes. Pure: the windows, and when (and how) a waiting payment is due to settle.
+ */
+import type { PaymentRecord } from './records.js';
+
+/**
+ * A bank payment (iDEAL, Sofort, Giropay, EPS) whose customer never finishes on the bank page: 15 minutes,
+ * as the provider's pending iDEAL payments expired (iDEAL sessions last at most 15 minutes).
+ */
+export const BANK_PENDING_MS = 15 * 60_000;
+/** A wallet payment (PayPal) whose customer never comes back: 3 hours, as PayPal's approval links expire. */
+export const WALLET_PENDING_MS = 3 * 60 * 60_000;
+/** An open 3-D Secure challenge nobody answers: abandoned after 10 minutes, as issuers' ACS sessions end. */
+export const CHALLENGE_OPEN_MS = 10 * 60_000;
+/** The shortest window: nothing created after `now` minus this can be due. */
+export const SHORTEST_WINDOW_MS = Math.min(BANK_PENDING_MS, WALLET_PENDING_MS, CHALLENGE_OPEN_MS);
+
+/** How a waiting payment ends when its window passes. */
+export type TimeSettlement = { kind: 'bank-expired' | 'wallet-expired' | 'challenge-abandoned'; dueAt: number };
+
+/**
+ * When and how time settles `p`, or undefined when it does not: it is not waiting (result 2), or it is a
+ * bank or wallet payment of the amount convention's 4.xx, which stays pending on purpose.
+ */
+export function timeSettlementOf(p: PaymentRecord, flow: 'bank' | 'wallet' | undefined): TimeSettlement | undefined {
+  if (p.result !== 2) return undefined;
+  if (p.challenge !== undefined) return { kind: 'challenge-abandoned', dueAt: p.createdAt + CHALLENGE_OPEN_MS };
+  if (flow === undefined || Math.trunc(p.amount) === 4) return undefined;
+  return flow === 'bank' ? { kind: 'bank-expired', dueAt: p.createdAt + BANK_PENDING_MS } : { kind: 'wallet-expired', dueAt: p.createdAt + WALLET_PENDING_MS };
+}
