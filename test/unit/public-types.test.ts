@@ -31,6 +31,20 @@ await sandbox.close();
 import * as library from 'paylink/library';
 console.log(Object.keys(library));
 `,
+  'paylink/testing': `
+import { createTestSandbox, payOnHostedPage, webhookReceiver, type PageLike, type TestSandbox } from 'paylink/testing';
+import * as everything from 'paylink/testing';
+
+const sandbox: TestSandbox = await createTestSandbox({ db: ':memory:', businessId: 'shop' });
+const received = await webhookReceiver({ secret: sandbox.webhookSecret });
+const link = await sandbox.api.links.create({ transaction: { amount: 1, currencyCode: 'EUR' }, link: { returnUrl: 'https://shop.example/', brandIds: [1010] } });
+const url: string = link.body.link.redirect.url;
+declare const page: PageLike;
+const pay: typeof payOnHostedPage = payOnHostedPage;
+console.log(url, page, pay, Object.keys(everything));
+await received.close();
+await sandbox.close();
+`,
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'paylink-consumer-'));
