@@ -104,8 +104,9 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
     const resolved = await resolveKind(ctx.admin, id, ctx.client.businessId);
     if (resolved === 'token') throw new ApiResponseError(`${id} is a saved card token, not a link, checkout or payment: read it with \`paylink token get ${id}\`.`, 404, undefined);
     if (resolved === null) {
-      // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints.
-      const response = await ctx.client.get(`/gateway/v3/${PATHS.payment}/${encodeURIComponent(id)}`);
+      // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints (the
+      // checkout's: a payment's 404 has no body, as the provider's).
+      const response = await ctx.client.get(`/gateway/v3/${PATHS.checkout}/${encodeURIComponent(id)}`);
       throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
     }
     if (resolved !== undefined) kind = resolved;
