@@ -300,7 +300,7 @@ export async function adminOk<T = any>(conn: AdminConnection, method: 'GET' | 'P
 }
 
 /** What an id names, as the sandbox knows it. */
-export type IdKind = 'link' | 'checkout' | 'payment' | 'token';
+export type IdKind = 'link' | 'checkout' | 'payment' | 'credit' | 'token';
 
 /**
  * Asks the sandbox what `id` names for `businessId` (`GET /__sandbox/resolve/:id`): a kind, or null when
@@ -315,7 +315,7 @@ export async function resolveKind(conn: AdminConnection, id: string, businessId:
   if (response.status !== 200) return undefined;
   try {
     const kind = (JSON.parse(text) as { body?: { kind?: unknown } }).body?.kind;
-    return kind === null || kind === 'link' || kind === 'checkout' || kind === 'payment' || kind === 'token' ? kind : undefined;
+    return kind === null || kind === 'link' || kind === 'checkout' || kind === 'payment' || kind === 'credit' || kind === 'token' ? kind : undefined;
   } catch {
     return undefined;
   }

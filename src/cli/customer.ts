@@ -107,7 +107,7 @@ export async function findResource(client: ApiClient, id: string, kind?: Resourc
   if (!kind && admin) {
     const resolved = await resolveKind(admin, id, client.businessId);
     if (resolved === 'link' || resolved === 'checkout') kind = resolved;
-    else if (resolved === 'payment' || resolved === 'token') {
+    else if (resolved === 'payment' || resolved === 'credit' || resolved === 'token') {
       throw new ApiResponseError(`No payment link or checkout ${id} for business ${client.businessId}: that id is a ${resolved}.`, 404, undefined);
     } else if (resolved === null) {
       // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints.

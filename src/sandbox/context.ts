@@ -7,6 +7,7 @@ import { SandboxClock, type ClockState } from './domain/clock.js';
 import { RandomIds, SeededIds, uuidFromText, type IdSource } from './domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from './domain/records.js';
 import type { AttemptRepository } from './store/attempts.js';
+import type { WaitingCreditRepository } from './store/waiting-credits.js';
 import type { BrowseRepository } from './store/browse.js';
 import type { DocumentTable } from './store/document-table.js';
 import type { FormTokenRepository } from './store/form-tokens.js';
@@ -50,6 +51,7 @@ export class Sandbox implements Deps {
   readonly tokens: TokenTable;
   readonly formTokens: FormTokenRepository;
   readonly attempts: AttemptRepository;
+  readonly waitingCredits: WaitingCreditRepository;
   readonly meta: MetaRepository;
   /** The stored rows of the request log (services/request-log.ts buffers in front of it). */
   readonly requestLog: RequestLogRepository;
@@ -87,6 +89,7 @@ export class Sandbox implements Deps {
     this.tokens = opened.tokens;
     this.formTokens = opened.formTokens;
     this.attempts = opened.attempts;
+    this.waitingCredits = opened.waitingCredits;
     this.meta = opened.meta;
     this.requestLog = opened.requestLog;
     this.browse = opened.browse;

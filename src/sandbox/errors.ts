@@ -9,6 +9,8 @@ export const RESULTS = {
   ok: { result: 0, description: 'Ok' },
   success: { result: 0, description: 'Success' },
   completed: { result: 0, description: 'Completed' },
+  /** A credit to a bank account on its way (SEPA): the provider's 1. */
+  waiting: { result: 1, description: 'Waiting' },
   pending: { result: 2, description: 'Pending' },
   timeout: { result: 4, description: 'Timeout' },
   inputError: { result: -1, description: 'Input error' },

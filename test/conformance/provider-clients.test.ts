@@ -192,8 +192,9 @@ describe('credits (payouts to a card)', () => {
     const id = created.body.body.id as string;
     const read = await sb.get(`/gateway/v3/credits/${id}?businessId=clients`);
     expect(read.body).toEqual(created.body);
-    const list = await sb.get(`/gateway/v3/credits?businessId=clients&trackingCode=${trackingCode}`);
-    expect(list.body).toEqual([created.body]);
+    // One credit, not a list: the provider's clients read credits by tracking code as a single answer.
+    const found = await sb.get(`/gateway/v3/credits?businessId=clients&trackingCode=${trackingCode}`);
+    expect([found.status, found.body]).toEqual([200, created.body]);
     expect((await sb.get(`/gateway/v3/payments/${id}?businessId=clients`)).status).toBe(404);
     expect((await sb.get(`/gateway/v3/payments?businessId=clients&trackingCode=${trackingCode}`)).body).toEqual([]);
     expect((await sb.get(`/gateway/v3/credits/${id}?businessId=another`)).status).toBe(404);

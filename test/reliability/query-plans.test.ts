@@ -29,6 +29,10 @@ const BIG = ['links', 'checkouts', 'payments', 'tokens', 'form_tokens', 'request
  */
 const ALLOWED: Array<{ sql: RegExp; why: string }> = [
   {
+    sql: /^SELECT id FROM payments WHERE json_extract\(data, '\$\.action'\) = 'CREDIT' AND json_extract\(data, '\$\.result'\) = 1 ORDER BY/,
+    why: 'the waiting SEPA credits, read through the partial index payments_waiting_credits, which holds those credits only (not every payment)',
+  },
+  {
     sql: /^SELECT data FROM (links|checkouts|payments|tokens) (WHERE .* )?ORDER BY rowid DESC LIMIT \? OFFSET \?$/,
     why: 'a listing page walks the table newest first in rowid order and stops once the page is full (LIMIT); filtered by `since` or by a tracking code without a business, it reads on while fewer rows match (docs/reliability.md)',
   },

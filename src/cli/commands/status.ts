@@ -8,7 +8,7 @@ import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import { brandName, money } from '../options.js';
 
-export type StatusKind = 'link' | 'checkout' | 'payment';
+export type StatusKind = 'link' | 'checkout' | 'payment' | 'credit';
 
 /** One attempt (payment entry) in a status view. */
 export interface AttemptView {
@@ -42,7 +42,7 @@ export interface StatusView {
   envelope: any;
 }
 
-const PATHS: Record<StatusKind, string> = { link: 'paymentlinks', checkout: 'checkouts', payment: 'payments' };
+const PATHS: Record<StatusKind, string> = { link: 'paymentlinks', checkout: 'checkouts', payment: 'payments', credit: 'credits' };
 
 function attempt(entry: any): AttemptView {
   return {
@@ -60,7 +60,7 @@ function attempt(entry: any): AttemptView {
 /** Builds the status view of an envelope. */
 export function statusView(kind: StatusKind, id: string, envelope: any): StatusView {
   const body = envelope?.body ?? {};
-  if (kind === 'payment') {
+  if (kind === 'payment' || kind === 'credit') {
     const self = attempt(envelope);
     return {
       kind,
@@ -133,7 +133,7 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
     ui.json(view);
     return view;
   }
-  ui.heading(`${view.kind === 'link' ? 'Payment link' : view.kind === 'checkout' ? 'Checkout' : 'Payment'} ${view.id}`);
+  ui.heading(`${view.kind === 'link' ? 'Payment link' : view.kind === 'checkout' ? 'Checkout' : view.kind === 'credit' ? 'Credit' : 'Payment'} ${view.id}`);
   ui.field('State', ui.state(view.state));
   ui.field('Result', ui.result(view.result, view.description));
   if (view.amount !== undefined) ui.field('Amount', money(view.amount, view.currencyCode));
@@ -141,6 +141,12 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   if (view.expirationTime) ui.field('Expires', view.expirationTime);
   if (view.token) ui.field('Token', view.token);
   const p = view.envelope?.body?.transaction;
+  if (view.kind === 'credit') {
+    // A SEPA credit on its way: 1 Waiting, and when it settles by the sandbox clock.
+    if (p?.settlesAt) ui.field('Settles', `${String(p.settlesAt)} (sandbox clock; \`paylink clock set\` moves it)`);
+    const bank = view.envelope?.body?.bank;
+    if (bank?.iban) ui.field('To', `${String(bank.accountHolderName ?? '')} ${String(bank.iban)}`.trim());
+  }
   if (view.kind === 'payment') {
     if (p?.action) ui.field('Action', String(p.action));
     if (p?.parentId) ui.field('Original', String(p.parentId));
@@ -148,7 +154,7 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
     if (p?.refundedAmount) ui.field('Refunded', money(p.refundedAmount, view.currencyCode));
     if (p?.cancelled) ui.field('Cancelled', 'yes');
   }
-  if (view.kind !== 'payment') {
+  if (view.kind === 'link' || view.kind === 'checkout') {
     ui.line();
     ui.line(`  ${ui.color.bold(`Attempts (${view.attempts.length})`)}`);
     if (view.attempts.length > 0) {
@@ -160,7 +166,7 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
   } else if (view.attempts[0]?.lastFourDigits) {
     ui.field('Card', `${brandName(view.attempts[0].brandId)} ····${view.attempts[0].lastFourDigits}`);
   }
-  if (view.kind !== 'payment' && view.attempts.length > 0 && view.attempts[view.attempts.length - 1]!.error?.message) {
+  if ((view.kind === 'link' || view.kind === 'checkout') && view.attempts.length > 0 && view.attempts[view.attempts.length - 1]!.error?.message) {
     ui.field('Last error', view.attempts[view.attempts.length - 1]!.error!.message!);
   }
   return view;

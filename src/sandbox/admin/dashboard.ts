@@ -206,10 +206,32 @@ function tableOf(sandbox: Sandbox, table: ResourceTable, pageNo: number, pageSiz
   };
 }
 
-function overview(req: RouteRequest): Reply {
+/** SEPA credits on their way (1 Waiting) and when each settles by the sandbox clock; none: no table. */
+async function waitingCreditsTable(sandbox: Sandbox): Promise<TableView[]> {
+  const waiting = await sandbox.services.credits.waiting();
+  if (waiting.length === 0) return [];
+  return [
+    {
+      id: 'waiting-credits',
+      title: `Credits waiting to settle (${waiting.length})`,
+      columns: ['credit', 'business', 'amount', 'to', 'settles at'],
+      rows: waiting.map((p): Cell[] => [
+        { text: p.id, href: detailHref('payments', p.id), mono: true },
+        p.businessId,
+        money(p.amount, p.currencyCode),
+        `${p.bank?.accountHolderName ?? ''} ${p.bank?.iban ?? ''}`.trim(),
+        p.settlesAt !== undefined ? isoUtc(p.settlesAt) : '',
+      ]),
+      empty: 'None.',
+    },
+  ];
+}
+
+async function overview(req: RouteRequest): Promise<Reply> {
   const redirect = guard(req);
   if (redirect) return redirect;
   const { sandbox } = req;
+  const waiting = await waitingCreditsTable(sandbox);
   const recent = sandbox.services.admin.requestLog().list({ limit: 15 }).reverse();
   return page(
     renderOverview({
@@ -217,7 +239,7 @@ function overview(req: RouteRequest): Reply {
       section: 'overview',
       clock: clockPanel(sandbox, '/'),
       notice: noticeOf(req),
-      tables: (['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false)),
+      tables: [...waiting, ...(['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false))],
       requests: { title: 'Latest requests', rows: recent.map(requestView), empty: 'No requests logged yet.', more: { href: `${BASE}/requests`, label: 'Request log' } },
     }),
   );
@@ -391,6 +413,8 @@ function paymentDetail(req: RouteRequest): Reply {
   if (p.cancelled) fields.push(['Cancelled', 'yes']);
   const settles = timeSettlementOf(p, simulatorFlow(p));
   if (settles !== undefined) fields.push(['Settles by time', `${isoUtc(settles.dueAt)}: ${SETTLE_TEXT[settles.kind]}`]);
+  if (p.settlesAt !== undefined) fields.push(['Settles at', `${isoUtc(p.settlesAt)} (sandbox clock: advancing the clock past it settles the credit)`]);
+  if (p.action === 'CREDIT' && p.bank?.iban !== undefined) fields.push(['Paid to', `${p.bank.accountHolderName ?? ''} ${p.bank.iban}${p.bank.bic ? ` (${p.bank.bic})` : ''}`.trim()]);
   return page(
     renderDetail({
       title: 'Payment',

@@ -1,16 +1,35 @@
 /**
- * Credits (payouts to a card), the provider's `/gateway/v3/credits`: created with a card like a payment,
- * read by id and by trackingCode. They are payment records with the action `CREDIT`, kept out of the
- * payments endpoints, and cannot be captured, cancelled or refunded. Test cards decide the outcome as for
- * payments; 3-D Secure does not apply to a payout.
+ * Credits, the provider's `/gateway/v3/credits`: payouts to a card (created with a card like a payment;
+ * test cards decide the outcome; 3-D Secure does not apply to a payout) or to a bank account by SEPA
+ * (brand 6010, `body.bank`, no card: `1 Waiting` until it settles). Read by id and by trackingCode (one
+ * credit). They are payment records with the action `CREDIT`, kept out of the payments endpoints, and
+ * cannot be captured, cancelled or refunded.
  */
 import { paymentEnvelope } from '../domain/answers.js';
-import { brandById } from '../domain/brands.js';
+import { brandById, SEPA_CREDIT } from '../domain/brands.js';
+import { normalIban } from '../domain/iban.js';
 import { invalidValue, missingProperty } from '../errors.js';
-import { optionalNumber, optionalString, requireObject } from '../http/fields.js';
+import { optionalNumber, optionalObject, optionalString, requireObject, requireString, type JsonObject } from '../http/fields.js';
+import type { CreditAccount } from '../services/credits.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { parseTransaction } from './common.js';
 import { parseCardInput } from './payments.js';
+
+/**
+ * `body.bank` of a SEPA credit: `iban` (a well-formed IBAN with valid check digits, spaces allowed) and
+ * `accountHolderName` required; `bic` (8 or 11 characters) and `countryCode` (two letters) optional.
+ */
+function parseCreditAccount(bank: JsonObject): CreditAccount {
+  const ibanText = requireString(bank.iban, 'body.bank.iban', { max: 42 });
+  const iban = normalIban(ibanText);
+  if (iban === undefined) throw invalidValue('body.bank.iban', 'Expected an IBAN with valid check digits, such as NL91ABNA0417164300.');
+  const accountHolderName = requireString(bank.accountHolderName, 'body.bank.accountHolderName', { max: 100 });
+  const bic = optionalString(bank.bic, 'body.bank.bic')?.toUpperCase();
+  if (bic !== undefined && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) throw invalidValue('body.bank.bic', 'Expected a BIC of 8 or 11 characters, such as ABNANL2A.');
+  const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
+  if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+  return { iban, accountHolderName, ...(bic !== undefined ? { bic } : {}), ...(countryCode !== undefined ? { countryCode } : {}) };
+}
 
 async function createCredit(req: RouteRequest) {
   const json = await req.json();
@@ -19,10 +38,28 @@ async function createCredit(req: RouteRequest) {
   const transaction = parseTransaction(body, { trackingRequired: true });
   const t = body.transaction as Record<string, unknown>;
   const brandId = optionalNumber(t.brandId, 'body.transaction.brandId');
-  if (brandId !== undefined && brandById(brandId)?.kind !== 'card') {
-    throw invalidValue('body.transaction.brandId', 'A credit is paid out to a card: use a card brand or leave brandId out.');
-  }
+  const bank = optionalObject(body.bank, 'body.bank');
   const descriptor = optionalString(t.descriptor, 'body.transaction.descriptor', { max: 127 });
+  // A credit to a bank account: SEPA, named by its brand or by a bank account sent without a card.
+  if (brandId === SEPA_CREDIT.id || (brandId === undefined && bank !== undefined && optionalObject(body.card, 'body.card') === undefined)) {
+    if (optionalObject(body.card, 'body.card') !== undefined) throw invalidValue('body.card', 'A SEPA credit (brandId 6010) is paid to body.bank: leave body.card out.');
+    if (bank === undefined) throw missingProperty('body.bank');
+    if (!(SEPA_CREDIT.currencies as readonly string[]).includes(transaction.currencyCode)) throw invalidValue('body.transaction.currencyCode', 'A SEPA credit is paid in EUR.');
+    const record = await req.sandbox.services.credits.createToBank({
+      businessId,
+      amount: transaction.amount,
+      currencyCode: transaction.currencyCode,
+      trackingCode: transaction.trackingCode!,
+      descriptor,
+      bank: parseCreditAccount(bank),
+      notifyUrl: transaction.notifyUrl,
+    });
+    return Reply.json(record.httpStatus, paymentEnvelope(record));
+  }
+  if (brandId !== undefined && brandById(brandId)?.kind !== 'card') {
+    throw invalidValue('body.transaction.brandId', 'A credit is paid out to a card (a card brand, or leave brandId out) or to a bank account (6010 SEPA with body.bank).');
+  }
+  if (bank !== undefined) throw invalidValue('body.bank', 'Only a SEPA credit (brandId 6010) takes body.bank; a card credit takes body.card.');
   const card = parseCardInput(requireObject(body.card, 'body.card'), { cvvRequired: false });
   const record = await req.sandbox.services.credits.create({
     businessId,
@@ -37,21 +74,24 @@ async function createCredit(req: RouteRequest) {
   return Reply.json(record.httpStatus, paymentEnvelope(record));
 }
 
-function getCredit(req: RouteRequest) {
+async function getCredit(req: RouteRequest) {
   const businessId = req.businessFromQuery();
-  return Reply.json(200, paymentEnvelope(req.sandbox.services.credits.get(businessId, req.params.creditId!)));
+  return Reply.json(200, paymentEnvelope(await req.sandbox.services.credits.get(businessId, req.params.creditId!)));
 }
 
-/** Every credit with the trackingCode, oldest first, as a top-level array like the payments lookup. */
-function findCredits(req: RouteRequest) {
+/**
+ * The credit with the trackingCode as ONE envelope, HTTP 200 whatever its result: the provider's clients
+ * read credits by tracking code as a single answer (while they read payments by tracking code as a list).
+ */
+async function findCredit(req: RouteRequest) {
   const businessId = req.businessFromQuery();
   const code = req.query.get('trackingCode');
   if (!code) throw missingProperty('trackingCode');
-  return Reply.json(200, req.sandbox.services.credits.byTrackingCode(businessId, code).map(paymentEnvelope));
+  return Reply.json(200, paymentEnvelope(await req.sandbox.services.credits.byTrackingCode(businessId, code)));
 }
 
 export const creditRoutes: Route[] = [
   { method: 'POST', path: '/gateway/v3/credits', kind: 'api', handler: createCredit },
-  { method: 'GET', path: '/gateway/v3/credits', kind: 'api', handler: findCredits },
+  { method: 'GET', path: '/gateway/v3/credits', kind: 'api', handler: findCredit },
   { method: 'GET', path: '/gateway/v3/credits/:creditId', kind: 'api', handler: getCredit },
 ];

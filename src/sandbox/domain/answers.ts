@@ -101,6 +101,8 @@ export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
   if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
   if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
   if (p.cancelled) transaction.cancelled = true;
+  // Sandbox extension: when a waiting SEPA credit settles, by the sandbox clock.
+  if (p.settlesAt !== undefined) transaction.settlesAt = isoUtc(p.settlesAt);
   if (p.bank !== undefined) body.bank = bankView(p);
   return body;
 }

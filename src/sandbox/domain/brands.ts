@@ -51,6 +51,12 @@ export const BRANDS: readonly Brand[] = [
   { id: 5020, name: 'AfterPay', kind: 'invoice', currencies: ['EUR', 'CHF', 'SEK', 'NOK', 'DKK'] },
 ];
 
+/**
+ * SEPA credit transfer (brand 6010): credits paid out to a bank account (`POST /gateway/v3/credits` with
+ * `body.bank`), never a payment brand, so it is not among {@link BRANDS}.
+ */
+export const SEPA_CREDIT = { id: 6010, name: 'SEPA', currencies: ['EUR'] } as const;
+
 const BY_ID = new Map(BRANDS.map((brand) => [brand.id, brand]));
 
 export function brandById(id: number): Brand | undefined {

@@ -5,6 +5,7 @@
  * that bank in its own form: upper case with underscores (`ABN_AMRO`, `RABOBANK`, recorded answers).
  * iDEAL's own issuer codes (the banks' BICs, `INGBNL2A`) name the same banks and are taken too.
  */
+import { ibanCheckDigits } from './iban.js';
 
 export interface IdealBank {
   /** The provider's issuer id. */
@@ -49,13 +50,6 @@ export function idealBankOf(issuerId: string | undefined): IdealBank | undefined
 /** The account number every sandbox iDEAL payer has, at whichever bank (nobody's account). */
 const SANDBOX_ACCOUNT_NUMBER = '0417164300';
 
-/** ISO 13616 check digits of an IBAN from its country, bank code and account number. */
-function ibanCheckDigits(country: string, bban: string): string {
-  const digits = (bban + country + '00').replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
-  let remainder = 0;
-  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  return String(98 - remainder).padStart(2, '0');
-}
 
 /** The sandbox payer's account at `bank`: a Dutch IBAN with valid check digits, the bank's BIC. */
 export function idealAccount(bank: IdealBank): { iban: string; bic: string; accountNumber: string } {

@@ -162,3 +162,40 @@ export function paymentStateText(p: PaymentRecord): string {
   if (p.result === 2) return 'PENDING';
   return p.description.toUpperCase();
 }
+
+// ---- Credits to a bank account (SEPA) ----
+
+const DAY_MS = 86_400_000;
+
+/**
+ * When a SEPA credit made at `createdAt` settles: the next business day at the same time of day (a SEPA
+ * credit transfer arrives by the next banking day): Friday's on Monday, Saturday's and Sunday's on Tuesday,
+ * days counted in UTC. Holidays are not counted.
+ */
+export function creditSettlesAt(createdAt: number): number {
+  let at = createdAt;
+  let businessDays = 0;
+  // Weekend days do not count; the credit is on its way from the next business day it starts.
+  while (isWeekend(at)) at += DAY_MS;
+  while (businessDays < 1) {
+    at += DAY_MS;
+    if (!isWeekend(at)) businessDays += 1;
+  }
+  return at;
+}
+
+function isWeekend(epochMs: number): boolean {
+  const day = new Date(epochMs).getUTCDay();
+  return day === 0 || day === 6;
+}
+
+/** True for a SEPA credit still waiting (result 1) whose settlement time has come at `now`. */
+export function creditDue(credit: PaymentRecord, now: number): boolean {
+  return credit.action === 'CREDIT' && credit.result === RESULTS.waiting.result && credit.settlesAt !== undefined && now >= credit.settlesAt;
+}
+
+/** The transition 1 Waiting -> 0 Ok of a SEPA credit at `now`; the credit as it is when it is not due. */
+export function settleCredit(credit: PaymentRecord, now: number): PaymentRecord {
+  if (!creditDue(credit, now)) return credit;
+  return { ...credit, ...RESULTS.ok, httpStatus: 200, settlesAt: undefined, updatedAt: now };
+}

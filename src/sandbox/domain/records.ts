@@ -149,6 +149,11 @@ export interface PaymentRecord extends StoredDocument {
   notifyUrl?: string | undefined;
   /** Bank payments: the request's country and issuer, the bank's name, and the payer's account once paid. */
   bank?: BankDetails | undefined;
+  /**
+   * A SEPA credit waiting (result 1): when it settles, in sandbox-clock milliseconds (docs/api.md,
+   * "Credits to a bank account"). Gone once it settled.
+   */
+  settlesAt?: number | undefined;
   /** For authorizations and payments: how much was captured, refunded, and whether it was cancelled. */
   capturedAmount?: number | undefined;
   refundedAmount?: number | undefined;

@@ -99,11 +99,13 @@ export function paymentsOf(deps: Pick<Deps, 'payments'>, ids: readonly string[])
 }
 
 /** What an id names (`link`, `checkout`, `payment`, `token`), or null; only the business's own when one is given. */
-export function kindOfId(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, id: string, businessId?: string): 'link' | 'checkout' | 'payment' | 'token' | null {
+export function kindOfId(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, id: string, businessId?: string): 'link' | 'checkout' | 'payment' | 'credit' | 'token' | null {
   const tables = [['link', deps.links], ['checkout', deps.checkouts], ['payment', deps.payments], ['token', deps.tokens]] as const;
   for (const [kind, table] of tables) {
     const doc = table.get(id);
-    if (doc !== undefined && (businessId === undefined || doc.businessId === businessId)) return kind;
+    if (doc === undefined || (businessId !== undefined && doc.businessId !== businessId)) continue;
+    // A credit is a payment record, read at its own endpoint (/gateway/v3/credits).
+    return kind === 'payment' && (doc as { action?: string }).action === 'CREDIT' ? 'credit' : kind;
   }
   return null;
 }

@@ -13,6 +13,7 @@ export interface ClockChange {
 }
 import { invalidValue, missingProperty } from '../errors.js';
 import { settleDue, type Settled, type TimeSettleDeps } from './time-settles.js';
+import { settleDueCreditsNow } from './credits.js';
 
 export { parseClockStep };
 
@@ -49,7 +50,7 @@ function withinClockRange(epochMs: number): boolean {
  * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
  * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
  */
-export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'> & TimeSettleDeps, body: ClockChange): Promise<ClockView & { settled: Array<Omit<Settled, 'dueAt'> & { dueAt: string }> }> {
+export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta' | 'waitingCredits'> & TimeSettleDeps, body: ClockChange): Promise<ClockView & { settled: Array<Omit<Settled, 'dueAt'> & { dueAt: string }> }> {
   const freeze = body.freeze;
   if (freeze !== undefined && typeof freeze !== 'boolean') throw invalidValue('freeze', 'Use true or false.');
   if (body.reset === true) {
@@ -77,6 +78,8 @@ export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'
   // Saved, so a moved clock survives a restart; what the new time settles commits with it (services/time-settles.ts).
   const settled = await sandbox.store.write(() => {
     sandbox.meta.set('clock', sandbox.clock.state());
+    // SEPA credits due by the new time settle too (services/credits.ts).
+    settleDueCreditsNow(sandbox, sandbox.clock.now());
     return settleDue(sandbox);
   });
   return { ...clockView(sandbox), settled: settled.map((x) => ({ ...x, dueAt: isoUtcMs(x.dueAt) })) };

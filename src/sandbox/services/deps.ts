@@ -7,6 +7,7 @@ import type { SandboxClock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import type { AttemptRepository } from '../store/attempts.js';
+import type { WaitingCreditRepository } from '../store/waiting-credits.js';
 import type { BrowseRepository } from '../store/browse.js';
 import type { DocumentTable } from '../store/document-table.js';
 import type { EventRepository } from '../store/events.js';
@@ -29,6 +30,8 @@ export interface Deps {
   readonly tokens: TokenTable;
   readonly formTokens: FormTokenRepository;
   readonly attempts: AttemptRepository;
+  /** SEPA credits waiting to settle. */
+  readonly waitingCredits: WaitingCreditRepository;
   readonly meta: MetaRepository;
   readonly requestLog: RequestLogRepository;
   readonly browse: BrowseRepository;

@@ -4,7 +4,7 @@
  * (`api/`, `web/`, `admin/`) reach records only through these.
  */
 import { createCheckout, findCheckout, getCheckout, type NewCheckout } from './checkouts.js';
-import { createCredit, findCredits, getCredit, type NewCredit } from './credits.js';
+import { createBankCredit, createCredit, findCredit, getCredit, settleDueCredits, waitingCredits, type NewBankCredit, type NewCredit } from './credits.js';
 import type { Deps } from './deps.js';
 import { followUp, type FollowUpRequest } from './follow-ups.js';
 import { cancelLink, copyLink, createLink, findLink, getLink, type NewLink } from './links.js';
@@ -62,8 +62,13 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
     },
     credits: {
       create: (credit: NewCredit) => createCredit(deps, credit),
+      createToBank: (credit: NewBankCredit) => createBankCredit(deps, credit),
       get: (businessId: string, creditId: string) => getCredit(deps, businessId, creditId),
-      byTrackingCode: (businessId: string, trackingCode: string) => findCredits(deps, businessId, trackingCode),
+      /** One credit (the one holding the code, else the latest), as the provider answered this lookup. */
+      byTrackingCode: (businessId: string, trackingCode: string) => findCredit(deps, businessId, trackingCode),
+      /** Settles the SEPA credits due at `now` (default: the sandbox clock's now); see services/credits.ts. */
+      settleDue: (now?: number) => settleDueCredits(deps, now),
+      waiting: () => waitingCredits(deps),
     },
     tokens: {
       create: (token: NewToken) => createToken(deps, token),

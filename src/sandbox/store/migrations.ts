@@ -233,6 +233,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payments_waiting ON payments (created_at) WHERE json_extract(data, '$.result') = 2;
     `,
   },
+  {
+    version: 12,
+    description: 'SEPA credits waiting to settle (result 1), found by their settlement time through a partial index that holds them only',
+    sql: `
+      CREATE INDEX payments_waiting_credits ON payments (json_extract(data, '$.settlesAt'))
+        WHERE json_extract(data, '$.action') = 'CREDIT' AND json_extract(data, '$.result') = 1;
+    `,
+  },
 ];
 
 /**

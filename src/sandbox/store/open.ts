@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { AttemptRepository } from './attempts.js';
+import { WaitingCreditRepository } from './waiting-credits.js';
 import { BrowseRepository } from './browse.js';
 import { openDatabase, openReader } from './db.js';
 import { DocumentTable } from './document-table.js';
@@ -26,6 +27,7 @@ export interface OpenStore {
   tokens: TokenTable;
   formTokens: FormTokenRepository;
   attempts: AttemptRepository;
+  waitingCredits: WaitingCreditRepository;
   meta: MetaRepository;
   requestLog: RequestLogRepository;
   browse: BrowseRepository;
@@ -80,6 +82,7 @@ export function openStore(path: string): OpenStore {
     tokens: new TokenTable(db, reads),
     formTokens: new FormTokenRepository(db),
     attempts: new AttemptRepository(db),
+    waitingCredits: new WaitingCreditRepository(db),
     meta,
     requestLog: new RequestLogRepository(db),
     browse: new BrowseRepository(db),
