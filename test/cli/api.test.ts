@@ -78,9 +78,14 @@ describe('paylink api', () => {
     expect(JSON.parse(declined.out)).toMatchObject({ result: -4 });
     expect(declined.err).toContain('Declined');
 
-    const missing = await run(['api', 'GET', 'payments/no-such-payment', '--json']);
-    expect(missing.code).toBe(3);
-    expect(JSON.parse(missing.out)).toMatchObject({ body: { error: { code: 1404 } } });
+    const missingLink = await run(['api', 'GET', 'links/no-such-link', '--json']);
+    expect(missingLink.code).toBe(3);
+    expect(JSON.parse(missingLink.out)).toMatchObject({ body: { error: { code: 1404 } } });
+
+    // The provider answered an unknown payment with a bare HTTP 404 (docs/api.md): no envelope to print.
+    const missingPayment = await run(['api', 'GET', 'payments/no-such-payment', '--json']);
+    expect(missingPayment.code).toBe(3);
+    expect(JSON.parse(missingPayment.out).error.message).toContain('HTTP 404');
   });
 
   it('refuses bad usage with exit code 2 before sending anything', async () => {
