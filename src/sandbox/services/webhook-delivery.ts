@@ -43,9 +43,11 @@ export interface DeliveryOptions {
 
 const DEFAULT_CONCURRENCY = 64;
 const DEFAULT_PER_DESTINATION = 8;
-/** Due deliveries read at a time, and pages read at most per wake. */
+/** Due deliveries read at a time; pages read per wake, and per deep read (at most every DEEP_SCAN_MS). */
 const DUE_PAGE = 256;
+const SHALLOW_DUE_PAGES = 2;
 const MAX_DUE_PAGES = 64;
+const DEEP_SCAN_MS = 200;
 
 /** How much of an answer is kept with its attempt, and read. */
 const ANSWER_BYTES = 1024;
@@ -207,6 +209,7 @@ export class DeliveryWorker {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
+    clearTimeout(this.deepTimer);
     this.aborts.abort();
     await Promise.allSettled(this.running);
   }
@@ -237,10 +240,17 @@ export class DeliveryWorker {
       const now = Date.now();
       const upTo = this.events.committedSeq;
       let after = 0;
-      // Paging past destinations at their share (and payments waiting on an earlier event); bounded, so a
-      // backlog of hundreds of thousands is not read on every wake.
-      for (let pages = 0; pages < MAX_DUE_PAGES && free > 0; pages++) {
+      // Paging past destinations at their share (and payments waiting on an earlier event). A wake reads
+      // a page or two; a deep read (up to MAX_DUE_PAGES) at most every DEEP_SCAN_MS, so a backlog behind a
+      // busy destination costs little per attempt and another destination's delivery still goes out soon.
+      const deep = now - this.lastDeepScan >= DEEP_SCAN_MS;
+      if (deep) this.lastDeepScan = now;
+      const maxPages = deep ? MAX_DUE_PAGES : SHALLOW_DUE_PAGES;
+      let pages = 0;
+      let more = false;
+      for (; pages < maxPages && free > 0; pages++) {
         const refs = this.repo.dueRefs(now, upTo, after, DUE_PAGE);
+        more = refs.length === DUE_PAGE;
         for (const ref of refs) {
           if (free <= 0) break;
           if (this.inFlight.has(ref.id)) continue;
@@ -261,12 +271,23 @@ export class DeliveryWorker {
           free -= 1;
           this.launch(d, scope, destination);
         }
-        if (refs.length < DUE_PAGE) break;
+        if (!more) break;
         after = refs.at(-1)!.id;
+      }
+      // Rows were left unread with slots free: read deeper soon, even if nothing else wakes the worker.
+      if (more && free > 0 && pages >= maxPages && this.deepTimer === undefined) {
+        this.deepTimer = setTimeout(() => {
+          this.deepTimer = undefined;
+          this.wake();
+        }, DEEP_SCAN_MS);
+        this.deepTimer.unref();
       }
     }
     this.armTimer();
   }
+
+  private lastDeepScan = 0;
+  private deepTimer: NodeJS.Timeout | undefined;
 
   private readonly flightScope = new Map<number, string>();
   private readonly flightDestination = new Map<number, string>();
