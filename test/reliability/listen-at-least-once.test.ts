@@ -181,7 +181,13 @@ test('a second run resumes where the first stopped; --since replays; a cursor a 
     const all = await eventsOf(sandbox.url, 'resume');
     await waitForAll(all, rx, 10_000);
     await second.stop();
-    expect(tally(all, rx)).toEqual({ lost: 0, duplicates: 0, inOrder: true });
+    // At least once: the event in flight when the first run was stopped may come again (its cursor was
+    // not yet written), never more.
+    const resumed = tally(all, rx);
+    console.log(`second run: ${resumed.lost} lost, ${resumed.duplicates} duplicates`);
+    expect(resumed.lost).toBe(0);
+    expect(resumed.inOrder).toBe(true);
+    expect(resumed.duplicates).toBeLessThanOrEqual(1);
 
     const before = rx.deliveries.length;
     // --since an event replays it and every later one.
