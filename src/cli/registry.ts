@@ -329,7 +329,12 @@ function registerCompletion(program: Command, run: Runner): void {
     .description('Print a shell completion script (bash, zsh or fish)')
     .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"\n  $ paylink completion fish > ~/.config/fish/completions/paylink.fish')
     .action((shell: string, _o, cmd: Command) =>
-      run(cmd, () => import('./commands/completion.js'), (m, ctx) => void ctx.ui.streams.stdout.write(m.completionScript(program, shell)), { connection: false }),
+      run(cmd, () => import('./commands/completion.js'), (m, ctx) => {
+        const script = m.completionScript(program, shell);
+        // --json keeps its promise of one JSON document: the script as a string in it.
+        if (ctx.ui.options.json) ctx.ui.json({ shell, script });
+        else ctx.ui.streams.stdout.write(script);
+      }, { connection: false }),
     );
 }
 
