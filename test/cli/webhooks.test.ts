@@ -169,7 +169,8 @@ describe('paylink listen', () => {
 
   it('runs as `paylink listen --forward-to URL --json` and stops cleanly on SIGINT', async () => {
     const target = await startReceiver();
-    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process']);
+    // In the sandbox's temporary folder: listen keeps its cursor in .paylink/listen/ of its working directory.
+    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], { cwd: sb.dir });
     try {
       const end = Date.now() + 15_000;
       while (!out().includes('"status":200')) {

@@ -48,7 +48,7 @@ test('close() of startSandbox with a listen and a logs --follow attached finishe
 test('SIGTERM of paylink sandbox with paylink listen attached ends the process in under a second', async () => {
   const receiver = await startReceiver();
   const sandbox = await startProcess(join(dir, 'process.db'));
-  const listener = spawnCli(['listen', '--forward-to', receiver.url, '--base-url', sandbox.url]);
+  const listener = spawnCli(['listen', '--forward-to', receiver.url, '--base-url', sandbox.url], { cwd: dir });
   try {
     await until(() => /Forwarding/.test(listener.out() + listener.err()), 10_000);
     await pause(500);
