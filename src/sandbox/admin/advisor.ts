@@ -58,10 +58,10 @@ function adviceQuery(sandbox: Sandbox, query: URLSearchParams): { businessId?: s
 }
 
 /** The advice for a query: the request log's buffered rows are written first, so the newest count. */
-export function currentAdvice(sandbox: Sandbox, query: URLSearchParams): AdviceView {
+export async function currentAdvice(sandbox: Sandbox, query: URLSearchParams): Promise<AdviceView> {
   const options = adviceQuery(sandbox, query);
   sandbox.services.admin.requestLog().flush();
-  return adviceView(sandbox, sandbox.services.admin.advice(options), options);
+  return adviceView(sandbox, await sandbox.services.admin.advice(options), options);
 }
 
 const PAGE_HEADERS = {
@@ -70,10 +70,10 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-function advisorPage(req: RouteRequest): Reply {
+async function advisorPage(req: RouteRequest): Promise<Reply> {
   const { sandbox, query } = req;
   checkAdminAccess(sandbox, req.event, query);
-  const advice = currentAdvice(sandbox, query);
+  const advice = await currentAdvice(sandbox, query);
   const clock = sandbox.services.admin.clock();
   const view: AdvisorView = {
     title: 'Advisor',
@@ -87,6 +87,6 @@ function advisorPage(req: RouteRequest): Reply {
 }
 
 export const advisorRoutes: Route[] = [
-  { method: 'GET', path: '/__sandbox/advice', kind: 'admin', handler: ({ sandbox, query }) => envelope(sandbox, RESULTS.ok, currentAdvice(sandbox, query)) },
+  { method: 'GET', path: '/__sandbox/advice', kind: 'admin', handler: async ({ sandbox, query }) => envelope(sandbox, RESULTS.ok, await currentAdvice(sandbox, query)) },
   { method: 'GET', path: '/__sandbox/dashboard/advisor', kind: 'page', handler: advisorPage },
 ];

@@ -16,7 +16,7 @@ import { TrafficReader } from './advisor/reader.js';
 import { CHECKS } from './advisor/registry.js';
 
 export * from './advisor/model.js';
-export { isJudged, targetOf, TrafficReader, type CheckModule, type Target } from './advisor/reader.js';
+export { isJudged, targetOf, targetOfRequest, TrafficReader, type CheckModule, type Target } from './advisor/reader.js';
 export { CHECKS } from './advisor/registry.js';
 
 export const CHECK_IDS: readonly CheckId[] = CHECKS.map((c) => c.meta.id);

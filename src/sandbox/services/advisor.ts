@@ -2,14 +2,18 @@
  * The integration advisor's data: gathers the traffic of a time window (the request log's rows, the records
  * of the links, checkouts and payments they name, the webhook deliveries) and runs the pure checks of
  * domain/advisor.ts over it. The caller (admin/advisor.ts) writes the request log's buffered rows first.
+ *
+ * Advice never holds up the API (issue 22.8; docs/reliability.md): the work is done in slices of at most
+ * {@link SLICE_MS} between which the event loop answers other requests, and what can be kept between calls
+ * is kept: the decoded rows of the request log (a call reads only the rows logged since the last one) and
+ * the records' facts the checks use (a payment's amount, currency, tracking code and parents never change).
+ * After 10,000 logged payments a call took 1.4 s of blocked event loop before; `npm run bench` measures the
+ * API's p99 while advice runs.
  */
 import type { Deps } from './deps.js';
-
-/** What the advisor reads: the request log, the records its checks look at, the deliveries, the clock. */
-export type AdvisorDeps = Pick<Deps, 'requestLog' | 'links' | 'checkouts' | 'payments' | 'eventStore' | 'clock'>;
 import {
-  advise,
-  targetOf,
+  adviseStepwise,
+  targetOfRequest,
   type Advice,
   type ResourceInfo,
   type Traffic,
@@ -20,8 +24,26 @@ import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/record
 import { maskUrlPasswords } from '../domain/mask.js';
 import { decodeRequestRow } from '../store/request-log.js';
 
-/** Rows read per query of the request log. */
-const PAGE = 1000;
+/** What the advisor reads: the request log, the records its checks look at, the deliveries, the clock. */
+export type AdvisorDeps = Pick<Deps, 'requestLog' | 'links' | 'checkouts' | 'payments' | 'eventStore' | 'clock'>;
+
+/** Longest stretch of advice work between two turns of the event loop. */
+export const SLICE_MS = 2;
+
+/** Lets the event loop answer what is waiting once a slice of {@link SLICE_MS} is used up. */
+class Slicer {
+  private started = performance.now();
+
+  /** Yields to the event loop when this slice is used up (or always, with `force`). */
+  async pause(force = false): Promise<void> {
+    if (!force && performance.now() - this.started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
+/** Rows read per query of the request log (about a slice's worth of decoding). */
+const PAGE = 100;
 /** Webhook events read at most (the newest). */
 const MAX_EVENTS = 1000;
 
@@ -39,22 +61,10 @@ export interface DeliveryReader {
   attemptsOf(deliveryId: number): Array<{ at: number; status: number | null; fault?: string | undefined }>;
 }
 
-/** Every logged request at or after `from`, oldest first. */
-function requestsSince(sandbox: AdvisorDeps, from: number | undefined): TrafficRequest[] {
-  const out: TrafficRequest[] = [];
-  let since = 0;
-  for (;;) {
-    const rows = sandbox.requestLog.list({ since, limit: PAGE });
-    for (const row of rows) if (from === undefined || row.at >= from) out.push(decodeRequestRow(row));
-    if (rows.length < PAGE) return out;
-    since = rows.at(-1)!.seq;
-  }
-}
-
 function idsNamed(requests: TrafficRequest[]): Set<string> {
   const ids = new Set<string>();
   for (const r of requests) {
-    const target = targetOf(r.method, r.path);
+    const target = targetOfRequest(r);
     if (target && 'id' in target) ids.add(target.id);
     const body = (r.response as { body?: Record<string, unknown> } | undefined)?.body;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -77,13 +87,21 @@ function idsNamed(requests: TrafficRequest[]): Set<string> {
   return ids;
 }
 
-/** The records of the ids the traffic names, with the payments of links and checkouts and the originals of follow-ups. */
-function resourcesOf(sandbox: AdvisorDeps, ids: Iterable<string>): Map<string, ResourceInfo> {
-  const resources = new Map<string, ResourceInfo>();
+/**
+ * Adds to `resources` the records of `ids`, with the payments of links and checkouts and the originals of
+ * follow-ups. A payment's facts never change, so a known payment is not read again; a link or checkout is
+ * read again when `ids` names it (a new payment may have been made through it).
+ */
+async function addResources(sandbox: AdvisorDeps, resources: Map<string, ResourceInfo>, ids: Iterable<string>, slicer: Slicer): Promise<void> {
   const queue = [...ids];
+  const seen = new Set<string>();
   while (queue.length > 0) {
     const id = queue.pop()!;
-    if (resources.has(id)) continue;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const known = resources.get(id);
+    if (known?.kind === 'payment') continue;
+    await slicer.pause();
     const parent: LinkRecord | CheckoutRecord | undefined = sandbox.links.get(id) ?? sandbox.checkouts.get(id);
     if (parent) {
       resources.set(id, {
@@ -94,7 +112,7 @@ function resourcesOf(sandbox: AdvisorDeps, ids: Iterable<string>): Map<string, R
         amount: parent.transaction.amount,
         currencyCode: parent.transaction.currencyCode,
       });
-      queue.push(...parent.paymentIds);
+      for (const paymentId of parent.paymentIds) if (!resources.has(paymentId)) queue.push(paymentId);
       continue;
     }
     const payment: PaymentRecord | undefined = sandbox.payments.get(id);
@@ -109,20 +127,20 @@ function resourcesOf(sandbox: AdvisorDeps, ids: Iterable<string>): Map<string, R
       parentId: payment.parentId,
       parentPaymentId: payment.parentPaymentId,
     });
-    if (payment.parentId) queue.push(payment.parentId);
-    if (payment.parentPaymentId) queue.push(payment.parentPaymentId);
+    if (payment.parentId && !resources.has(payment.parentId)) queue.push(payment.parentId);
+    if (payment.parentPaymentId && !resources.has(payment.parentPaymentId)) queue.push(payment.parentPaymentId);
   }
-  return resources;
 }
 
 /**
  * The webhook deliveries of events at or after `from`, attempts in sandbox time. Attempts are stamped with
  * the wall clock; the clock's present offset converts them (exact unless the clock moved since).
  */
-export function deliveriesSince(reader: DeliveryReader, from: number | undefined, wallToSandbox: number): WebhookDelivery[] {
+export async function deliveriesSince(reader: DeliveryReader, from: number | undefined, wallToSandbox: number, pause: () => Promise<void> = async () => {}): Promise<WebhookDelivery[]> {
   const out: WebhookDelivery[] = [];
   for (const event of reader.events({ limit: MAX_EVENTS })) {
     if (from !== undefined && event.createdAt < from) continue;
+    await pause();
     // The body is the sandbox's own serialized event, always JSON.
     const payload = (JSON.parse(event.body) as { Payload?: { result?: unknown } } | undefined)?.Payload;
     for (const d of reader.deliveriesOf(event.seq)) {
@@ -141,19 +159,98 @@ export function deliveriesSince(reader: DeliveryReader, from: number | undefined
   return out;
 }
 
-/** The traffic of the window, ready for the checks. */
-export function gatherTraffic(sandbox: AdvisorDeps, options: AdviceOptions = {}): Traffic {
-  const now = sandbox.clock.now();
-  const requests = requestsSince(sandbox, options.from);
-  const all = deliveriesSince(sandbox.eventStore, options.from, now - Date.now());
-  // Deliveries name their business: another business's webhooks say nothing about this one's handler.
-  const webhooks = options.businessId === undefined ? all : all.filter((d) => d.businessId === options.businessId);
-  const ids = idsNamed(requests);
-  for (const d of webhooks) ids.add(d.paymentId);
-  return { now, requests, resources: resourcesOf(sandbox, ids), webhooks };
+/** What is kept of a sandbox's traffic between two calls. */
+interface KeptTraffic {
+  /** The request log's rows, decoded, oldest first: exactly the table's rows up to {@link lastSeq}. */
+  rows: TrafficRequest[];
+  lastSeq: number;
+  /** The records' facts of every id the rows named. */
+  resources: Map<string, ResourceInfo>;
+  /** Calls run one at a time (each brings the copy up to date). */
+  queue: Promise<unknown>;
 }
 
-/** Runs every check over the window's traffic. */
-export function adviceFor(sandbox: AdvisorDeps, options: AdviceOptions = {}): Advice {
-  return advise(gatherTraffic(sandbox, options), options.businessId);
+const kept = new WeakMap<AdvisorDeps, KeptTraffic>();
+
+function keptFor(sandbox: AdvisorDeps): KeptTraffic {
+  let entry = kept.get(sandbox);
+  if (!entry) {
+    entry = { rows: [], lastSeq: 0, resources: new Map(), queue: Promise.resolve() };
+    kept.set(sandbox, entry);
+  }
+  return entry;
+}
+
+/**
+ * Brings the kept rows up to date: reads the rows logged since the last call, then drops the ones the log
+ * pruned. When the copy no longer matches the table (a reset, a snapshot restored, rows deleted), it is
+ * read again from the start.
+ */
+async function refresh(sandbox: AdvisorDeps, traffic: KeptTraffic, slicer: Slicer, again = true): Promise<void> {
+  const fresh: TrafficRequest[] = [];
+  for (;;) {
+    const rows = sandbox.requestLog.list({ since: traffic.lastSeq, limit: PAGE });
+    for (const row of rows) {
+      const request = decodeRequestRow(row);
+      // What each row addresses is worked out here, in slices, and kept with the row for every later call.
+      targetOfRequest(request);
+      fresh.push(request);
+    }
+    if (rows.length > 0) traffic.lastSeq = rows.at(-1)!.seq;
+    if (rows.length < PAGE) break;
+    await slicer.pause();
+  }
+  for (const r of fresh) traffic.rows.push(r);
+  // The log prunes its oldest rows: drop as many from the front, then check the copy is the table's.
+  const held = sandbox.requestLog.countUpTo(traffic.lastSeq);
+  if (traffic.rows.length > held) traffic.rows.splice(0, traffic.rows.length - held);
+  const first = sandbox.requestLog.list({ since: 0, limit: 1 })[0];
+  const matches = traffic.rows.length === held && (held === 0 || traffic.rows[0]!.seq === first?.seq);
+  if (!matches) {
+    traffic.rows = [];
+    traffic.lastSeq = 0;
+    traffic.resources.clear();
+    if (again) await refresh(sandbox, traffic, slicer, false);
+    return;
+  }
+  // Facts of records the log no longer names are let go once they far outnumber the rows.
+  if (traffic.resources.size > 4 * traffic.rows.length + 1000) {
+    traffic.resources.clear();
+    await addResources(sandbox, traffic.resources, idsNamed(traffic.rows), slicer);
+  } else {
+    await addResources(sandbox, traffic.resources, idsNamed(fresh), slicer);
+  }
+}
+
+/** The traffic of the window, ready for the checks; `slicer` paces the work (see the header). */
+async function gatherTraffic(sandbox: AdvisorDeps, options: AdviceOptions, slicer: Slicer): Promise<Traffic> {
+  const traffic = keptFor(sandbox);
+  await refresh(sandbox, traffic, slicer);
+  const now = sandbox.clock.now();
+  const from = options.from;
+  const requests = from === undefined ? traffic.rows.slice() : traffic.rows.filter((r) => r.at >= from);
+  const all = await deliveriesSince(sandbox.eventStore, from, now - Date.now(), () => slicer.pause());
+  // Deliveries name their business: another business's webhooks say nothing about this one's handler.
+  const webhooks = options.businessId === undefined ? all : all.filter((d) => d.businessId === options.businessId);
+  await addResources(sandbox, traffic.resources, webhooks.map((d) => d.paymentId), slicer);
+  return { now, requests, resources: traffic.resources, webhooks };
+}
+
+/**
+ * Runs every check over the window's traffic, in slices: other requests are answered between them. Calls
+ * for one sandbox run one after the other.
+ */
+export function adviceFor(sandbox: AdvisorDeps, options: AdviceOptions = {}): Promise<Advice> {
+  const traffic = keptFor(sandbox);
+  const run = traffic.queue.then(async () => {
+    const slicer = new Slicer();
+    const steps = adviseStepwise(await gatherTraffic(sandbox, options, slicer), options.businessId);
+    for (;;) {
+      await slicer.pause(true);
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  });
+  traffic.queue = run.catch(() => undefined);
+  return run;
 }

@@ -82,6 +82,7 @@ export class RequestLogRepository {
   private readonly pruneStmt;
   private readonly clearStmt;
   private readonly lastSeqStmt;
+  private readonly countUpToStmt;
   /** The filtered SELECT, one statement per combination of filters (prepared once, not per request). */
   private readonly queries = new Map<string, Statement<unknown[]>>();
 
@@ -92,6 +93,7 @@ export class RequestLogRepository {
     this.pruneStmt = db.prepare('DELETE FROM request_log WHERE seq <= ?');
     this.clearStmt = db.prepare('DELETE FROM request_log');
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'request_log'").pluck();
+    this.countUpToStmt = db.prepare('SELECT count(*) FROM request_log WHERE seq <= ?').pluck();
   }
 
   insert(row: RequestLogRow): void {
@@ -117,6 +119,11 @@ export class RequestLogRepository {
       .prepare('SELECT seq, length(path) + coalesce(length(request), 0) + coalesce(length(response), 0) FROM request_log ORDER BY seq')
       .raw()
       .all() as Array<[number, number]>;
+  }
+
+  /** How many rows the table holds up to and including `seq` (the advisor checks its copy against it). */
+  countUpTo(seq: number): number {
+    return this.countUpToStmt.get(seq) as number;
   }
 
   /** The largest sequence number the table has handed out (0 when it never had a row). */

@@ -369,18 +369,8 @@ export class TrafficReader {
     const out: Creation[] = [];
     for (const r of this.requests) {
       if (r.kind !== 'api') continue;
-      const target = this.target(r);
-      if (target?.op !== 'create' || (target.kind !== 'link' && target.kind !== 'checkout' && target.kind !== 'payment')) continue;
-      const t = transactionOf(r);
-      out.push({
-        request: r,
-        kind: target.kind,
-        businessId: r.businessId,
-        trackingCode: text(t?.trackingCode),
-        amount: amountValue(t?.amount),
-        currencyCode: text(t?.currencyCode)?.toUpperCase(),
-        result: resultOf(r),
-      });
+      const creation = creationOf(r);
+      if (creation) out.push(creation);
     }
     this.creationList = out;
     return out;
@@ -388,6 +378,32 @@ export class TrafficReader {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** Creations read from logged requests, kept as long as the request object is (like {@link targetOfRequest}). */
+const creations = new WeakMap<TrafficRequest, Creation | null>();
+
+/** The creation a logged API request made (or was refused), read once per request. */
+function creationOf(r: TrafficRequest): Creation | undefined {
+  let creation = creations.get(r);
+  if (creation === undefined) {
+    const target = targetOfRequest(r);
+    if (target?.op !== 'create' || (target.kind !== 'link' && target.kind !== 'checkout' && target.kind !== 'payment')) creation = null;
+    else {
+      const t = transactionOf(r);
+      creation = {
+        request: r,
+        kind: target.kind,
+        businessId: r.businessId,
+        trackingCode: text(t?.trackingCode),
+        amount: amountValue(t?.amount),
+        currencyCode: text(t?.currencyCode)?.toUpperCase(),
+        result: resultOf(r),
+      };
+    }
+    creations.set(r, creation);
+  }
+  return creation ?? undefined;
+}
 
 /** {@link TrafficReader.orderOf} over a map of records. */
 export function orderOf(id: string, resources: ReadonlyMap<string, ResourceInfo>): string {

@@ -36,13 +36,15 @@ export function check(traffic: TrafficReader): CheckOutcome {
   const findings: Finding[] = [];
   // Amounts per flow (an order, and a business's tracking code), to compare within one flow.
   const flows = new Map<string, Amount[]>();
-  const addAmount = (keys: Array<string | undefined>, entry: Amount) => {
-    for (const key of new Set(keys)) {
-      if (key === undefined) continue;
-      const list = flows.get(key);
-      if (list) list.push(entry);
-      else flows.set(key, [entry]);
-    }
+  const addTo = (key: string | undefined, entry: Amount) => {
+    if (key === undefined) return;
+    const list = flows.get(key);
+    if (list) list.push(entry);
+    else flows.set(key, [entry]);
+  };
+  const addAmount = ([order, tracking]: [string | undefined, string | undefined], entry: Amount) => {
+    addTo(order, entry);
+    if (tracking !== order) addTo(tracking, entry);
   };
   const trackingKey = (business: string | null, tracking: string | undefined) => (tracking === undefined ? undefined : `tc:${business}\u0000${tracking}`);
   for (const r of traffic.requests) {

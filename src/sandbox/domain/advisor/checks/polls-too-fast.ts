@@ -20,14 +20,16 @@ export function check(traffic: TrafficReader): CheckOutcome {
   const findings: Finding[] = [];
   for (const [order, list] of traffic.statusReads()) {
     if (list.length <= POLL_MAX_READS) continue;
-    let worst: TrafficRequest[] | undefined;
+    // The busiest window: a sliding window over the reads, its bounds kept and copied once at the end.
+    let best: [number, number] | undefined;
     let start = 0;
     for (let end = 0; end < list.length; end++) {
       while (list[end]!.at - list[start]!.at > POLL_WINDOW_MS) start += 1;
       const count = end - start + 1;
-      if (count > POLL_MAX_READS && (!worst || count > worst.length)) worst = list.slice(start, end + 1);
+      if (count > POLL_MAX_READS && (!best || count > best[1] - best[0])) best = [start, end + 1];
     }
-    if (!worst) continue;
+    if (!best) continue;
+    const worst: TrafficRequest[] = list.slice(best[0], best[1]);
     const info = traffic.resources.get(order);
     const span = Math.max(worst.at(-1)!.at - worst[0]!.at, 1);
     findings.push({
