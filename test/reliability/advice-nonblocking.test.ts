@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { requestLogOf } from '../../src/sandbox/admin/request-log.js';
+import { requestLogOf } from '../../src/sandbox/services/request-log.js';
 import type { ObservedRequest } from '../../src/sandbox/http/observe.js';
 import { card } from '../conformance/client.js';
 import { startProcess, type SandboxProcess } from './process.js';
