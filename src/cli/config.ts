@@ -59,17 +59,28 @@ export interface Connection {
   ca?: string | undefined;
   /** The file `ca` was read from. */
   caFile?: string | undefined;
+  /**
+   * Where each setting came from: `--base-url` (a flag), `PAYLINK_BASE_URL` (the environment),
+   * `paylink.config.json`, `package.json "paylink"`, the sandbox's entry file, or `default` (`paylink config`).
+   */
+  sources?: Record<'baseUrl' | 'businessId' | 'username' | 'password' | 'timeout' | 'ca', string> | undefined;
 }
+
+/** The keys a config file may hold: the connection's, and `paylink sandbox`'s webhook secret. */
+export const CONFIG_KEYS = ['baseUrl', 'businessId', 'username', 'password', 'webhookSecret'] as const;
 
 interface ConfigFile {
   baseUrl?: string;
   businessId?: string;
   username?: string;
   password?: string;
+  webhookSecret?: string;
+  /** Which file: `paylink.config.json` or `package.json "paylink"`; undefined when none. */
+  name?: string;
 }
 
 /** `paylink.config.json`, else the `paylink` key of `package.json`, in the working directory. */
-function readConfigFile(cwd: string): ConfigFile {
+export function readConfigFile(cwd: string): ConfigFile {
   const path = join(cwd, CONFIG_FILE);
   if (existsSync(path)) return checkConfig(parseJson(path, CONFIG_FILE), CONFIG_FILE);
   const pkgPath = join(cwd, 'package.json');
@@ -94,15 +105,63 @@ function parseJson(path: string, name: string): unknown {
 }
 
 function checkConfig(parsed: unknown, name: string): ConfigFile {
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${name}: expected a JSON object with baseUrl, businessId, username, password.`);
-  const config: ConfigFile = {};
-  for (const key of ['baseUrl', 'businessId', 'username', 'password'] as const) {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${name}: expected a JSON object with ${CONFIG_KEYS.join(', ')}.`);
+  // A typo (`bizId`) silently ignored would send every command to the default business: refuse it.
+  const unknown = Object.keys(parsed).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    const named = unknown.map((key) => {
+      const near = nearestKey(key);
+      return `"${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+    });
+    throw new UsageError(`${name}: unknown key${unknown.length === 1 ? '' : 's'} ${named.join(', ')}. Known keys: ${CONFIG_KEYS.join(', ')}.`);
+  }
+  const config: ConfigFile = { name };
+  for (const key of CONFIG_KEYS) {
     const value = (parsed as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (typeof value !== 'string') throw new UsageError(`${name}: "${key}" must be a string.`);
     config[key] = value;
   }
   return config;
+}
+
+/**
+ * The known key a typo most likely meant: the most of its letters in order (`bizId` keeps b, i, I, d of
+ * `businessId`), then the fewest edits; none when under 60% of the letters match.
+ */
+function nearestKey(typed: string): string | undefined {
+  const a = typed.toLowerCase();
+  let best: { key: string; common: number; edits: number } | undefined;
+  for (const key of CONFIG_KEYS) {
+    const b = key.toLowerCase();
+    const common = commonSubsequence(a, b);
+    const edits = editDistance(a, b);
+    if (!best || common > best.common || (common === best.common && edits < best.edits)) best = { key, common, edits };
+  }
+  return best && best.common / a.length >= 0.6 ? best.key : undefined;
+}
+
+function commonSubsequence(a: string, b: string): number {
+  const row = new Array<number>(b.length + 1).fill(0);
+  for (let i = 0; i < a.length; i++) {
+    let diagonal = 0;
+    for (let j = 0; j < b.length; j++) {
+      const above = row[j + 1]!;
+      row[j + 1] = a[i] === b[j] ? diagonal + 1 : Math.max(above, row[j]!);
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function normalizeBaseUrl(value: string, source: string): string {
@@ -122,23 +181,23 @@ function normalizeBaseUrl(value: string, source: string): string {
  */
 export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): Connection {
   const file = readConfigFile(cwd);
-  const pick = (flag: string | undefined, envName: string, fileValue: string | undefined): [string | undefined, string] => {
-    if (flag !== undefined) return [flag, 'flag'];
+  const pick = (flag: string | undefined, flagName: string, envName: string, fileValue: string | undefined): [string | undefined, string] => {
+    if (flag !== undefined) return [flag, flagName];
     const fromEnv = env[envName];
     if (fromEnv !== undefined && fromEnv !== '') return [fromEnv, envName];
-    return [fileValue, CONFIG_FILE];
+    return fileValue === undefined ? [undefined, 'default'] : [fileValue, file.name ?? CONFIG_FILE];
   };
-  const [baseUrl, baseSource] = pick(flags.baseUrl, 'PAYLINK_BASE_URL', file.baseUrl);
-  const [businessId] = pick(flags.businessId, 'PAYLINK_BUSINESS_ID', file.businessId);
-  const [username] = pick(flags.username, 'PAYLINK_USERNAME', file.username);
-  const [password] = pick(flags.password, 'PAYLINK_PASSWORD', file.password);
+  const [baseUrl, baseSource] = pick(flags.baseUrl, '--base-url', 'PAYLINK_BASE_URL', file.baseUrl);
+  const [businessId, businessSource] = pick(flags.businessId, '--business-id', 'PAYLINK_BUSINESS_ID', file.businessId);
+  const [username, userSource] = pick(flags.username, '--username', 'PAYLINK_USERNAME', file.username);
+  const [password, passwordSource] = pick(flags.password, '--password', 'PAYLINK_PASSWORD', file.password);
   if (businessId !== undefined && businessId.trim() === '') throw new UsageError('--business-id: must not be empty.');
   if (password !== undefined && username === undefined) throw new UsageError('--password needs --username (or PAYLINK_USERNAME).');
   // No base URL configured: the sandbox started from this folder (or one above) says where it listens;
   // when it is gone, an error says so rather than the default URL, which may be another project's sandbox.
   const found = baseUrl === undefined ? sandboxOf(discovery ?? discoverSandboxSync(cwd), cwd) : undefined;
-  const base = baseUrl === undefined ? (found?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource === 'flag' ? '--base-url' : baseSource);
-  const [caFile, caSource] = flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, 'the sandbox entry'];
+  const base = baseUrl === undefined ? (found?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource);
+  const [caFile, caSource] = flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, found?.path ?? 'default'];
   const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
     baseUrl: base,
@@ -147,6 +206,14 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
     username,
     password: username === undefined ? undefined : (password ?? ''),
     ...(caFile !== undefined ? { ca: readCa(resolve(cwd, caFile), caSource), caFile } : {}),
+    sources: {
+      baseUrl: found ? found.path : baseSource,
+      businessId: businessSource,
+      username: userSource,
+      password: username === undefined ? 'default' : passwordSource,
+      timeout: timeout === undefined ? 'default' : timeoutSource,
+      ca: caFile === undefined ? 'default' : caSource,
+    },
   };
 }
 

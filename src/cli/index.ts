@@ -47,7 +47,7 @@ export function buildProgram(ui: () => Ui): Command {
     .addHelpText(
       'after',
       `
-Configuration: flags > environment > ./paylink.config.json or package.json "paylink" ({"baseUrl", "businessId", "username", "password"}) > defaults.
+Configuration: flags > environment > ./paylink.config.json or package.json "paylink" ({"baseUrl", "businessId", "username", "password", "webhookSecret"}; paylink config shows where each setting came from) > defaults.
 Exit codes: 0 done as asked, 2 usage error, 3 API error, 4 sandbox unreachable, 70 internal error.
 
 Examples:

@@ -60,6 +60,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerToken(program, run);
   registerCompletion(program, run);
   registerVersion(program, run);
+  registerConfig(program, run);
   registerClock(program, run);
   registerLogs(program, run);
   registerAdvise(program, run);
@@ -224,6 +225,15 @@ Examples:
         return m.pay(id, { ...o, threeDsCode: o['3dsCode'], threeDsCancel: o['3dsCancel'] === true }, ctx);
       }),
     );
+}
+
+function registerConfig(program: Command, run: Runner): void {
+  program
+    .command('config')
+    .description('Show the settings commands use from here and where each came from (flag, environment, config file, the sandbox found, default)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink config\n  $ paylink --business-id shop-1 config --json')
+    .action((options: { adminToken?: string }, cmd: Command) => run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options)));
 }
 
 function registerFollow(program: Command, run: Runner): void {

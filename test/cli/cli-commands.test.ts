@@ -133,9 +133,9 @@ describe('CLI command functions', () => {
   it('resolves flags over environment over paylink.config.json (or package.json "paylink") over defaults, and rejects a bad config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-cfg-'));
     try {
-      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined, timeoutMs: 10_000 });
+      expect(resolveConnection({}, {}, dir)).toMatchObject({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined, timeoutMs: 10_000 });
       writeFileSync(join(dir, 'paylink.config.json'), JSON.stringify({ baseUrl: 'http://config.example:1/', businessId: 'cfg', username: 'u', password: 'p' }));
-      expect(resolveConnection({}, {}, dir)).toEqual({ baseUrl: 'http://config.example:1', businessId: 'cfg', username: 'u', password: 'p', timeoutMs: 30_000 });
+      expect(resolveConnection({}, {}, dir)).toMatchObject({ baseUrl: 'http://config.example:1', businessId: 'cfg', username: 'u', password: 'p', timeoutMs: 30_000, sources: { baseUrl: 'paylink.config.json', businessId: 'paylink.config.json' } });
       expect(resolveConnection({}, { PAYLINK_BASE_URL: 'http://env.example', PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'http://env.example', businessId: 'env' });
       expect(resolveConnection({ baseUrl: 'https://flag.example', businessId: 'flag' }, { PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'https://flag.example', businessId: 'flag' });
       expect(() => resolveConnection({ baseUrl: 'ftp://x' }, {}, dir)).toThrow(/--base-url: expected an http\(s\) URL/);
