@@ -78,6 +78,10 @@ describe('paylink api', () => {
     expect(JSON.parse(declined.out)).toMatchObject({ result: -4 });
     expect(declined.err).toContain('Declined');
 
+    const invalid = await run(['api', 'POST', 'payments', '--data', '{"action":"payment","body":{}}', '--json']);
+    expect(invalid.code).toBe(3);
+    expect(JSON.parse(invalid.out)).toMatchObject({ result: -1, body: { error: { code: 1004 } } });
+
     const missingLink = await run(['api', 'GET', 'links/no-such-link', '--json']);
     expect(missingLink.code).toBe(3);
     expect(JSON.parse(missingLink.out)).toMatchObject({ body: { error: { code: 1404 } } });

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
+import { captureUi } from '../helpers/cli.js';
+import { runClock } from '../../src/cli/commands/clock.js';
 
 const SECRET = 'time-settles-secret-0123456789';
 const sb = useSandbox({ webhookSecret: SECRET, webhookRetry: 'fast' });
@@ -152,5 +154,15 @@ describe('what time settles', () => {
     while ((await storedResult(id)) === 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     expect(await storedResult(id)).toBe(4);
     expect(await updatesOf(id)).toHaveLength(1);
+  });
+
+  it('paylink clock advance says which payments the move settled', async () => {
+    await sb.post('/__sandbox/clock', { reset: true });
+    const id = await bankPayment(business());
+    const { ui, out } = captureUi();
+    const clock = await runClock({ baseUrl: sb.url }, ui, { advance: '16m' });
+    expect(clock.settled?.map((s) => s.paymentId)).toEqual([id]);
+    expect(out()).toContain(`settled ${id}: bank expired at `);
+    expect(out()).toContain('result 4');
   });
 });

@@ -12,6 +12,8 @@ export interface ClockState {
   now: string;
   offsetMs: number;
   frozen: boolean;
+  /** After a move: the waiting payments it settled (docs/test-cards.md, "What time settles"). */
+  settled?: Array<{ paymentId: string; kind: string; dueAt: string; result: number }>;
 }
 
 export type ClockChange = { advance: string } | { set: string; freeze?: boolean } | { reset: true };
@@ -21,7 +23,10 @@ export async function runClock(conn: AdminConnection, ui: Ui, change?: ClockChan
   const envelope = change === undefined ? await adminOk(conn, 'GET', '/__sandbox/clock') : await adminOk(conn, 'POST', '/__sandbox/clock', change);
   const clock = envelope.body as ClockState;
   if (ui.options.json) ui.json(clock);
-  else ui.line(`${clock.now}  ${formatOffset(clock.offsetMs)}${clock.frozen ? '  (frozen)' : ''}`);
+  else {
+    ui.line(`${clock.now}  ${formatOffset(clock.offsetMs)}${clock.frozen ? '  (frozen)' : ''}`);
+    for (const s of clock.settled ?? []) ui.line(`  settled ${s.paymentId}: ${s.kind.replace('-', ' ')} at ${s.dueAt}, result ${s.result}`);
+  }
   return clock;
 }
 
