@@ -49,13 +49,14 @@ ${orderHead(view)}
 <h1 id="pl-title">Pay with ${view.brandName}</h1>
 ${alertRegion(undefined)}
 <p>Confirm the payment of <strong>${view.amountText}</strong> with ${view.brandName}${issuer}.</p>
-<p class="pl-notice">Sandbox ${where}: <em>Approve payment</em> gives 0 Ok, <em>Cancel</em> -10 (code 3011), <em>Make it fail</em> -2 (code 3006).</p>
+<p class="pl-notice">Sandbox ${where}: <em>Approve payment</em> gives 0 Ok, <em>Cancel</em> -10 (code 3011), <em>Make it fail</em> -2 (code 3006), <em>Decline</em> -4 (code 3001, declined by the ${where}).</p>
 <form id="pl-bank-form" method="post" action="${view.action}">
   ${choice}
   <div class="pl-actions">
     <button type="submit" class="pl-pay" id="pl-approve" name="action" value="approve">Approve payment</button>
     <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel">Cancel</button>
     <button type="submit" class="pl-decline" id="pl-fail" name="action" value="fail">Make it fail</button>
+    <button type="submit" class="pl-decline" id="pl-bank-decline" name="action" value="decline">Decline</button>
   </div>
 </form>
 </section>`

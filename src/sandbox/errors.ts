@@ -124,6 +124,9 @@ export const FAILURES = {
   bankFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' },
   walletCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the wallet.' },
   walletFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The wallet could not process the payment.' },
+  // The provider's words for a bank payment its authorization system declined (recorded iDEAL answer).
+  bankDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Transaction declined by authorization system' },
+  walletDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Transaction declined by the wallet' },
   checkoutDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
   checkoutDeclinedByCustomer: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
 } as const satisfies Record<string, Failure>;

@@ -96,6 +96,18 @@ describe('iDEAL answers name the bank in the provider\'s form', () => {
     expect(read.body.body.bank).toMatchObject({ name: 'TRIODOS_BANK', issuerId: '70', bic: 'TRIONL2U' });
   });
 
+  it('answers a payment the bank declined -4 with the provider\'s words, HTTP 200 on the GET, the bank still named', async () => {
+    const created = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 10 }));
+    const path = new URL(created.body.body.redirect.url).pathname;
+    expect(await fetch(sb.url + path).then((r) => r.text())).toContain('value="decline"');
+    const posted = await postForm(path, { action: 'decline' });
+    expect(posted.status).toBe(303);
+    const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
+    expect([read.status, read.body.result, read.body.description]).toEqual([200, -4, 'Declined']);
+    expect(read.body.body.error).toMatchObject({ code: 3001, message: 'Transaction declined by authorization system', detailedMessage: 'Transaction declined by authorization system' });
+    expect(read.body.body.bank).toEqual({ name: 'ABN_AMRO', countryCode: 'NL', issuerId: '10' });
+  });
+
   it('keeps the brand\'s name for an issuer it does not know, and for the other bank brands', async () => {
     const unknown = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 'X' }));
     expect(unknown.body.body.bank).toMatchObject({ name: 'iDEAL', issuerId: 'X' });

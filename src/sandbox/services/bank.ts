@@ -26,7 +26,7 @@ export function bankPending(p: PaymentRecord): boolean {
   return p.result === 2 && simulatorFlow(p) !== undefined;
 }
 
-export type Settlement = 'approved' | 'cancelled' | 'timeout' | 'failed';
+export type Settlement = 'approved' | 'cancelled' | 'timeout' | 'failed' | 'declined';
 
 /**
  * The staging convention: the amount's integer part 1 approves, 2 is cancelled by the customer (-10),
@@ -55,12 +55,14 @@ const OUTCOMES: Record<'bank' | 'wallet', Record<Settlement, Outcome>> = {
     cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.bankCancelled) },
     timeout: { kind: 'timeout' },
     failed: { kind: 'failed', error: errorOf(FAILURES.bankFailed) },
+    declined: { kind: 'declined', error: errorOf(FAILURES.bankDeclined) },
   },
   wallet: {
     approved: { kind: 'ok' },
     cancelled: { kind: 'customerProcessing', error: errorOf(FAILURES.walletCancelled) },
     timeout: { kind: 'timeout' },
     failed: { kind: 'failed', error: errorOf(FAILURES.walletFailed) },
+    declined: { kind: 'declined', error: errorOf(FAILURES.walletDeclined) },
   },
 };
 

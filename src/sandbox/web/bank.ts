@@ -22,7 +22,7 @@ import { IDEAL_BANKS, idealBankOf } from '../domain/ideal-banks.js';
 const IDEAL = 3010;
 
 /** The buttons and what each does. */
-const SETTLEMENT_OF_BUTTON: Record<string, Settlement> = { approve: 'approved', cancel: 'cancelled', fail: 'failed' };
+const SETTLEMENT_OF_BUTTON: Record<string, Settlement> = { approve: 'approved', cancel: 'cancelled', fail: 'failed', decline: 'declined' };
 
 function loader(flow: 'bank' | 'wallet') {
   return (req: RouteRequest): PaymentRecord => {
