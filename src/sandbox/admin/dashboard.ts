@@ -6,7 +6,6 @@
  */
 import type { Sandbox } from '../context.js';
 import { formatClockOffset, isoUtc } from '../domain/clock.js';
-import { duration as parseDuration } from '../http/fields.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
@@ -534,7 +533,7 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
 async function copyLink(req: RouteRequest): Promise<Reply> {
   // Also refuses a post from another site or origin (CSRF): a page elsewhere must not move the clock or pay.
   checkAdminAccess(req.sandbox, req.event, req.query);
-  const link = await req.sandbox.services.links.copy(req.params.id!, (text) => parseDuration(text, 'duration').ms);
+  const link = await req.sandbox.services.links.copy(req.params.id!);
   return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
 }
 

@@ -7,6 +7,7 @@ import { brandById } from '../domain/brands.js';
 import { amountProblem, currencyProblem } from '../domain/money.js';
 import type { AuthorizationMode, Tokenize } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
+import { DEFAULT_LINK_DURATION, linkDurationMs } from '../domain/link-duration.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -206,19 +207,15 @@ export function returnUrl(value: unknown, path: string): string {
   return text;
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * `P<n>D` (n 1-365) as the spec shows, or `PT<n>H` / `PT<n>M` for testing expiry; returns milliseconds.
  * Default `P1D`.
  */
 export function duration(value: unknown, path: string): { text: string; ms: number } {
-  if (absent(value)) return { text: 'P1D', ms: DAY_MS };
+  if (absent(value)) return { ...DEFAULT_LINK_DURATION };
   const text = requireString(value, path).toUpperCase();
-  const match = /^P(?:(\d{1,3})D|T(\d{1,4})H|T(\d{1,6})M)$/.exec(text);
-  const hint = 'Expected an ISO 8601 duration P<n>D (1 to 365 days), PT<n>H or PT<n>M.';
-  if (!match) throw invalidValue(path, hint);
-  const ms = match[1] !== undefined ? Number(match[1]) * DAY_MS : match[2] !== undefined ? Number(match[2]) * 3_600_000 : Number(match[3]) * 60_000;
-  if (ms <= 0 || ms > 365 * DAY_MS) throw invalidValue(path, hint);
+  const ms = linkDurationMs(text);
+  if (ms === undefined) throw invalidValue(path, 'Expected an ISO 8601 duration P<n>D (1 to 365 days), PT<n>H or PT<n>M.');
   return { text, ms };
 }

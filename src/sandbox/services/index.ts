@@ -43,7 +43,7 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
     links: {
       create: (link: NewLink) => createLink(deps, link),
       cancel: (businessId: string, linkId: string) => cancelLink(deps, businessId, linkId),
-      copy: (linkId: string, durationMs: (text: string) => number) => copyLink(deps, linkId, durationMs),
+      copy: (linkId: string) => copyLink(deps, linkId),
       get: (businessId: string, linkId: string) => getLink(deps, businessId, linkId),
       byTrackingCode: (businessId: string, trackingCode: string) => findLink(deps, businessId, trackingCode),
     },

@@ -11,6 +11,7 @@ import { cancelLink as cancelled } from '../domain/lifecycle.js';
 import type { LinkRecord, Tokenize, TransactionFields } from '../domain/records.js';
 import { duplicateTrackingCode, invalidValue, notFound } from '../errors.js';
 import { isUniqueViolation } from '../store/failures.js';
+import { DEFAULT_LINK_DURATION, linkDurationMs } from '../domain/link-duration.js';
 
 /** Runs an insert, turning the unique-index violation on (business, trackingCode) into the -8 error. */
 export function insertUnique(insert: () => void): void {
@@ -72,7 +73,7 @@ export async function createLink(deps: LinkWriteDeps, input: NewLink): Promise<L
  * A new READY link with the same amount, brands, return URL and duration as link `id`, and a fresh
  * tracking code (the dashboard's copy, an operator's action: any business's link).
  */
-export async function copyLink(deps: LinkWriteDeps, id: string, durationMs: (text: string) => number): Promise<LinkRecord> {
+export async function copyLink(deps: LinkWriteDeps, id: string): Promise<LinkRecord> {
   const original = deps.links.get(id);
   if (!original) throw notFound('Payment link');
   const now = deps.clock.now();
@@ -83,7 +84,7 @@ export async function copyLink(deps: LinkWriteDeps, id: string, durationMs: (tex
     trackingCode: original.trackingCode === undefined ? undefined : `${original.trackingCode.slice(0, 80)}-copy-${suffix}`,
     createdAt: now,
     updatedAt: now,
-    expiresAt: now + durationMs(original.duration),
+    expiresAt: now + (linkDurationMs(original.duration) ?? DEFAULT_LINK_DURATION.ms),
     status: 'READY',
     attempts: 0,
     paymentIds: [],
