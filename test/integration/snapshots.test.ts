@@ -271,3 +271,40 @@ describe('the dashboard Snapshots page', () => {
     expect((await form('/__sandbox/dashboard/snapshots', { name: '<b>' })).status).toBe(400);
   });
 });
+
+describe('webhook deliveries pending at restore time', () => {
+  it('sends again those pending in the snapshot and drops those of the replaced state', async () => {
+    const { createServer } = await import('node:http');
+    let accept = false;
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (accept) received.push((JSON.parse(body) as { Payload: { body: { id: string } } }).Payload.body.id);
+        res.writeHead(accept ? 200 : 503).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const port = (receiver.address() as { port: number }).port;
+    const running = await startSandbox({ port: 0, db: ':memory:', webhookRetry: [150, 150, 150, 150, 150, 150, 150, 150, 150, 150] });
+    try {
+      const post = (path: string, body: unknown) => requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await post('/__sandbox/webhooks', { businessId: 'hooks', url: `http://127.0.0.1:${port}/hook` })).body.result).toBe(0);
+      const before = await post('/gateway/v3/payments', payment('hooks'));
+      await post('/__sandbox/snapshots', { name: 'pending' });
+      const after = await post('/gateway/v3/payments', payment('hooks'));
+      await post('/__sandbox/snapshots/pending/restore', {});
+      accept = true;
+      await until(() => received.includes(before.body.body.id), 15_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(received).toContain(before.body.body.id);
+      expect(received).not.toContain(after.body.body.id);
+      expect(running.sandbox.unexpectedErrors).toEqual([]);
+    } finally {
+      await running.close();
+      receiver.closeAllConnections();
+      receiver.close();
+    }
+  });
+});
