@@ -310,7 +310,7 @@ Examples:
 
 function registerToken(program: Command, run: Runner): void {
   const load = () => import('./commands/token.js');
-  const token = program.command('token').description('Saved card tokens: create, read')
+  const token = program.command('token').description('Saved card tokens: create, read, list')
     .addHelpText('after', '\nExamples:\n  $ paylink token create --card 5555555555554444\n  $ paylink token get <token> --json');
   token
     .command('create')
@@ -331,6 +331,17 @@ function registerToken(program: Command, run: Runner): void {
     .description('Read a token')
     .addHelpText('after', '\nExamples:\n  $ paylink token get 5d0c...')
     .action((value: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.tokenGet(value, ctx)));
+  token
+    .command('list')
+    .description('List the newest saved card tokens of the business: card (last four digits), expiry, the outcome it replays (sandbox only)')
+    .option('--tracking-code <code>', 'only this tracking code')
+    .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
+    .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ paylink token list\n  $ paylink --business-id shop-1 token list --since 1h --json')
+    .action((options: { trackingCode?: string; since?: string; limit: number }, cmd: Command) =>
+      run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listTokens(options, ctx)),
+    );
 }
 
 function registerCompletion(program: Command, run: Runner): void {

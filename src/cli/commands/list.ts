@@ -125,3 +125,59 @@ export async function listResources(kind: ListKind, flags: ListFlags, ctx: Comma
   if (result.total > result.items.length) ui.info(`Showing the newest ${result.items.length} of ${result.total}; raise --limit (at most 200) or filter to see others.`);
   return result;
 }
+
+/** One saved card token in `token list` (`--json`: `items[]`). Never a card number: its last four digits. */
+export interface TokenItem {
+  token: string;
+  brandId: number;
+  displayHint: string;
+  lastFourDigits: string;
+  expiry: string;
+  holderName: string;
+  /** The test-card outcome payments with this token replay. */
+  behaviour: string;
+  trackingCode?: string | undefined;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
+export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandContext): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number }> {
+  const limit = flags.limit ?? 20;
+  const query = new URLSearchParams({ businessId: ctx.client.businessId, limit: String(limit) });
+  if (flags.trackingCode) query.set('trackingCode', flags.trackingCode);
+  if (flags.since) query.set('since', flags.since.trim());
+  const page = await ctx.ui.spin('Listing tokens', () => adminOk(ctx.admin, 'GET', `/__sandbox/tokens?${query}`));
+  const body = page.body as { items: any[]; total: number };
+  const items: TokenItem[] = body.items.map((r) =>
+    JSON.parse(
+      JSON.stringify({
+        token: String(r.token ?? r.id),
+        brandId: Number(r.brandId),
+        displayHint: String(r.displayHint ?? ''),
+        lastFourDigits: String(r.lastFourDigits ?? ''),
+        expiry: `${r.expiryMonth}/${r.expiryYear}`,
+        holderName: String(r.holderName ?? ''),
+        behaviour: String(r.behaviour ?? ''),
+        trackingCode: r.trackingCode,
+        createdAt: iso(r.createdAt) ?? '',
+      }),
+    ) as TokenItem,
+  );
+  const result = { kind: 'token' as const, businessId: ctx.client.businessId, items, total: body.total, limit };
+  const { ui } = ctx;
+  if (ui.options.json) {
+    ui.json(result);
+    return result;
+  }
+  if (items.length === 0) {
+    ui.info(`No tokens of business ${result.businessId} match.`);
+    return result;
+  }
+  ui.table(
+    ['TOKEN', 'CARD', 'EXPIRY', 'REPLAYS', 'TRACKING CODE', 'CREATED'],
+    items.map((t) => [t.token, `${brandName(t.brandId)} ····${t.lastFourDigits}`, t.expiry, t.behaviour, t.trackingCode ?? '-', shortTime(t.createdAt)]),
+  );
+  if (result.total > items.length) ui.info(`Showing the newest ${items.length} of ${result.total}; raise --limit (at most 200) or filter to see others.`);
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * `paylink token list` (issue 23, extras): the business's saved card tokens, newest first, never a card
+ * number. The real CLI against a real sandbox.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/tty.js';
+
+const sb = useSandbox();
+const cwd = mkdtempSync(join(tmpdir(), 'paylink-token-list-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('paylink token list', () => {
+  it("lists the business's tokens newest first, with last four digits and the outcome they replay, and only its own", async () => {
+    const first = JSON.parse((await paylink(['--business-id', 'shop-1', 'token', 'create', '--card', '5555555555554444', '--json'])).stdout).body.token as string;
+    const second = JSON.parse((await paylink(['--business-id', 'shop-1', 'token', 'create', '--outcome', 'declined', '--json'])).stdout).body.token as string;
+    await paylink(['--business-id', 'shop-2', 'token', 'create', '--json']);
+
+    const run = await paylink(['--business-id', 'shop-1', 'token', 'list', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const list = JSON.parse(run.stdout);
+    expect(list).toMatchObject({ kind: 'token', businessId: 'shop-1', total: 2 });
+    expect(list.items.map((t: { token: string }) => t.token)).toEqual([second, first]);
+    expect(list.items[1]).toMatchObject({ brandId: 1020, lastFourDigits: '4444', behaviour: 'approved' });
+    expect(list.items[0]).toMatchObject({ behaviour: 'declined' });
+    expect(run.stdout).not.toContain('5555555555554444');
+
+    const human = await paylink(['--business-id', 'shop-1', 'token', 'list']);
+    expect(human.stdout).toContain(first);
+    expect(human.stdout).toContain('MasterCard ····4444');
+    const none = await paylink(['--business-id', 'shop-3', 'token', 'list']);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('No tokens of business shop-3 match.');
+  });
+});
