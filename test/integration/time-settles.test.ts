@@ -165,4 +165,44 @@ describe('what time settles', () => {
     expect(out()).toContain(`settled ${id}: bank expired at `);
     expect(out()).toContain('result 4');
   });
+
+  it('a waiting SEPA credit settles on its day in the same sweep, in order with the rest, by the clock or by real time', async () => {
+    // A Friday, 10:00 UTC, standing still: the credit settles on Monday.
+    await sb.post('/__sandbox/clock', { set: '2030-01-04T10:00:00Z', freeze: true });
+    const biz = business();
+    const credit = await sb.post('/gateway/v3/credits', {
+      header: { businessId: biz },
+      body: {
+        transaction: { trackingCode: uniqueCode('sepa'), amount: 1, currencyCode: 'EUR', brandId: 6010, countryCode: 'NL', notifyUrl: rx.url },
+        bank: { accountHolderName: 'John Doe', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', countryCode: 'NL' },
+      },
+    });
+    expect(credit.body.result, credit.text).toBe(1);
+    const creditId = credit.body.body.id;
+    const bank = await bankPayment(biz);
+    const settled = await advance('4d');
+    expect(settled.map((s) => [s.paymentId, s.kind, s.result])).toEqual([
+      [bank, 'bank-expired', 4],
+      [creditId, 'credit-settled', 0],
+    ]);
+    expect(await updatesOf(creditId)).toHaveLength(1);
+
+    // Real time: a second credit, the clock running to just before its settlement time.
+    await sb.post('/__sandbox/clock', { set: '2030-01-04T10:00:00Z', freeze: true });
+    const second = await sb.post('/gateway/v3/credits', {
+      header: { businessId: biz },
+      body: {
+        transaction: { trackingCode: uniqueCode('sepa'), amount: 2, currencyCode: 'EUR', brandId: 6010, countryCode: 'NL' },
+        bank: { accountHolderName: 'John Doe', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', countryCode: 'NL' },
+      },
+    });
+    const secondId = second.body.body.id;
+    await sb.post('/__sandbox/clock', { set: '2030-01-07T09:59:58.500Z' });
+    expect(await storedResult(secondId)).toBe(1);
+    const end = Date.now() + 8000;
+    while ((await storedResult(secondId)) === 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(await storedResult(secondId)).toBe(0);
+    expect(await updatesOf(secondId)).toHaveLength(1);
+    await sb.post('/__sandbox/clock', { reset: true });
+  });
 });

@@ -382,6 +382,7 @@ const SETTLE_TEXT: Record<TimeSettlement['kind'], string> = {
   'challenge-abandoned': `the 3-D Secure challenge is abandoned (-10, 3014) unless answered before (${CHALLENGE_OPEN_MS / 60_000} min window)`,
   'bank-expired': `expires as 4 Timeout unless the customer finishes on the bank page before (${BANK_PENDING_MS / 60_000} min window; amounts 1.xx, 2.xx, 3.xx, 5.xx end as their convention says)`,
   'wallet-expired': `expires as 4 Timeout unless the customer finishes on the wallet page before (${WALLET_PENDING_MS / 3_600_000} h window)`,
+  'credit-settled': 'the SEPA credit settles 0 Ok (the next business day)',
 };
 
 function paymentDetail(req: RouteRequest): Reply {

@@ -1,7 +1,8 @@
 /**
  * What time settles (docs/test-cards.md, "What time settles"): a payment left waiting by a customer who
  * never comes back ends when its window passes, whether the sandbox clock is moved past it or real time
- * passes. Pure: the windows, and when (and how) a waiting payment is due to settle.
+ * passes. Pure: the windows, and when (and how) a waiting payment is due to settle. SEPA credits wait for
+ * their settlement day instead (domain/lifecycle.ts), and are settled by the same sweep.
  */
 import type { PaymentRecord } from './records.js';
 
@@ -17,14 +18,16 @@ export const CHALLENGE_OPEN_MS = 10 * 60_000;
 /** The shortest window: nothing created after `now` minus this can be due. */
 export const SHORTEST_WINDOW_MS = Math.min(BANK_PENDING_MS, WALLET_PENDING_MS, CHALLENGE_OPEN_MS);
 
-/** How a waiting payment ends when its window passes. */
-export type TimeSettlement = { kind: 'bank-expired' | 'wallet-expired' | 'challenge-abandoned'; dueAt: number };
+/** How a waiting payment ends when its window passes (a SEPA credit: when its settlement day comes). */
+export type TimeSettlement = { kind: 'bank-expired' | 'wallet-expired' | 'challenge-abandoned' | 'credit-settled'; dueAt: number };
 
 /**
  * When and how time settles `p`, or undefined when it does not: it is not waiting (result 2), or it is a
  * bank or wallet payment of the amount convention's 4.xx, which stays pending on purpose.
  */
 export function timeSettlementOf(p: PaymentRecord, flow: 'bank' | 'wallet' | undefined): TimeSettlement | undefined {
+  // A SEPA credit waits (1) until the next business day (domain/lifecycle.ts creditSettlesAt), then settles 0 Ok.
+  if (p.action === 'CREDIT' && p.result === 1 && p.settlesAt !== undefined) return { kind: 'credit-settled', dueAt: p.settlesAt };
   if (p.result !== 2) return undefined;
   if (p.challenge !== undefined) return { kind: 'challenge-abandoned', dueAt: p.createdAt + CHALLENGE_OPEN_MS };
   if (flow === undefined || Math.trunc(p.amount) === 4) return undefined;

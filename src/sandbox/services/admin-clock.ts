@@ -13,7 +13,6 @@ export interface ClockChange {
 }
 import { invalidValue, missingProperty } from '../errors.js';
 import { settleDue, type Settled, type TimeSettleDeps } from './time-settles.js';
-import { settleDueCreditsNow } from './credits.js';
 
 export { parseClockStep };
 
@@ -78,8 +77,7 @@ export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta'
   // Saved, so a moved clock survives a restart; what the new time settles commits with it (services/time-settles.ts).
   const settled = await sandbox.store.write(() => {
     sandbox.meta.set('clock', sandbox.clock.state());
-    // SEPA credits due by the new time settle too (services/credits.ts).
-    settleDueCreditsNow(sandbox, sandbox.clock.now());
+    // SEPA credits due by the new time settle in the same sweep, in order with the rest.
     return settleDue(sandbox);
   });
   return { ...clockView(sandbox), settled: settled.map((x) => ({ ...x, dueAt: isoUtcMs(x.dueAt) })) };

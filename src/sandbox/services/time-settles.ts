@@ -10,8 +10,9 @@ import type { PaymentRecord } from '../domain/records.js';
 import { settleBankPayment, settlementByAmount, simulatorFlow } from './bank.js';
 import type { Deps } from './deps.js';
 import { abandonChallenge, type SubmissionDeps } from './submission.js';
+import { settleCredit } from '../domain/lifecycle.js';
 
-export type TimeSettleDeps = SubmissionDeps & Pick<Deps, 'pendingPayments'>;
+export type TimeSettleDeps = SubmissionDeps & Pick<Deps, 'pendingPayments' | 'waitingCredits'>;
 
 /** One payment time settled. */
 export interface Settled {
@@ -22,10 +23,10 @@ export interface Settled {
 }
 
 /** The waiting payments due at the sandbox's now, in the order their windows closed. Call inside a write. */
-export function dueSettlements(deps: Pick<Deps, 'pendingPayments' | 'payments' | 'clock'>): Array<{ payment: PaymentRecord; settlement: TimeSettlement }> {
+export function dueSettlements(deps: Pick<Deps, 'pendingPayments' | 'waitingCredits' | 'payments' | 'clock'>): Array<{ payment: PaymentRecord; settlement: TimeSettlement }> {
   const now = deps.clock.now();
   const due: Array<{ payment: PaymentRecord; settlement: TimeSettlement }> = [];
-  for (const id of deps.pendingPayments.createdBy(now - SHORTEST_WINDOW_MS)) {
+  for (const id of [...deps.pendingPayments.createdBy(now - SHORTEST_WINDOW_MS), ...deps.waitingCredits.dueIds(now)]) {
     const payment = deps.payments.get(id);
     if (payment === undefined) continue;
     const settlement = timeSettlementOf(payment, simulatorFlow(payment));
@@ -37,15 +38,17 @@ export function dueSettlements(deps: Pick<Deps, 'pendingPayments' | 'payments' |
 /**
  * Settles every payment due now. Call inside a write. A bank or wallet payment of the amount convention
  * ends as a read would have ended it (1.xx approved...); any other expires as 4 Timeout. An open 3-D Secure
- * challenge is abandoned (-10, 3014).
+ * challenge is abandoned (-10, 3014). A SEPA credit whose settlement day came settles 0 Ok.
  */
 export function settleDue(deps: TimeSettleDeps): Settled[] {
   const settled: Settled[] = [];
   for (const { payment, settlement } of dueSettlements(deps)) {
-    const after =
-      settlement.kind === 'challenge-abandoned'
-        ? abandonChallenge(deps, payment)
-        : settleBankPayment(deps, payment, settlementByAmount(payment.amount) ?? 'timeout');
+    let after: PaymentRecord;
+    if (settlement.kind === 'challenge-abandoned') after = abandonChallenge(deps, payment);
+    else if (settlement.kind === 'credit-settled') {
+      after = settleCredit(payment, deps.clock.now());
+      deps.payments.update(after);
+    } else after = settleBankPayment(deps, payment, settlementByAmount(payment.amount) ?? 'timeout');
     settled.push({ paymentId: payment.id, kind: settlement.kind, dueAt: settlement.dueAt, result: after.result });
   }
   return settled;
