@@ -46,7 +46,13 @@ export async function launchBrowser(url: string): Promise<void> {
   if (xdgOpen !== undefined) return launchWith(xdgOpen, url);
   const { default: open } = await import('open');
   const child: ChildProcess = await open(url, { wait: false });
-  const code = await new Promise<number | null | 'running'>((resolve) => {
+  const code = await launchOutcome(child);
+  if (code !== 'running' && code !== 0) throw new Error(`${child.spawnfile.split('/').pop()} exited with code ${code ?? 'unknown'}`);
+}
+
+/** How a launcher ended within {@link LAUNCH_WINDOW_MS}: its exit code, null when it could not start, or still running. */
+function launchOutcome(child: ChildProcess): Promise<number | null | 'running'> {
+  return new Promise((resolve) => {
     const timer = setTimeout(() => resolve('running'), LAUNCH_WINDOW_MS);
     child.once('exit', (exitCode) => {
       clearTimeout(timer);
@@ -57,7 +63,6 @@ export async function launchBrowser(url: string): Promise<void> {
       resolve(null);
     });
   });
-  if (code !== 'running' && code !== 0) throw new Error(`${child.spawnfile.split('/').pop()} exited with code ${code ?? 'unknown'}`);
 }
 
 /** The absolute path of an executable `name` on PATH, if any. */
@@ -90,17 +95,7 @@ async function launchWith(launcher: string, url: string): Promise<void> {
   } finally {
     closeSync(fd);
   }
-  const code = await new Promise<number | null | 'running'>((resolve) => {
-    const timer = setTimeout(() => resolve('running'), LAUNCH_WINDOW_MS);
-    child.once('exit', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-    child.once('error', () => {
-      clearTimeout(timer);
-      resolve(null);
-    });
-  });
+  const code = await launchOutcome(child);
   child.unref();
   let said = '';
   try {
