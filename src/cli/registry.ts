@@ -604,7 +604,8 @@ function registerListen(program: Command, run: Runner): void {
       `
 Resumes where the last run for the same --forward-to stopped (its cursor is kept in .paylink/listen/),
 retries a failed forward (0.25, 0.5, 1, 2, 4, 8 s) before moving on, and reconnects when the sandbox
-goes away. At least once, in order: make your handler idempotent on the event's Id.
+goes away. At least once, in order: make your handler idempotent on the event's Id. Prints the signing
+secret the forwarded deliveries are signed with when it starts (on stderr with --json).
 
 Examples:
   $ paylink listen --forward-to http://localhost:3000/webhooks

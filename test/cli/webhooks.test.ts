@@ -112,7 +112,7 @@ describe('paylink listen', () => {
   it('forwards new events, signed with the sandbox secret, one JSON line each, and stops on abort', async () => {
     const target = await startReceiver();
     try {
-      const { ui, out } = captureUi({ json: true });
+      const { ui, out, err } = captureUi({ json: true });
       const controller = new AbortController();
       let ready!: () => void;
       const started = new Promise<void>((r) => (ready = r));
@@ -129,6 +129,8 @@ describe('paylink listen', () => {
       const lines = out().trim().split('\n').map((l) => JSON.parse(l));
       expect(lines).toHaveLength(3);
       expect(lines[0]).toMatchObject({ type: 'Transaction.Create', paymentId: res.body.body.transaction.id, status: 200 });
+      // The secret it forwards with is printed once, on stderr beside the JSON lines of stdout.
+      expect(err()).toContain(`Signing secret: ${SECRET} `);
     } finally {
       await target.close();
     }

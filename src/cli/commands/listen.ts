@@ -333,6 +333,9 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
       if (!ui.options.json) {
         ui.info(`Forwarding ${types.length > 0 ? types.join(', ') : 'every'} event${options.businessId ? ` of ${options.businessId}` : ''} to ${shown} (signature in ${header})${(options.faults ?? []).length > 0 || options.delayMs ? `, faults: ${[...(options.faults ?? []), ...(options.delayMs ? [`delay ${options.delayMs}ms`] : [])].join(', ')}` : ''}. Ctrl-C to stop.`);
       }
+      // The secret the forwarded deliveries are signed with, for the app's verifier (an older sandbox has no route).
+      const signing = await adminOk<{ body: { secret: string } }>(conn, 'GET', '/__sandbox/webhooks/secret').catch(() => undefined);
+      if (signing !== undefined) note(`Signing secret: ${signing.body.secret} (the sandbox's webhook secret: verify the forwarded deliveries with it).`);
       if (cursor === undefined || options.since !== undefined) save(since, cursor?.eventId);
     }
     try {

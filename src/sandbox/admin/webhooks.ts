@@ -124,6 +124,15 @@ function settings(sandbox: Sandbox) {
   };
 }
 
+/**
+ * The sandbox's webhook secret in full, for `paylink listen` to print as the Stripe CLI prints its signing
+ * secret. Admin only (loopback or the admin token), like the start banner that shows it too.
+ */
+function showSecret({ sandbox }: RouteRequest) {
+  const { header, hookId } = settings(sandbox);
+  return envelope(sandbox, RESULTS.ok, { secret: sandbox.events.secret, header, hookId });
+}
+
 function listEndpoints({ sandbox, query }: RouteRequest) {
   const businessId = query.get('businessId') || undefined;
   return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), endpoints: sandbox.events.endpoints(businessId).map((e) => endpointView(sandbox, e)) });
@@ -219,6 +228,7 @@ async function resendEvent(req: RouteRequest) {
 export const webhookRoutes: Route[] = [
   { method: 'GET', path: '/__sandbox/webhooks', kind: 'admin', handler: listEndpoints },
   { method: 'POST', path: '/__sandbox/webhooks', kind: 'admin', handler: addEndpoint },
+  { method: 'GET', path: '/__sandbox/webhooks/secret', kind: 'admin', handler: showSecret },
   { method: 'POST', path: '/__sandbox/webhooks/:hookId/remove', kind: 'admin', handler: removeEndpoint },
   { method: 'GET', path: '/__sandbox/events', kind: 'admin', handler: listEvents },
   { method: 'GET', path: '/__sandbox/events/stream', kind: 'admin', handler: streamEvents },
