@@ -3,20 +3,14 @@
  * the `paylink` key of `package.json`) in the working directory, then defaults (docs/cli.md,
  * "Configuration file").
  */
-import { DEFAULT_DB, DEFAULT_PORT } from '../sandbox/domain/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { discoverSandboxSync, sandboxOf, type Discovery } from './discovery.js';
+import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
 
-/** `paylink sandbox`'s defaults, shown in its help (from the sandbox's pure defaults module). */
-export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
-/** Seed of `paylink sandbox --deterministic` without a value. */
-export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
-/** The local sandbox at its default port. */
-export const DEFAULT_BASE_URL = `http://127.0.0.1:${SANDBOX_DEFAULTS.port}`;
-/** The business id used when none is given: any id works against the sandbox. */
-export const DEFAULT_BUSINESS_ID = 'sandbox-business';
+export { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID, DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
+
 /** Seconds a request may take against a sandbox on this machine before the CLI gives up. */
 export const LOCAL_TIMEOUT_SECONDS = 10;
 /** Seconds a request may take against any other host (a deployment, a tunnel). */

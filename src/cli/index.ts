@@ -9,7 +9,7 @@
 import type * as Commander from 'commander';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './config.js';
+import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
 import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { registerCommands, type Runner } from './registry.js';

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
-import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './config.js';
+import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
 import type { CommandContext } from './context.js';
 import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './flag-parsers.js';
 
