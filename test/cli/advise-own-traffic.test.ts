@@ -4,7 +4,6 @@
  * merchant's place is neither blamed nor credited, and what `pay` does as the customer counts as the
  * customer's. Spawns the real CLI against a real sandbox of its own (a fresh one: the report covers it all).
  */
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -12,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'paylink.js');
 const sb = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'paylink-own-traffic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,12 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd: dir });
 }
 
 async function advice(business: string): Promise<Array<{ check: string; message: string }>> {

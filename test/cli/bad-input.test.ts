@@ -3,24 +3,20 @@
  * before anything is sent; every missing flag is named at once; on a terminal with CI set, the message
  * says CI mode turned questions off. The real CLI against a real sandbox.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN, hasScript, runInTty } from '../helpers/tty.js';
+import { hasScript, runInTty } from '../helpers/tty.js';
 
 const sb = useSandbox();
 const cwd = mkdtempSync(join(tmpdir(), 'paylink-bad-input-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function paylink(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd, env });
 }
 
 async function requestCount(): Promise<number> {

@@ -2,13 +2,12 @@
  * `paylink config` (issue 23, extras): each setting and where it came from; a config file with an unknown
  * key (a typo such as `bizId`) is refused by every command, naming the key it meant.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/tty.js';
 
 const sb = useSandbox();
 const dirs: string[] = [];
@@ -23,12 +22,8 @@ function folderWith(config: unknown, file = 'paylink.config.json'): string {
   return dir;
 }
 
-function paylink(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { cwd, env });
 }
 
 describe('paylink config', () => {

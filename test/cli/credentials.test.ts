@@ -2,24 +2,19 @@
  * Missing or wrong credentials against a sandbox started with `--credentials` (issue 23, item 9): the
  * provider's envelope says only "Security error."; the CLI adds what to pass.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/tty.js';
 
 const sb = useSandbox({ credentials: [{ username: 'merchant', password: 'secret', businessIds: ['shop-1'] }] });
 const cwd = mkdtempSync(join(tmpdir(), 'paylink-credentials-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function paylink(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd, env });
 }
 
 const create = ['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--business-id', 'shop-1'];

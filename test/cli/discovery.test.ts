@@ -3,21 +3,16 @@
  * database; a sandbox that is gone is reported (exit 4), never replaced by the default URL; several live
  * sandboxes in one folder are named and not guessed between (exit 2). Real `paylink sandbox` processes.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { resolveConnection } from '../../src/cli/config.js';
 import { discoverSandbox, entryName } from '../../src/cli/discovery.js';
 import { BIN } from '../helpers/tty.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -34,12 +29,8 @@ function tempDir(): string {
 }
 
 /** The CLI in `dir`, no base URL configured, no TTY. */
-function paylink(args: string[], dir: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[], dir: string): Promise<CliRun> {
+  return runCli(args, { cwd: dir });
 }
 
 /** `paylink sandbox --port 0 <args>` in `dir`; resolves with the child and its base URL once listening. */

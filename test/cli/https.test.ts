@@ -3,12 +3,13 @@
  * trust the self-signed certificate its discovery entry names; elsewhere `--ca`, `PAYLINK_CA` or
  * NODE_EXTRA_CA_CERTS; without any, a TLS trust error that says so, never "Is the sandbox running?".
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { BIN } from '../helpers/tty.js';
 
 let dir: string;
@@ -17,12 +18,8 @@ let child: ChildProcess;
 let url: string;
 let pem: string;
 
-function paylink(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { cwd, env });
 }
 
 beforeAll(async () => {

@@ -4,30 +4,19 @@
  * outcome, or says none exists before sending anything; `pay --save-card` on a checkout without
  * `--tokenize inquire` exits 3 naming why. The real CLI against a real sandbox.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/tty.js';
 
 const sb = useSandbox();
 const cwd = mkdtempSync(join(tmpdir(), 'paylink-pay-choices-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
-    });
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd });
 }
 
 const RETURN = ['--return-url', 'http://127.0.0.1:9/r'];

@@ -2,19 +2,14 @@
  * `paylink snapshot save|restore|list|delete` and `paylink reset --business` as real processes against a
  * real sandbox: exit codes, JSON output, and what they do to the state.
  */
-import { execFile } from 'node:child_process';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 
-const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 const sb = useSandbox();
 
-function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { timeoutMs: 20_000 });
 }
 
 async function linkCount(businessId: string): Promise<number> {

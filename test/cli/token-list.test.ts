@@ -2,24 +2,19 @@
  * `paylink token list` (issue 23, extras): the business's saved card tokens, newest first, never a card
  * number. The real CLI against a real sandbox.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN } from '../helpers/tty.js';
 
 const sb = useSandbox();
 const cwd = mkdtempSync(join(tmpdir(), 'paylink-token-list-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd });
 }
 
 describe('paylink token list', () => {

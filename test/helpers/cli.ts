@@ -2,7 +2,7 @@
  * For tests that call the CLI's command functions in this process: a Ui writing to buffers, and a wait
  * for a condition that polls; and the real CLI as a child process.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { Ui } from '../../src/cli/ui.js';
 
@@ -37,4 +37,36 @@ export function spawnCli(args: string[], options: { cwd?: string } = {}) {
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (err += c));
   return { child, out: () => out, err: () => err };
+}
+
+/** What one run of the CLI gave: its exit code, its output, and stdout parsed when it is one JSON document. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read any field of the document
+  json: any;
+}
+
+/**
+ * `node bin/paylink.js <args>` run to its end without a TTY (`CI=1`, `NO_COLOR=1`, PATH kept, nothing else of
+ * this process's environment); `env` adds to that. Never rejects: a failed run is its exit code.
+ */
+export function runCli(args: string[], options: { cwd?: string | undefined; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { ...(options.cwd ? { cwd: options.cwd } : {}), env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 30_000 },
+      (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = stdout.trim() ? JSON.parse(stdout) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
+      },
+    );
+  });
 }
