@@ -10,18 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
 const sb = useSandbox();
 const secured = useSandbox({ credentials: [{ username: 'merchant', password: 's3cret', businessIds: ['shop-1'] }] });
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
 
 let cwd: string;
 let merchant: Server;
@@ -29,29 +23,13 @@ let merchantUrl: string;
 const merchantHits: string[] = [];
 
 /** Runs the CLI without a TTY (CI=1), in a temp folder, against the test sandbox unless told otherwise. */
-function paylink(args: string[], options: { env?: Record<string, string>; baseUrl?: string | null; dir?: string } = {}): Promise<Run> {
+function paylink(args: string[], options: { env?: Record<string, string>; baseUrl?: string | null; dir?: string } = {}): Promise<CliRun> {
   const base = options.baseUrl === null ? [] : ['--base-url', options.baseUrl ?? sb.url];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, ...base],
-      { cwd: options.dir ?? cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env }, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = stdout.trim() ? JSON.parse(stdout) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr, json });
-      },
-    );
-  });
+  return runCli([...args, ...base], { cwd: options.dir ?? cwd, ...(options.env ? { env: options.env } : {}), timeoutMs: 20_000 });
 }
 
 /** Asserts exit code and that stdout is one JSON document; returns it. */
-function ok(run: Run, code = 0): any {
+function ok(run: CliRun, code = 0): any {
   expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code });
   expect(run.json, `stdout is one JSON document: ${run.stdout}`).toBeDefined();
   return run.json;

@@ -3,50 +3,25 @@
  * and wallet pages (issue 23, item 13): real CLI processes against a real sandbox and a real merchant
  * server at returnUrl; each payment's final result is read back through the API.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
 const BIZ = 'bank-cli';
 const sb = useSandbox();
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
 
 let cwd: string;
 let merchant: Server;
 let merchantUrl: string;
 const merchantHits: string[] = [];
 
-function paylink(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '--base-url', sb.url, '--business-id', BIZ],
-      { cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr, json });
-      },
-    );
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url, '--business-id', BIZ], { cwd, timeoutMs: 20_000 });
 }
 
 /** Creates a payment of `brand` with the CLI and returns its id and page. */
