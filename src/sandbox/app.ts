@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './http/envelope.js';
-import { ApiError, deliveryRefused, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { ApiError, deliveryRefused, faultError, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
 import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
@@ -26,7 +26,7 @@ import { faultDashboardRoutes } from './admin/faults-dashboard.js';
 import { snapshotDashboardRoutes } from './admin/snapshots-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
 import { HeldConnections, requestFacts } from './http/fault-injection.js';
-import { faultError, holdOf, latencyOf } from './domain/faults.js';
+import { holdOf, latencyOf } from './domain/faults.js';
 import type { FiredFault } from './services/faults.js';
 
 export interface BuiltApp {

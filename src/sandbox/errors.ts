@@ -350,3 +350,42 @@ export const misdirectedRequest = (host: string): ApiError =>
 
 export const internalError = (): ApiError =>
   new ApiError({ result: -7, code: ERROR_CODES.unexpected, message: 'Unexpected error in the sandbox; see its console output.' });
+
+/**
+ * The envelope a `status` fault answers with, as the provider answered that status: 503, 502 and 504
+ * `-3 Failed, retry` with `Retry-After` (nothing was done: retrying is right), 429 the same, 500 `-7
+ * Internal server error`, 401 and 403 `-6 Security error` exactly as the real credential checks answer.
+ */
+export function faultError(status: 401 | 403 | 429 | 500 | 502 | 503 | 504): ApiError {
+  switch (status) {
+    case 401:
+      return unauthorized();
+    case 403:
+      return forbidden();
+    case 429:
+      return new ApiError({
+        result: -3,
+        httpStatus: 429,
+        code: ERROR_CODES.faultTooManyRequests,
+        message: 'Too many requests; nothing was done. Retry after the time in Retry-After (an API fault of the sandbox).',
+        headers: { 'retry-after': '1' },
+      });
+    case 500:
+      return new ApiError({
+        result: -7,
+        httpStatus: 500,
+        code: ERROR_CODES.faultInternalError,
+        message: 'Internal server error; nothing was done (an API fault of the sandbox).',
+      });
+    case 502:
+    case 503:
+    case 504:
+      return new ApiError({
+        result: -3,
+        httpStatus: status,
+        code: ERROR_CODES.faultUnavailable,
+        message: 'The service is temporarily unavailable; nothing was done. Retry the request (an API fault of the sandbox).',
+        headers: { 'retry-after': '1' },
+      });
+  }
+}

@@ -4,7 +4,6 @@
  * matches, whether it fires, and the envelope a `status` fault answers with. Applying a fault to a
  * connection is the transport's (http/fault-injection.ts); keeping the rules is store/faults.ts's.
  */
-import { ApiError, ERROR_CODES, forbidden, unauthorized } from '../errors.js';
 
 /**
  * - `status`: answer an HTTP status with the provider's envelope for it, without acting;
@@ -170,45 +169,6 @@ export function latencyOf(rule: FaultRule, draw: number): number {
 /** How long a `timeout` (or a ghost answered as a timeout) holds the connection. */
 export function holdOf(rule: FaultRule): number {
   return Math.min(rule.holdMs ?? DEFAULT_HOLD_MS, MAX_HOLD_MS);
-}
-
-/**
- * The envelope a `status` fault answers with, as the provider answered that status: 503, 502 and 504
- * `-3 Failed, retry` with `Retry-After` (nothing was done: retrying is right), 429 the same, 500 `-7
- * Internal server error`, 401 and 403 `-6 Security error` exactly as the real credential checks answer.
- */
-export function faultError(status: FaultStatus): ApiError {
-  switch (status) {
-    case 401:
-      return unauthorized();
-    case 403:
-      return forbidden();
-    case 429:
-      return new ApiError({
-        result: -3,
-        httpStatus: 429,
-        code: ERROR_CODES.faultTooManyRequests,
-        message: 'Too many requests; nothing was done. Retry after the time in Retry-After (an API fault of the sandbox).',
-        headers: { 'retry-after': '1' },
-      });
-    case 500:
-      return new ApiError({
-        result: -7,
-        httpStatus: 500,
-        code: ERROR_CODES.faultInternalError,
-        message: 'Internal server error; nothing was done (an API fault of the sandbox).',
-      });
-    case 502:
-    case 503:
-    case 504:
-      return new ApiError({
-        result: -3,
-        httpStatus: status,
-        code: ERROR_CODES.faultUnavailable,
-        message: 'The service is temporarily unavailable; nothing was done. Retry the request (an API fault of the sandbox).',
-        headers: { 'retry-after': '1' },
-      });
-  }
 }
 
 /** A one-line description of what a rule does, for lists and the dashboard. */
