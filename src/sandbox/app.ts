@@ -1,20 +1,37 @@
 /**
- * Builds the sandbox's h3 app from its parts: the router, the API, hosted pages, library and admin routes,
- * and the one place that turns thrown errors into responses. It never listens (see `index.ts`).
+ * Builds the sandbox's h3 app from its parts, and never listens (see `index.ts`). A request passes through
+ * named stages, in this order:
+ *
+ *   target     the request target read: origin-form, or absolute-form (`GET http://host/path`) made origin-form
+ *   route      the route for the method and path (404, 405 with `Allow`)
+ *   host       the Host check against DNS rebinding (421)
+ *   delivery   a webhook delivery that reached a sandbox changes nothing (the delivery mark)
+ *   access     the route's declared access: admin token and loopback for `admin`, cross-site checks of
+ *              state-changing requests, HTTP Basic credentials for `merchant`
+ *   fault      the API fault that fires, if any (http/fault-stage.ts: ALL fault behaviour)
+ *   handler    the route's handler, given the services and facts only (`RouteRequest`)
+ *   error      a thrown error becomes the envelope or an HTML page, by the route's rendering
+ *   answer     the reply written (or withheld, or delayed, by the fault)
+ *   observe    the observers told (the request log, with the route's name and parameters)
+ *
+ * h3 runs it: one event handler in an h3 app, served through `toNodeListener`; the path matching is the
+ * sandbox's own router (http/router.ts says why).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createApp, createEvent, eventHandler, type App, type H3Event } from 'h3';
+import { createApp, eventHandler, toNodeListener, type App, type H3Event } from 'h3';
 import type { Sandbox } from './context.js';
 import { errorEnvelope } from './http/envelope.js';
-import { ApiError, deliveryRefused, faultError, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
+import { ApiError, deliveryRefused, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
 import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
-import { authenticate, authorize, checkAdminAccess, checkHost, refuseCrossOrigin } from './http/guards.js';
-import { JSON_CONTENT_TYPE, Reply, Router, type Route, type RouteKind, type RouteRequest } from './http/router.js';
+import { authenticate, authorize, checkAdminAccess, HostCheck, refuseCrossOrigin } from './http/guards.js';
+import { JSON_CONTENT_TYPE, Reply, Router, accessOf, nameOf, renderingOf, type Access, type Rendering, type Route, type RouteMatch, type RouteRequest, type SandboxView } from './http/router.js';
 import { readClientMark } from './http/client-mark.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './http/fields.js';
+import { faultStage, type Fired } from './http/fault-stage.js';
+import { unauthorized } from './errors.js';
 import { apiRoutes } from './api/index.js';
 import { adminRoutes } from './admin/routes.js';
 import { dashboardRoutes } from './admin/dashboard.js';
@@ -25,17 +42,11 @@ import { customEventRoutes } from './admin/custom-events.js';
 import { faultDashboardRoutes } from './admin/faults-dashboard.js';
 import { snapshotDashboardRoutes } from './admin/snapshots-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
-import { HeldConnections, requestFacts } from './http/fault-injection.js';
-import { holdOf, latencyOf } from './domain/faults.js';
-import type { FiredFault } from './services/faults.js';
 
 export interface BuiltApp {
   /** The h3 app (for embedding in another h3 or nitro app). */
   app: App;
-  /**
-   * The Node listener `startSandbox` serves: it builds the h3 event and runs the sandbox's one handler
-   * directly, skipping h3's middleware stack (one layer, no path prefix), which is measurable per request.
-   */
+  /** The Node listener `startSandbox` serves: h3's, after the request target is made origin-form. */
   nodeListener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Adds an observer of answered requests. */
   observe(observer: RequestObserver): void;
@@ -53,20 +64,164 @@ export function allRoutes(): Route[] {
   return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...customEventRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes];
 }
 
+/** What the handler's services and facts are, for one sandbox: never its repositories (http/router.ts). */
+function viewOf(sandbox: Sandbox): SandboxView {
+  const config = { get adminToken() { return sandbox.config.adminToken; } };
+  return {
+    services: sandbox.services,
+    clock: { now: () => sandbox.clock.now() },
+    ids: sandbox.ids,
+    get baseUrl() {
+      return sandbox.baseUrl;
+    },
+    config,
+  };
+}
+
+/** One request on its way through the stages. */
+interface Exchange {
+  readonly event: H3Event;
+  readonly method: string;
+  readonly path: string;
+  readonly observed: ObservedRequest;
+  match?: RouteMatch | undefined;
+  route?: Route | undefined;
+  access?: Access | undefined;
+  rendering?: Rendering | undefined;
+  request?: RouteRequest | undefined;
+  fired?: Fired | undefined;
+  /** Undefined only when a fault that does not act (timeout, reset) fired: there is no answer at all. */
+  reply?: Reply | undefined;
+}
+
 export function createSandboxApp(sandbox: Sandbox): BuiltApp {
   const router = new Router(allRoutes());
   const observers: RequestObserver[] = [];
-  const held = new HeldConnections();
-  const app = createApp();
-  const notify = (observed: ObservedRequest): void => {
+  const view = viewOf(sandbox);
+  const hosts = new HostCheck(sandbox);
+  const faults = faultStage(sandbox.faults);
+
+  // ---- The stages ----
+
+  /** route: the route for the method and path, or 404 / 405 with the methods the path takes. */
+  const routeStage = (x: Exchange): void => {
+    const { match, allowed } = router.match(x.method, x.path);
+    if (!match) {
+      if (allowed.length > 0) throw methodNotAllowed(x.method, x.path, allowed);
+      throw routeNotFound(x.method, x.path);
+    }
+    x.match = match;
+    x.route = match.route;
+    x.access = accessOf(match.route);
+    x.rendering = renderingOf(match.route);
+    x.observed.kind = match.route.kind;
+    x.observed.route = { name: nameOf(match.route), params: match.params };
+  };
+
+  /** host: 421 for a Host no name of this sandbox (DNS rebinding). */
+  const hostStage = (x: Exchange): void => hosts.check(x.event.node.req.headers.host);
+
+  /**
+   * delivery: a webhook delivery that reached a sandbox anyway (its public URL, a tunnel, another sandbox
+   * on this machine) changes nothing: the admin API trusts loopback, and no route takes an event.
+   */
+  const deliveryStage = (x: Exchange): void => {
+    if (x.event.node.req.headers[DELIVERY_MARK_HEADER] !== undefined) throw deliveryRefused();
+  };
+
+  /**
+   * access: the admin token (and loopback names without one) for `admin` routes, with the cross-site check
+   * of their state-changing requests; for `merchant` routes the cross-site check of state-changing
+   * requests (servers send no Origin) and the HTTP Basic credentials. Returns the businesses the
+   * credentials own (undefined: any), or a reply that ends the request (the dashboard's token cookie).
+   */
+  const accessStage = (x: Exchange, query: URLSearchParams): { owned?: Set<string> | undefined; reply?: Reply } => {
+    if (x.access === 'admin') {
+      checkAdminAccess(sandbox, x.event, query);
+      return x.rendering === 'page' ? { reply: tokenCookie(x, query) } : {};
+    }
+    if (x.access === 'merchant') {
+      if (x.method !== 'GET' && x.method !== 'HEAD') refuseCrossOrigin(sandbox, x.event);
+      return { owned: authenticate(sandbox, x.event.node.req.headers.authorization) };
+    }
+    return {};
+  };
+
+  /**
+   * A valid `?token=` on a dashboard page becomes a cookie and the page is reloaded without it, so the
+   * token does not stay in the address bar, the history or a Referer.
+   */
+  const tokenCookie = (x: Exchange, query: URLSearchParams): Reply | undefined => {
+    const token = query.get('token');
+    const expected = sandbox.config.adminToken;
+    if (token === null || expected === undefined || x.method !== 'GET') return undefined;
+    // A bearer or header may have passed the check: only the real token becomes the cookie (a wrong one
+    // could carry cookie attributes, or characters no header may hold).
+    if (token !== expected) throw unauthorized();
+    const rest = new URLSearchParams(query);
+    rest.delete('token');
+    // One leading slash: the router ignores empty segments, and `//__sandbox/...` as a Location names a host.
+    const target = `/${x.path.replace(/^[/\\]+/, '')}${rest.size > 0 ? `?${rest}` : ''}`;
+    const secure = sandbox.baseUrl.startsWith('https:') ? '; Secure' : '';
+    return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/${secure}`, 'cache-control': 'no-store' });
+  };
+
+  /** The request a handler gets: its services and facts, the parameters, the body read once. */
+  const requestOf = (x: Exchange, query: URLSearchParams, owned: Set<string> | undefined): RouteRequest => {
+    const { event, observed } = x;
+    let jsonBody: Promise<JsonObject> | undefined;
+    return {
+      event,
+      sandbox: view,
+      services: view.services,
+      params: x.match!.params,
+      query,
+      path: x.path,
+      json: () => {
+        jsonBody ??= readJsonObjectText(event.node.req).then(({ value, text }) => {
+          observed.requestBody = value;
+          observed.requestJson = text;
+          return value;
+        });
+        return jsonBody;
+      },
+      businessFromBody: (body) => {
+        const id = businessIdFromBody(body);
+        observed.businessId = id;
+        authorize(owned, id);
+        return id;
+      },
+      businessFromQuery: () => {
+        const id = businessIdFromQuery(query);
+        observed.businessId = id;
+        authorize(owned, id);
+        return id;
+      },
+    };
+  };
+
+  /** handler: the route's handler; a plain value is a 200 JSON answer. */
+  const handlerStage = async (x: Exchange): Promise<Reply> => {
+    const value = await x.route!.handler(x.request!);
+    return value instanceof Reply ? value : Reply.json(200, value as object);
+  };
+
+  /** error: what a thrown error answers, by the route's rendering. */
+  const errorStage = (x: Exchange, error: unknown): Reply => errorReply(sandbox, view, error, x.rendering, x.path);
+
+  /** observe: every observer told, none able to break another. */
+  const observeStage = (x: Exchange, startedAt: number): void => {
+    x.observed.durationMs = performance.now() - startedAt;
     for (const observer of observers) {
       try {
-        observer(observed);
+        observer(x.observed);
       } catch (error) {
         console.error('paylink: a request observer failed:', error);
       }
     }
   };
+
+  // ---- The pipeline ----
 
   const handle = async (event: H3Event): Promise<void> => {
     const startedAt = performance.now();
@@ -75,139 +230,79 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const queryText = q < 0 ? '' : rawUrl.slice(q + 1);
-    const { match, allowed } = router.match(method, path);
-    const kind: RouteKind | 'unmatched' = match ? match.route.kind : 'unmatched';
-    const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind, startedAt: sandbox.clock.now(), durationMs: 0 };
+    const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind: 'unmatched', startedAt: sandbox.clock.now(), durationMs: 0 };
     const client = readClientMark(event.node.req.headers);
     if (client !== undefined) observed.client = client;
+    const x: Exchange = { event, method, path, observed };
 
-    // Undefined only when a fault that does not act (timeout, reset) fired: there is no answer at all.
-    let reply: Reply | undefined;
-    let fired: (FiredFault & { businessId?: string | undefined }) | undefined;
     try {
-      if (!match) {
-        if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
-        throw routeNotFound(method, path);
-      }
-      checkHost(sandbox, event.node.req.headers.host);
-      // A webhook delivery that reached a sandbox anyway (its public URL, a tunnel, another sandbox on this
-      // machine) changes nothing: the admin API trusts loopback, and no route takes an event.
-      if (event.node.req.headers[DELIVERY_MARK_HEADER] !== undefined) throw deliveryRefused();
+      routeStage(x);
+      hostStage(x);
+      deliveryStage(x);
       const query = new URLSearchParams(queryText);
-      if (kind === 'admin') checkAdminAccess(sandbox, event, query);
-      let owned: Set<string> | undefined;
-      if (kind === 'api') {
-        // The API is for merchants' servers: a browser on another origin (a form posted by any web page to a
-        // developer's local sandbox) must not cancel a link or refund a payment. Servers send no Origin.
-        if (method !== 'GET' && method !== 'HEAD') refuseCrossOrigin(sandbox, event);
-        owned = authenticate(sandbox, event.node.req.headers.authorization);
-      }
-      let jsonBody: Promise<JsonObject> | undefined;
-      const request: RouteRequest = {
-        event,
-        sandbox,
-        params: match.params,
-        query,
-        path,
-        json: () => {
-          jsonBody ??= readJsonObjectText(event.node.req).then(({ value, text }) => {
-            observed.requestBody = value;
-            observed.requestJson = text;
-            return value;
-          });
-          return jsonBody;
-        },
-        businessFromBody: (body) => {
-          const id = businessIdFromBody(body);
-          observed.businessId = id;
-          authorize(owned, id);
-          return id;
-        },
-        businessFromQuery: () => {
-          const id = businessIdFromQuery(query);
-          observed.businessId = id;
-          authorize(owned, id);
-          return id;
-        },
-      };
-      if (kind === 'api' && sandbox.faults.active) {
-        fired = await pickFault(sandbox, request, method, client !== undefined);
-        if (fired !== undefined) {
-          observed.fault = { rule: fired.rule.id, kind: fired.rule.kind };
-          observed.businessId ??= fired.businessId;
-          await fired.committed;
-          if (fired.rule.kind === 'status') throw faultError(fired.rule.status ?? 503);
-        }
-      }
-      // Faults that do not act never hand the request to its handler.
-      if (fired?.rule.kind !== 'timeout' && fired?.rule.kind !== 'reset') {
-        const value = await match.route.handler(request);
-        reply = value instanceof Reply ? value : Reply.json(200, value as object);
+      const { owned, reply } = accessStage(x, query);
+      x.request = requestOf(x, query, owned);
+      if (reply !== undefined) x.reply = reply;
+      else {
+        if (x.access === 'merchant') x.fired = await faults.before(x.request, observed);
+        if (faults.runsHandler(x.fired)) x.reply = await handlerStage(x);
       }
     } catch (error) {
-      reply = errorReply(sandbox, error, kind, path);
+      x.reply = errorStage(x, error);
     }
 
-    const withhold = fired?.rule.kind === 'timeout' || fired?.rule.kind === 'reset' || fired?.rule.kind === 'ghost' ? fired.rule : undefined;
-    if (withhold !== undefined && observed.fault !== undefined) {
-      if (withhold.kind === 'ghost' && reply !== undefined) observed.fault.withheldStatus = reply.status;
-      observed.status = 0;
-      const socket = event.node.req.socket;
-      if (withhold.kind === 'reset' || (withhold.kind === 'ghost' && withhold.ghostAs === 'reset')) {
-        held.reset(socket);
-        observed.fault.ended = 'reset';
-      } else {
-        observed.fault.ended = await held.hold(socket, holdOf(withhold));
-      }
-      observed.durationMs = performance.now() - startedAt;
-      notify(observed);
+    if (x.fired !== undefined && (await faults.after(x.fired, event.node.req.socket, observed, x.reply?.status))) {
+      // The answer is withheld: nothing more goes to this connection.
+      event._handled = true;
+      observeStage(x, startedAt);
       return;
     }
-    if (fired?.rule.kind === 'latency' && observed.fault !== undefined) {
-      const delayMs = latencyOf(fired.rule, Math.random());
-      observed.fault.delayMs = delayMs;
-      await held.delay(delayMs);
-    }
-    if (reply === undefined) return;
+    if (x.reply === undefined) return;
 
-    observed.status = reply.status;
-    if (reply.status >= 300 && reply.status < 400 && reply.headers.location !== undefined) observed.location = reply.headers.location;
-    if (reply.body !== null && typeof reply.body === 'object' && !Buffer.isBuffer(reply.body)) observed.responseBody = reply.body;
-    const json = send(event, reply);
+    observed.status = x.reply.status;
+    if (x.reply.status >= 300 && x.reply.status < 400 && x.reply.headers.location !== undefined) observed.location = x.reply.headers.location;
+    if (x.reply.body !== null && typeof x.reply.body === 'object' && !Buffer.isBuffer(x.reply.body)) observed.responseBody = x.reply.body;
+    const json = send(event, x.reply);
     if (json !== undefined) observed.responseJson = json;
-    observed.durationMs = performance.now() - startedAt;
-    notify(observed);
+    observeStage(x, startedAt);
   };
+
+  const app = createApp({
+    // Only a failure to write the answer gets here (every stage's error became a reply).
+    onError: (error, event) => {
+      sandbox.reportUnexpected(event.node.req.url ?? '/', error.cause ?? error);
+      if (!event.node.res.headersSent) event.node.res.writeHead(500).end();
+    },
+  });
   app.use(eventHandler(handle));
+  const h3Listener = toNodeListener(app);
 
   const nodeListener = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(createEvent(req, res)).catch((error: unknown) => {
-      // Only a failure to write the answer gets here (every handler error became a reply).
-      sandbox.reportUnexpected(req.url ?? '/', error);
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+    originForm(req);
+    void h3Listener(req, res);
   };
 
-  return { app, nodeListener, observe: (observer) => observers.push(observer), releaseHeld: () => held.releaseAll() };
+  return { app, nodeListener, observe: (observer) => observers.push(observer), releaseHeld: () => faults.releaseHeld() };
 }
 
 /**
- * The API fault that fires for this request, if any (docs/faults.md). The body is read (once: the handler
- * gets the same parse) only when a rule could fire for the method and path; a body that cannot be read
- * matches no business, brand or amount, and the handler answers it as usual.
+ * target: a request in absolute-form (`GET http://127.0.0.1:8417/__sandbox/health HTTP/1.1`, as a proxy
+ * sends it) answers as its path does. RFC 9112 (3.2.2) has a server accept it and take the target's
+ * authority as the host, ignoring the Host header: the authority becomes the Host the Host check and
+ * the cross-site checks read.
  */
-async function pickFault(sandbox: Sandbox, request: RouteRequest, method: string, marked: boolean): Promise<(FiredFault & { businessId?: string | undefined }) | undefined> {
-  const route = { method, path: request.path, marked };
-  const candidates = sandbox.faults.candidates(route);
-  if (candidates.length === 0) return undefined;
-  let body: JsonObject | undefined;
-  if (method === 'POST') body = await request.json().catch(() => undefined);
-  const facts = requestFacts(body, request.query);
-  const fired = sandbox.faults.pick(candidates, { ...route, ...facts });
-  return fired === undefined ? undefined : { ...fired, businessId: facts.businessId };
+function originForm(req: IncomingMessage): void {
+  const url = req.url;
+  if (url === undefined || url.charCodeAt(0) === 47 /* / */) return;
+  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i.exec(url);
+  if (match === null) return;
+  const authority = match[1]!.replace(/^[^@]*@/, '');
+  const rest = match[2]!;
+  req.headers.host = authority;
+  req.url = rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatched', path: string): Reply {
+function errorReply(sandbox: Sandbox, view: SandboxView, error: unknown, rendering: Rendering | undefined, path: string): Reply {
   const storage = error instanceof ApiError ? undefined : storageFailure(error);
   const apiError = error instanceof ApiError ? error : storage !== undefined ? storageFailed(storage) : internalError();
   // A busy or full database is the environment's doing, not a bug: answered, logged, not counted.
@@ -216,9 +311,9 @@ function errorReply(sandbox: Sandbox, error: unknown, kind: RouteKind | 'unmatch
   // Unmatched paths answer like their neighbours: HTML under the hosted pages and outside the API, the
   // envelope under /gateway and /__sandbox (empty segments ignored, as the router does).
   const pageLike =
-    kind === 'page' ||
-    (kind === 'unmatched' && (/^\/+gateway\/+v3\/+web(\/|$)/i.test(path) || (!/^\/+(gateway|__sandbox)(\/|$)/i.test(path) && !/^\/*$/.test(path))));
-  if (pageLike) return renderErrorPage(sandbox, apiError);
+    rendering === 'page' ||
+    (rendering === undefined && (/^\/+gateway\/+v3\/+web(\/|$)/i.test(path) || (!/^\/+(gateway|__sandbox)(\/|$)/i.test(path) && !/^\/*$/.test(path))));
+  if (pageLike) return renderErrorPage(view, apiError);
   if (apiError.bare) return new Reply(apiError.httpStatus, null, apiError.headers ?? {});
   return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});
 }

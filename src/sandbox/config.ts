@@ -31,4 +31,8 @@ export interface SandboxConfig {
   allowedHosts?: readonly string[] | undefined;
   /** The request header webhook signatures go in (shown by the admin API). */
   webhookHeader?: string | undefined;
+  /** Retry schedule of webhook deliveries: `standard`, `fast`, or the waits in milliseconds (docs/webhooks.md). */
+  webhookRetry?: 'standard' | 'fast' | readonly number[] | undefined;
+  /** Milliseconds a webhook attempt may take before it counts as failed (default 10 s, 2 s with `fast`). */
+  webhookTimeoutMs?: number | undefined;
 }

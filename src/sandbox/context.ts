@@ -1,36 +1,49 @@
 /**
- * The running sandbox: its repositories, clock, id source and configuration. One instance per
- * `startSandbox`; handlers receive it through the route request, nothing is global. The database itself
- * stays inside store/ (see `openStore`).
+ * The composition root: one `Sandbox` per `startSandbox`. It opens the database (its repositories, one
+ * list: store/open.ts), makes the clock, the id source and the few shared parts (events, fault rules, the
+ * request log's buffer), builds every service once from that `Deps` (services/index.ts), and owns the
+ * background tasks (the delivery worker, the time sweep, the request log's flush, and what `startSandbox`
+ * adds: the app's held connections, a tunnel, the listener). `start` starts them once the sandbox
+ * listens; `close` stops them in order and closes the database. Nothing of it is global.
+ *
+ * Handlers never see this object: the app hands them the services and a few facts (http/router.ts).
  */
 import { SandboxClock, type ClockState } from './domain/clock.js';
 import { RandomIds, SeededIds, uuidFromText, type IdSource } from './domain/ids.js';
-import type { CheckoutRecord, LinkRecord, PaymentRecord } from './domain/records.js';
-import type { AttemptRepository } from './store/attempts.js';
-import type { WaitingCreditRepository } from './store/waiting-credits.js';
-import type { BrowseRepository } from './store/browse.js';
-import type { DocumentTable } from './store/document-table.js';
-import type { FormTokenRepository } from './store/form-tokens.js';
 import type { Store } from './store/group-commit.js';
-import type { MetaRepository } from './store/meta.js';
-import { openStore } from './store/open.js';
+import { openStore, type Repositories } from './store/open.js';
 import { CounterReservation } from './store/reservation.js';
 import { HOLDER_KEY, type LockHolder } from './store/lock.js';
-import type { RequestLogRepository } from './store/request-log.js';
-import type { ResetRepository } from './store/reset.js';
 import type { SandboxConfig } from './config.js';
-import type { TokenTable } from './store/tokens.js';
-import type { EventRepository } from './store/events.js';
-import type { SnapshotRepository } from './store/snapshots.js';
 import { EventService } from './services/events.js';
 import type { Deps } from './services/deps.js';
 import { createServices, type Services } from './services/index.js';
 import { KEPT_ON_RESTORE } from './services/admin-snapshots.js';
 import { FaultService } from './services/faults.js';
-import type { PendingPaymentRepository } from './store/pending-payments.js';
+import { RequestLog } from './services/request-log.js';
+import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
+import { settleDueNow } from './services/time-settles.js';
+import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
+import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 import { seededRandom } from './domain/faults.js';
 
 export type { Credential, SandboxConfig } from './config.js';
+
+/** How often real time is checked for waiting payments whose window passed (services/time-settles.ts). */
+const SETTLE_EVERY_MS = 1000;
+
+/** Where a started sandbox listens: what its background tasks need of it. */
+export interface Listening {
+  url: string;
+  port: number;
+}
+
+/** A background part of a sandbox: started once it listens, stopped (in the order added) when it closes. */
+export interface Task {
+  readonly name: string;
+  start?(listening: Listening): void;
+  stop(): void | Promise<void>;
+}
 
 /** A saved clock state only if it gives a time a Date can hold; anything else (a corrupt row) is the wall clock. */
 function usableClockState(state: ClockState | undefined): ClockState {
@@ -40,64 +53,46 @@ function usableClockState(state: ClockState | undefined): ClockState {
   return Number.isNaN(new Date(time).getTime()) ? { offsetMs: 0 } : state;
 }
 
+// The repositories are members of the Sandbox by declaration merging: listed once, in store/open.ts.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Sandbox extends Readonly<Repositories> {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Sandbox implements Deps {
   /** The group-commit queue every write goes through. */
   readonly store: Store;
   readonly clock: SandboxClock;
   readonly ids: IdSource;
-  readonly links: DocumentTable<LinkRecord>;
-  readonly checkouts: DocumentTable<CheckoutRecord>;
-  readonly payments: DocumentTable<PaymentRecord>;
-  readonly tokens: TokenTable;
-  readonly formTokens: FormTokenRepository;
-  readonly attempts: AttemptRepository;
-  readonly waitingCredits: WaitingCreditRepository;
-  readonly meta: MetaRepository;
-  /** The stored rows of the request log (services/request-log.ts buffers in front of it). */
-  readonly requestLog: RequestLogRepository;
-  readonly browse: BrowseRepository;
-  readonly reset: ResetRepository;
-  /** Saved copies of the whole database (admin/snapshots.ts). */
-  readonly snapshots: SnapshotRepository;
-  /** Stored events, deliveries and endpoints (read through {@link events} for what is committed). */
-  readonly eventStore: EventRepository;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
-  /** Payments still waiting, by creation time (services/time-settles.ts). */
-  readonly pendingPayments: PendingPaymentRepository;
   /** The API fault rules (docs/faults.md). */
   readonly faults: FaultService;
+  /** The request log's in-memory window in front of its rows (services/request-log.ts). */
+  readonly log: RequestLog;
   /** Signs hosted-form tokens (services/submission.ts); made once per database and kept in `meta`. */
   readonly formTokenSecret: Buffer;
   /** Where the webhook secret came from: the configuration, the database, or generated now. */
   readonly webhookSecretSource: 'config' | 'stored' | 'generated';
-  /** What handlers call: every service bound once to the repositories and clock it needs (services/index.ts). */
+  /** The request header webhook signatures go in, lower case. */
+  readonly webhookHeader: string;
+  /** What handlers call: every service made once from this sandbox's `Deps` (services/index.ts). */
   readonly services: Services;
   /** Errors no handler expected (each became a 500); tests assert there are none. */
   readonly unexpectedErrors: unknown[] = [];
   /** This process as the holder of the database's lock. */
   readonly holder: LockHolder;
-  /** The URL the sandbox listens at; set by `startSandbox` once listening. */
+  /** The URL the sandbox listens at; set by {@link start}. */
   listenUrl = 'http://localhost';
+  /** The background tasks, in the order they stop. */
+  private readonly tasks: Task[] = [];
+  private started = false;
+  private closing: Promise<void> | undefined;
 
   constructor(readonly config: SandboxConfig) {
     const opened = openStore(config.db);
     this.store = opened.store;
-    this.links = opened.links;
-    this.checkouts = opened.checkouts;
-    this.payments = opened.payments;
-    this.tokens = opened.tokens;
-    this.formTokens = opened.formTokens;
-    this.attempts = opened.attempts;
-    this.waitingCredits = opened.waitingCredits;
-    this.meta = opened.meta;
-    this.requestLog = opened.requestLog;
-    this.browse = opened.browse;
-    this.reset = opened.reset;
-    this.eventStore = opened.events;
-    this.snapshots = opened.snapshots;
     this.holder = opened.holder;
-    this.pendingPayments = opened.pendingPayments;
+    Object.assign(this, opened.repositories);
 
     this.clock = new SandboxClock(usableClockState(this.readMeta<ClockState>('clock')));
     if (config.seed !== undefined) {
@@ -135,8 +130,9 @@ export class Sandbox implements Deps {
       hookId = config.seed !== undefined ? uuidFromText(`${config.seed}:hook`) : crypto.randomUUID();
       this.writeMetaSync('webhooks.hookId', hookId);
     }
+    this.webhookHeader = (config.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
     this.events = new EventService({
-      events: opened.events,
+      events: this.eventStore,
       payments: this.payments,
       links: this.links,
       checkouts: this.checkouts,
@@ -147,7 +143,7 @@ export class Sandbox implements Deps {
     });
     this.faults = new FaultService({
       store: this.store,
-      faults: opened.faults,
+      faults: this.faultStore,
       random: config.seed !== undefined ? seededRandom(`${config.seed}:faults`) : Math.random,
       now: () => Date.now(),
     });
@@ -155,7 +151,124 @@ export class Sandbox implements Deps {
     this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));
     this.store.onCommit(() => this.events.afterCommit());
     this.store.onRollback(() => this.events.afterRollback());
+    this.log = new RequestLog(this);
     this.services = createServices(this);
+
+    // The background tasks, in the order they stop. Long polls (`paylink listen`, `logs --follow`) answer
+    // first, so the listener's stop waits for none.
+    this.addTask({ name: 'event followers', stop: () => this.events.close() });
+    this.addTask(this.timeSweep());
+    this.addTask(this.deliveryWorker());
+    this.addTask({ name: 'request log', stop: () => this.log.close() });
+  }
+
+  /**
+   * Adds a background task (`startSandbox` adds the app's held connections, a tunnel, the listener): it
+   * stops after those added before it, or just before the task named `before`.
+   */
+  addTask(task: Task, options: { before?: string } = {}): void {
+    const at = options.before === undefined ? -1 : this.tasks.findIndex((t) => t.name === options.before);
+    if (at < 0) this.tasks.push(task);
+    else this.tasks.splice(at, 0, task);
+    if (this.started && this.listening !== undefined) task.start?.(this.listening);
+  }
+
+  private listening: Listening | undefined;
+
+  /** Starts the background tasks once the sandbox listens at `listening.url`. */
+  async start(listening: Listening): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.listening = listening;
+    this.listenUrl = listening.url;
+    await this.recordListening(listening.url).catch(() => undefined);
+    for (const task of this.tasks) task.start?.(listening);
+  }
+
+  /** Stops every task in order, then closes the database (committing what was answered). */
+  close(): Promise<void> {
+    this.closing ??= this.stopAll();
+    return this.closing;
+  }
+
+  private async stopAll(): Promise<void> {
+    if (this.started) {
+      for (const task of this.tasks) {
+        try {
+          await task.stop();
+        } catch (error) {
+          console.error(`paylink: stopping the ${task.name} failed:`, error);
+        }
+      }
+    }
+    this.beforeClose?.();
+    this.store.close();
+  }
+
+  /** What time settles happens as real time passes too, not only when the clock is moved (docs/test-cards.md). */
+  private timeSweep(): Task {
+    let settling = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (): void => {
+      if (settling) return;
+      settling = true;
+      settleDueNow(this)
+        .catch((error: unknown) => this.reportUnexpected('the sweep of what time settles', error))
+        .finally(() => (settling = false));
+    };
+    return {
+      name: 'time sweep',
+      start: () => {
+        timer = setInterval(settle, SETTLE_EVERY_MS);
+        timer.unref();
+        settle();
+      },
+      stop: () => clearInterval(timer),
+    };
+  }
+
+  /** Sends webhook deliveries after their commit (services/webhook-delivery.ts). */
+  private deliveryWorker(): Task {
+    const retry = this.config.webhookRetry ?? 'standard';
+    let worker: DeliveryWorker | undefined;
+    return {
+      name: 'delivery worker',
+      start: ({ port }) => {
+        let interfaces = { at: Date.now(), list: interfaceAddresses() };
+        worker = new DeliveryWorker(this.store, this.eventStore, this.events, {
+          schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
+          timeoutMs: this.config.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
+          header: this.webhookHeader,
+          // Deliveries to the sandbox itself are not sent: its admin API trusts loopback (docs/webhooks.md).
+          own: () => {
+            if (Date.now() - interfaces.at > 10_000) interfaces = { at: Date.now(), list: interfaceAddresses() };
+            return { port, origins: [this.baseUrl, this.listenUrl], interfaces: interfaces.list };
+          },
+          // Each attempt also goes to the request log (kind `webhook`), so `paylink logs` and the dashboard's
+          // request log show deliveries beside the requests that caused them.
+          onAttempt: (attempt, target) => {
+            const request: Record<string, unknown> = { event: target.eventId, type: target.type, payment: target.paymentId, attempt: attempt.n };
+            if (attempt.fault !== undefined) request.fault = attempt.fault;
+            if (attempt.error !== undefined) request.error = attempt.error;
+            if (attempt.finding !== undefined) request.finding = attempt.finding;
+            this.log.observer({
+              method: 'POST',
+              path: target.url,
+              query: '',
+              status: attempt.status ?? 0,
+              kind: 'webhook',
+              startedAt: this.clock.now(),
+              durationMs: attempt.latencyMs,
+              businessId: target.businessId,
+              requestBody: request,
+              ...(attempt.response !== undefined ? { responseBody: attempt.response } : {}),
+            });
+          },
+        });
+        worker.start();
+      },
+      stop: () => worker?.stop(),
+    };
   }
 
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
@@ -224,9 +337,4 @@ export class Sandbox implements Deps {
 
   /** Runs just before the database closes. */
   private beforeClose: (() => void) | undefined;
-
-  close(): void {
-    this.beforeClose?.();
-    this.store.close();
-  }
 }

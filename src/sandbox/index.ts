@@ -12,16 +12,8 @@ import { errorEnvelope } from './http/envelope.js';
 import { methodNotAllowed, unreadableRequest } from './errors.js';
 import type { Credential } from './config.js';
 import { Sandbox } from './context.js';
-import { requestLogOf } from './services/request-log.js';
-import { openTunnel, type OpenTunnel } from './admin/tunnel.js';
-import { DeliveryWorker, interfaceAddresses } from './services/webhook-delivery.js';
-import { settleDueNow } from './services/time-settles.js';
-import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
-import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
+import { openTunnel } from './admin/tunnel.js';
 import { selfSignedCertificate } from './http/self-signed.js';
-
-/** How often real time is checked for waiting payments whose window passed (services/time-settles.ts). */
-const SETTLE_EVERY_MS = 1000;
 
 export interface StartSandboxOptions {
   /**
@@ -145,11 +137,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     requestLogMaxBytes: options.requestLogMaxBytes,
     webhookSecret: options.webhookSecret,
     webhookHeader: options.webhookHeader,
+    webhookRetry: options.webhookRetry,
+    webhookTimeoutMs: options.webhookTimeoutMs,
   });
   const { nodeListener, observe, releaseHeld } = createSandboxApp(sandbox);
-  const requestLog = requestLogOf(sandbox);
-  observe(requestLog.observer);
+  observe(sandbox.log.observer);
   for (const observer of options.observers ?? []) observe(observer);
+  // Connections a fault holds or delays end at the close too.
+  sandbox.addTask({ name: 'held connections', stop: releaseHeld }, { before: 'delivery worker' });
 
   const requestedPort = options.port ?? DEFAULT_PORT;
   let listener: Listener;
@@ -169,7 +164,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       isTest: true,
     });
   } catch (error) {
-    sandbox.close();
+    await sandbox.close();
     if ((error as Error).name === 'GetPortError' || (error as { code?: string }).code === 'EADDRINUSE') {
       throw Object.assign(new Error(`Port ${requestedPort} on ${host} is already in use`), { code: 'EADDRINUSE', cause: error });
     }
@@ -188,69 +183,22 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const scheme = options.https ? 'https' : 'http';
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `${scheme}://${urlHost}:${port}`;
-  sandbox.listenUrl = url;
-  await sandbox.recordListening(url).catch(() => undefined);
 
-  let tunnel: OpenTunnel | undefined;
   let tunnelError: string | undefined;
   if (options.tunnel === true && options.publicUrl === undefined) {
     try {
-      tunnel = await openTunnel(url);
+      const tunnel = await openTunnel(url);
       sandbox.config.publicUrl = tunnel.url;
+      sandbox.addTask({ name: 'tunnel', stop: () => tunnel.close().catch(() => undefined) });
     } catch (error) {
       tunnelError = (error as Error).message;
     }
   }
+  // The listener stops last, after every task that may still answer or write.
+  sandbox.addTask({ name: 'listener', stop: () => listener.close() });
+  await sandbox.start({ url, port });
 
   const retry = options.webhookRetry ?? 'standard';
-  const header = (options.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
-  let interfaces = { at: Date.now(), list: interfaceAddresses() };
-  const worker = new DeliveryWorker(sandbox.store, sandbox.eventStore, sandbox.events, {
-    schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
-    timeoutMs: options.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
-    header,
-    // Deliveries to the sandbox itself are not sent: its admin API trusts loopback (docs/webhooks.md).
-    own: () => {
-      if (Date.now() - interfaces.at > 10_000) interfaces = { at: Date.now(), list: interfaceAddresses() };
-      return { port, origins: [sandbox.baseUrl, sandbox.listenUrl], interfaces: interfaces.list };
-    },
-    // Each attempt also goes to the request log (kind `webhook`), so `paylink logs` and the dashboard's
-    // request log show deliveries beside the requests that caused them.
-    onAttempt: (attempt, target) => {
-      const request: Record<string, unknown> = { event: target.eventId, type: target.type, payment: target.paymentId, attempt: attempt.n };
-      if (attempt.fault !== undefined) request.fault = attempt.fault;
-      if (attempt.error !== undefined) request.error = attempt.error;
-      if (attempt.finding !== undefined) request.finding = attempt.finding;
-      requestLog.observer({
-        method: 'POST',
-        path: target.url,
-        query: '',
-        status: attempt.status ?? 0,
-        kind: 'webhook',
-        startedAt: sandbox.clock.now(),
-        durationMs: attempt.latencyMs,
-        businessId: target.businessId,
-        requestBody: request,
-        ...(attempt.response !== undefined ? { responseBody: attempt.response } : {}),
-      });
-    },
-  });
-  worker.start();
-
-  // What time settles happens as real time passes too, not only when the clock is moved (docs/test-cards.md).
-  let settling = false;
-  const settle = (): void => {
-    if (settling) return;
-    settling = true;
-    settleDueNow(sandbox)
-      .catch((error: unknown) => sandbox.reportUnexpected('the sweep of what time settles', error))
-      .finally(() => (settling = false));
-  };
-  const settler = setInterval(settle, SETTLE_EVERY_MS);
-  settler.unref();
-  settle();
-
-  let closed = false;
   return {
     url,
     publicUrl: sandbox.baseUrl,
@@ -261,24 +209,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     webhooks: {
       secret: sandbox.events.secret,
       secretSource: sandbox.webhookSecretSource,
-      header,
+      header: sandbox.webhookHeader,
       hookId: sandbox.events.hookId,
       retry: typeof retry === 'string' ? retry : 'custom',
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      // Long polls (`paylink listen`, `logs --follow`) answer at once, so the server's stop waits for none.
-      sandbox.events.close();
-      // Connections a fault holds or delays end now too.
-      clearInterval(settler);
-      releaseHeld();
-      await worker.stop();
-      requestLog.close();
-      await tunnel?.close().catch(() => undefined);
-      await listener.close();
-      sandbox.close();
-    },
+    close: () => sandbox.close(),
   };
 }
 

@@ -3,12 +3,10 @@
  * CLI (`paylink advise`, `paylink logs`) and the dashboard's Advisor page. Both answer the same view of
  * services/advisor.ts's findings, times as ISO 8601.
  */
-import type { Sandbox } from '../context.js';
 import { CHECKS, docOf, type Advice, type AdviceView, type Evidence, type EvidenceView, type Finding, type FindingView } from '../domain/advisor.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { envelope } from '../http/envelope.js';
-import { checkAdminAccess } from '../http/guards.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import { formatClockOffset } from '../domain/clock.js';
 import { parseClockStep } from '../services/admin-clock.js';
@@ -34,7 +32,7 @@ function findingView(f: Finding): FindingView {
   };
 }
 
-export function adviceView(sandbox: Sandbox, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }): AdviceView {
+export function adviceView(sandbox: SandboxView, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }): AdviceView {
   const count = (severity: string) => advice.findings.filter((f) => f.severity === severity).length;
   return {
     generatedAt: isoUtcMs(sandbox.clock.now()),
@@ -48,7 +46,7 @@ export function adviceView(sandbox: Sandbox, advice: Advice, options: { business
 }
 
 /** The query of the advice endpoint and page, validated: `businessId`, `since` (`10m`, `2h`, `PT30M`). */
-function adviceQuery(sandbox: Sandbox, query: URLSearchParams): { businessId?: string | undefined; since?: string | undefined; from?: number | undefined } {
+function adviceQuery(sandbox: SandboxView, query: URLSearchParams): { businessId?: string | undefined; since?: string | undefined; from?: number | undefined } {
   const businessId = query.get('businessId') || undefined;
   const since = query.get('since') || undefined;
   if (since === undefined) return { businessId };
@@ -58,7 +56,7 @@ function adviceQuery(sandbox: Sandbox, query: URLSearchParams): { businessId?: s
 }
 
 /** The advice for a query: the request log's buffered rows are written first, so the newest count. */
-export async function currentAdvice(sandbox: Sandbox, query: URLSearchParams): Promise<AdviceView> {
+export async function currentAdvice(sandbox: SandboxView, query: URLSearchParams): Promise<AdviceView> {
   const options = adviceQuery(sandbox, query);
   sandbox.services.admin.requestLog().flush();
   return adviceView(sandbox, await sandbox.services.admin.advice(options), options);
@@ -72,7 +70,6 @@ const PAGE_HEADERS = {
 
 async function advisorPage(req: RouteRequest): Promise<Reply> {
   const { sandbox, query } = req;
-  checkAdminAccess(sandbox, req.event, query);
   const advice = await currentAdvice(sandbox, query);
   const clock = sandbox.services.admin.clock();
   const view: AdvisorView = {

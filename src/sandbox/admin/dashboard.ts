@@ -4,15 +4,13 @@
  * buttons to open the hosted page or pay as the customer. Behind the admin token when the sandbox has one;
  * a `?token=` is traded for an HttpOnly SameSite=Strict cookie and dropped from the address.
  */
-import type { Sandbox } from '../context.js';
 import { formatClockOffset, isoUtc } from '../domain/clock.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { cardForOutcome, OUTCOME_NAMES, THREE_DS_APPROVE_CODE, type OutcomeName } from '../domain/test-cards.js';
-import { invalidValue, notFound, unauthorized } from '../errors.js';
+import { invalidValue, notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import { checkAdminAccess } from '../http/guards.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import type { ResourceTable } from '../services/admin-browse.js';
 import type { LoggedRequest, RequestFilter } from '../services/request-log.js';
 import type { CustomerPlay } from '../services/submission.js';
@@ -38,28 +36,6 @@ const HEADERS = {
 /** Outcomes the pay button offers: every test-card outcome, plus the decline button. */
 const PAY_CHOICES: readonly string[] = [...OUTCOME_NAMES, 'decline-button'];
 
-// ---- Access ----
-
-/**
- * Checks the admin token. A valid `?token=` becomes a cookie and the page is reloaded without it, so the
- * token does not stay in the address bar, the history or a Referer.
- */
-function guard(req: RouteRequest): Reply | undefined {
-  checkAdminAccess(req.sandbox, req.event, req.query);
-  const token = req.query.get('token');
-  const expected = req.sandbox.config.adminToken;
-  if (token === null || expected === undefined || req.event.method !== 'GET') return undefined;
-  // A bearer or header may have passed the check above: only the real token becomes the cookie (a wrong one
-  // could carry cookie attributes, or characters no header may hold).
-  if (token !== expected) throw unauthorized();
-  const rest = new URLSearchParams(req.query);
-  rest.delete('token');
-  // One leading slash: the router ignores empty segments, and `//__sandbox/...` as a Location names a host.
-  const target = `/${req.path.replace(/^[/\\]+/, '')}${rest.size > 0 ? `?${rest}` : ''}`;
-  const secure = req.sandbox.baseUrl.startsWith('https:') ? '; Secure' : '';
-  return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/${secure}`, 'cache-control': 'no-store' });
-}
-
 function page(text: string): Reply {
   return Reply.html(200, text, HEADERS);
 }
@@ -72,7 +48,7 @@ function safeBack(value: string | null): string {
 
 // ---- View helpers ----
 
-function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
+function clockPanel(sandbox: SandboxView, back: string): ClockPanel {
   const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
 }
@@ -162,7 +138,7 @@ function requestView(r: LoggedRequest): RequestView {
   };
 }
 
-function requestsFor(sandbox: Sandbox, id: string): RequestsPanel {
+function requestsFor(sandbox: SandboxView, id: string): RequestsPanel {
   const rows = sandbox.services.admin.requestLog().list({ path: id, limit: 30 }).reverse();
   return {
     title: 'Requests',
@@ -181,7 +157,7 @@ function positiveInt(value: string | null, fallback: number): number {
 
 const TABLE_TITLES: Record<ResourceTable, string> = { links: 'Payment links', checkouts: 'Checkouts', payments: 'Payments', tokens: 'Tokens' };
 
-function tableOf(sandbox: Sandbox, table: ResourceTable, pageNo: number, pageSize: number, businessId: string | undefined, withPager: boolean): TableView {
+function tableOf(sandbox: SandboxView, table: ResourceTable, pageNo: number, pageSize: number, businessId: string | undefined, withPager: boolean): TableView {
   const now = sandbox.clock.now();
   const paged = sandbox.services.admin.list(table, { page: pageNo, pageSize, businessId });
   const rows: Cell[][] =
@@ -206,7 +182,7 @@ function tableOf(sandbox: Sandbox, table: ResourceTable, pageNo: number, pageSiz
 }
 
 /** SEPA credits on their way (1 Waiting) and when each settles by the sandbox clock; none: no table. */
-async function waitingCreditsTable(sandbox: Sandbox): Promise<TableView[]> {
+async function waitingCreditsTable(sandbox: SandboxView): Promise<TableView[]> {
   const waiting = await sandbox.services.credits.waiting();
   if (waiting.length === 0) return [];
   return [
@@ -227,8 +203,6 @@ async function waitingCreditsTable(sandbox: Sandbox): Promise<TableView[]> {
 }
 
 async function overview(req: RouteRequest): Promise<Reply> {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const { sandbox } = req;
   const waiting = await waitingCreditsTable(sandbox);
   const recent = sandbox.services.admin.requestLog().list({ limit: 15 }).reverse();
@@ -246,8 +220,6 @@ async function overview(req: RouteRequest): Promise<Reply> {
 
 function listPage(table: ResourceTable) {
   return (req: RouteRequest): Reply => {
-    const redirect = guard(req);
-    if (redirect) return redirect;
     const businessId = req.query.get('businessId') || undefined;
     return page(
       renderList({
@@ -277,8 +249,6 @@ function noticeOf(req: RouteRequest): string | undefined {
 }
 
 function linkDetail(req: RouteRequest): Reply {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const { sandbox } = req;
   const link = sandbox.services.admin.record('links', req.params.id!);
   if (!link) throw notFound('Payment link');
@@ -328,8 +298,6 @@ function linkDetail(req: RouteRequest): Reply {
 }
 
 function checkoutDetail(req: RouteRequest): Reply {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const { sandbox } = req;
   const checkout = sandbox.services.admin.record('checkouts', req.params.id!);
   if (!checkout) throw notFound('Checkout');
@@ -386,8 +354,6 @@ const SETTLE_TEXT: Record<TimeSettlement['kind'], string> = {
 };
 
 function paymentDetail(req: RouteRequest): Reply {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const { sandbox } = req;
   const p = sandbox.services.admin.record('payments', req.params.id!);
   if (!p) throw notFound('Payment');
@@ -433,8 +399,6 @@ function paymentDetail(req: RouteRequest): Reply {
 }
 
 function tokenDetail(req: RouteRequest): Reply {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const { sandbox } = req;
   const t = sandbox.services.admin.record('tokens', req.params.id!);
   if (!t) throw notFound('Token');
@@ -462,8 +426,6 @@ function tokenDetail(req: RouteRequest): Reply {
 }
 
 function requestLogPage(req: RouteRequest): Reply {
-  const redirect = guard(req);
-  if (redirect) return redirect;
   const path = req.query.get('path') ?? '';
   const status = req.query.get('status') ?? '';
   const businessId = req.query.get('businessId') ?? '';
@@ -498,8 +460,6 @@ function requestLogPage(req: RouteRequest): Reply {
 // ---- Actions ----
 
 async function postClock(req: RouteRequest): Promise<Reply> {
-  // Also refuses a post from another site or origin (CSRF): a page elsewhere must not move the clock or pay.
-  checkAdminAccess(req.sandbox, req.event, req.query);
   const form = await readForm(req.event.node.req);
   const back = safeBack(form.get('back'));
   if (form.get('reset')) await req.sandbox.services.admin.changeClock({ reset: true });
@@ -513,8 +473,6 @@ async function postClock(req: RouteRequest): Promise<Reply> {
  * code for the 3-D Secure card.
  */
 async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Promise<Reply> {
-  // Also refuses a post from another site or origin (CSRF): a page elsewhere must not move the clock or pay.
-  checkAdminAccess(req.sandbox, req.event, req.query);
   const { sandbox } = req;
   const id = req.params.id!;
   const form = await readForm(req.event.node.req);
@@ -532,8 +490,6 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
 
 /** A new READY link with the same amount, brands, return URL and duration, and a fresh tracking code. */
 async function copyLink(req: RouteRequest): Promise<Reply> {
-  // Also refuses a post from another site or origin (CSRF): a page elsewhere must not move the clock or pay.
-  checkAdminAccess(req.sandbox, req.event, req.query);
   const link = await req.sandbox.services.links.copy(req.params.id!);
   return Reply.redirect(`${detailHref('links', link.id)}?done=copied`, 303);
 }

@@ -2,10 +2,8 @@
  * The dashboard's Faults page (`/__sandbox/dashboard/faults`): the API fault rules with a remove button
  * each (docs/faults.md). Behind the admin token like the rest of the dashboard; no script.
  */
-import type { Sandbox } from '../context.js';
 import { formatClockOffset } from '../domain/clock.js';
-import { checkAdminAccess } from '../http/guards.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import type { ClockPanel, FaultRow } from '../../pages/dashboard/model.js';
 import { renderFaults } from '../../pages/dashboard/faults.js';
 import { faultView, removeFaultRule } from './faults.js';
@@ -19,15 +17,14 @@ const HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-function clockPanel(sandbox: Sandbox): ClockPanel {
+function clockPanel(sandbox: SandboxView): ClockPanel {
   const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back: PAGE };
 }
 
 function faultsPage(req: RouteRequest): Reply {
   const { sandbox } = req;
-  checkAdminAccess(sandbox, req.event, req.query);
-  const rules = sandbox.faults.list().map((rule): FaultRow => {
+  const rules = sandbox.services.faults.list().map((rule): FaultRow => {
     const v = faultView(rule);
     return {
       id: v.id,
@@ -46,16 +43,13 @@ function faultsPage(req: RouteRequest): Reply {
 }
 
 async function removeFromPage(req: RouteRequest): Promise<Reply> {
-  // Also refuses a post from another site or origin (CSRF).
-  checkAdminAccess(req.sandbox, req.event, req.query);
   const id = req.params.id!;
   await removeFaultRule(req.sandbox, id);
   return Reply.redirect(`${PAGE}?removed=${encodeURIComponent(id)}`, 303);
 }
 
 async function clearFromPage(req: RouteRequest): Promise<Reply> {
-  checkAdminAccess(req.sandbox, req.event, req.query);
-  await req.sandbox.faults.clear();
+  await req.sandbox.services.faults.clear();
   return Reply.redirect(`${PAGE}?removed=all`, 303);
 }
 

@@ -3,7 +3,6 @@
  * (add one), `POST /__sandbox/faults/{id}/remove`, `POST /__sandbox/faults/clear`. Each handler parses,
  * calls the fault service once, and answers the envelope.
  */
-import type { Sandbox } from '../context.js';
 import { isoUtcMs } from '../domain/clock.js';
 import {
   describeFault,
@@ -25,7 +24,7 @@ import { brandById } from '../domain/brands.js';
 import { envelope } from '../http/envelope.js';
 import { isObject, optionalBoolean, optionalNumber, optionalString, requireString, type Json, type JsonObject } from '../http/fields.js';
 import { invalidValue, notFound, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../http/router.js';
+import type { Route, RouteRequest, SandboxView } from '../http/router.js';
 import type { FaultRuleInput } from '../services/faults.js';
 
 /** A rule as the admin API, the CLI and the dashboard show it. */
@@ -143,18 +142,18 @@ export function parseFaultRule(json: JsonObject): FaultRuleInput {
 }
 
 function listFaults({ sandbox }: RouteRequest) {
-  return envelope(sandbox, RESULTS.ok, { faults: sandbox.faults.list().map(faultView) });
+  return envelope(sandbox, RESULTS.ok, { faults: sandbox.services.faults.list().map(faultView) });
 }
 
 async function addFault(req: RouteRequest) {
   const input = parseFaultRule(await req.json());
-  const rule = await req.sandbox.faults.add(input);
+  const rule = await req.sandbox.services.faults.add(input);
   return envelope(req.sandbox, RESULTS.ok, { fault: faultView(rule) });
 }
 
 /** Removes a rule; shared by the admin API and the dashboard's remove button. */
-export async function removeFaultRule(sandbox: Sandbox, id: string): Promise<void> {
-  if (!(await sandbox.faults.remove(id))) throw notFound('Fault rule');
+export async function removeFaultRule(sandbox: SandboxView, id: string): Promise<void> {
+  if (!(await sandbox.services.faults.remove(id))) throw notFound('Fault rule');
 }
 
 async function removeFault(req: RouteRequest) {
@@ -164,7 +163,7 @@ async function removeFault(req: RouteRequest) {
 }
 
 async function clearFaults(req: RouteRequest) {
-  return envelope(req.sandbox, RESULTS.ok, { removed: await req.sandbox.faults.clear() });
+  return envelope(req.sandbox, RESULTS.ok, { removed: await req.sandbox.services.faults.clear() });
 }
 
 export const faultRoutes: Route[] = [

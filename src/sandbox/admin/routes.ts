@@ -2,10 +2,9 @@
  * Sandbox-only endpoints under `/__sandbox/` (reset, clock, request log, dashboard data). Open on loopback;
  * behind the admin token when the sandbox listens beyond loopback or has a public URL.
  */
-import type { Sandbox } from '../context.js';
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../http/router.js';
+import type { Route, RouteRequest, SandboxView } from '../http/router.js';
 import type { RequestFilter } from '../services/request-log.js';
 import { snapshotRoutes } from './snapshots.js';
 import { advisorRoutes } from './advisor.js';
@@ -60,7 +59,7 @@ async function postClock(req: RouteRequest) {
  * `since`: epoch milliseconds, an ISO 8601 date-time, or a duration back from the sandbox's now (`1h`,
  * `2d`, `PT30M`), as `paylink link list --since` passes it along.
  */
-function sinceOf(sandbox: Sandbox, query: URLSearchParams): number | undefined {
+function sinceOf(sandbox: SandboxView, query: URLSearchParams): number | undefined {
   const text = query.get('since')?.trim();
   if (text === undefined || text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text);

@@ -4,10 +4,8 @@
  * with how each delivery went, and every attempt of one event. Behind the admin token like the rest of the
  * dashboard; no script.
  */
-import type { Sandbox } from '../context.js';
 import { formatClockOffset } from '../domain/clock.js';
-import { checkAdminAccess } from '../http/guards.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { notFound } from '../errors.js';
 import type { ClockPanel, TableView } from '../../pages/dashboard/model.js';
 import { renderEventDetail, renderWebhooks } from '../../pages/dashboard/webhooks.js';
@@ -21,7 +19,7 @@ const HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-function clockPanel(sandbox: Sandbox, back: string): ClockPanel {
+function clockPanel(sandbox: SandboxView, back: string): ClockPanel {
   const view = sandbox.services.admin.clock();
   return { now: view.now, offset: formatClockOffset(view.offsetMs), frozen: view.frozen, action: `${BASE}/clock`, back };
 }
@@ -31,8 +29,7 @@ const paymentHref = (id: string) => `${BASE}/payments/${encodeURIComponent(id)}`
 
 function webhooksPage(req: RouteRequest): Reply {
   const { sandbox } = req;
-  checkAdminAccess(sandbox, req.event, req.query);
-  const events = sandbox.events.list({ limit: 50 }).reverse();
+  const events = sandbox.services.webhooks.list({ limit: 50 }).reverse();
   const findings = sandbox.services.webhooks.recentFindings(20);
   const findingsTable: TableView = {
     id: 'webhook-findings-table',
@@ -48,7 +45,7 @@ function webhooksPage(req: RouteRequest): Reply {
     id: 'webhook-endpoints',
     title: 'Endpoints',
     columns: ['hook id', 'business', 'url', 'events', 'secret', 'faults'],
-    rows: sandbox.events.endpoints().map((e) => {
+    rows: sandbox.services.webhooks.endpoints().map((e) => {
       const v = endpointView(sandbox, e);
       return [{ text: v.hookId, mono: true }, v.businessId, v.url, v.events.join(', '), { text: v.secret, mono: true }, v.faults.join(', ') || '-'];
     }),
@@ -74,9 +71,9 @@ function webhooksPage(req: RouteRequest): Reply {
     empty: 'No events yet: every payment the sandbox creates or changes makes one.',
   };
   const settings: Array<[string, string]> = [
-    ['Signature header', sandbox.config.webhookHeader?.toLowerCase() ?? 'x-payvision-signature'],
+    ['Signature header', sandbox.services.webhooks.header()],
     ['Sandbox secret', `${endpointView(sandbox, { hookId: '', businessId: '', url: '', createdAt: 0 }).secret} (paylink sandbox prints it at start-up)`],
-    ['Hook id of notifyUrl deliveries', sandbox.events.hookId],
+    ['Hook id of notifyUrl deliveries', sandbox.services.webhooks.hookId()],
   ];
   return Reply.html(
     200,
@@ -87,7 +84,6 @@ function webhooksPage(req: RouteRequest): Reply {
 
 function eventPage(req: RouteRequest): Reply {
   const { sandbox } = req;
-  checkAdminAccess(sandbox, req.event, req.query);
   const event = sandbox.services.webhooks.committedEvent(req.params.id!);
   if (event === undefined) throw notFound('Event');
   const v = eventView(sandbox, event);

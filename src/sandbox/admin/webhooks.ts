@@ -3,16 +3,14 @@
  * per business; list, show and resend events; and the long-polled stream `paylink listen` forwards from.
  * Secrets are answered in full only when an endpoint is created; afterwards as their last four characters.
  */
-import type { Sandbox } from '../context.js';
 import { EVENT_TYPES, faultNames, faultsOf, FAULT_NAMES, maskSecret, type EventType, type WebhookFaults } from '../domain/events.js';
 import { maskUrlPasswords } from '../domain/mask.js';
 import { isoUtcMs, parseClockStep } from '../domain/clock.js';
-import { DEFAULT_SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 import { envelope } from '../http/envelope.js';
 import { optionalString, requireString, returnUrl, type Json, type JsonObject } from '../http/fields.js';
 import { invalidValue, notFound, RESULTS } from '../errors.js';
-import type { Route, RouteRequest } from '../http/router.js';
-import type { DeliveryRow, EndpointRecord, EventRow } from '../services/admin-webhooks.js';
+import type { Route, RouteRequest, SandboxView } from '../http/router.js';
+import type { DeliveryRow, EndpointRecord, EventRow } from '../domain/webhook-records.js';
 
 /** Longest a `listen` poll waits for an event. */
 const MAX_WAIT_SECONDS = 30;
@@ -57,20 +55,20 @@ function parseFaults(value: Json | undefined, delay: Json | undefined): WebhookF
 }
 
 /** An endpoint as the admin API shows it: never its secret, only the last four characters; its URL's password masked. */
-export function endpointView(sandbox: Sandbox, e: EndpointRecord) {
+export function endpointView(sandbox: SandboxView, e: EndpointRecord) {
   return {
     hookId: e.hookId,
     businessId: e.businessId,
     url: maskUrlPasswords(e.url),
     events: e.events ?? [...EVENT_TYPES],
-    secret: maskSecret(e.secret ?? sandbox.events.secret),
+    secret: maskSecret(e.secret ?? sandbox.services.webhooks.secret()),
     ownSecret: e.secret !== undefined,
     faults: faultNames(e.faults),
     createdAt: isoUtcMs(e.createdAt),
   };
 }
 
-export function deliveryView(sandbox: Sandbox, d: DeliveryRow, withAttempts: boolean) {
+export function deliveryView(sandbox: SandboxView, d: DeliveryRow, withAttempts: boolean) {
   return {
     id: d.id,
     kind: d.data.kind,
@@ -98,7 +96,7 @@ export function deliveryView(sandbox: Sandbox, d: DeliveryRow, withAttempts: boo
   };
 }
 
-export function eventView(sandbox: Sandbox, e: EventRow, options: { withAttempts?: boolean; withBody?: boolean } = {}) {
+export function eventView(sandbox: SandboxView, e: EventRow, options: { withAttempts?: boolean; withBody?: boolean } = {}) {
   const deliveries = sandbox.services.webhooks.deliveriesOf(e.seq);
   const payload = (JSON.parse(e.body) as { Payload?: { result?: number; body?: { transaction?: { action?: string } } } }).Payload;
   return {
@@ -116,11 +114,11 @@ export function eventView(sandbox: Sandbox, e: EventRow, options: { withAttempts
   };
 }
 
-function settings(sandbox: Sandbox) {
+function settings(sandbox: SandboxView) {
   return {
-    header: sandbox.config.webhookHeader?.toLowerCase() ?? DEFAULT_SIGNATURE_HEADER,
-    secret: maskSecret(sandbox.events.secret),
-    hookId: sandbox.events.hookId,
+    header: sandbox.services.webhooks.header(),
+    secret: maskSecret(sandbox.services.webhooks.secret()),
+    hookId: sandbox.services.webhooks.hookId(),
   };
 }
 
@@ -130,12 +128,12 @@ function settings(sandbox: Sandbox) {
  */
 function showSecret({ sandbox }: RouteRequest) {
   const { header, hookId } = settings(sandbox);
-  return envelope(sandbox, RESULTS.ok, { secret: sandbox.events.secret, header, hookId });
+  return envelope(sandbox, RESULTS.ok, { secret: sandbox.services.webhooks.secret(), header, hookId });
 }
 
 function listEndpoints({ sandbox, query }: RouteRequest) {
   const businessId = query.get('businessId') || undefined;
-  return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), endpoints: sandbox.events.endpoints(businessId).map((e) => endpointView(sandbox, e)) });
+  return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), endpoints: sandbox.services.webhooks.endpoints(businessId).map((e) => endpointView(sandbox, e)) });
 }
 
 async function addEndpoint(req: RouteRequest) {
@@ -161,17 +159,17 @@ async function removeEndpoint(req: RouteRequest) {
 }
 
 function listEvents({ sandbox, query }: RouteRequest) {
-  const events = sandbox.events.list({
+  const events = sandbox.services.webhooks.list({
     businessId: query.get('businessId') || undefined,
     paymentId: query.get('paymentId') || undefined,
     type: typeParam(query),
     limit: integerParam(query, 'limit', 1, 1000),
   });
-  return envelope(sandbox, RESULTS.ok, { events: events.map((e) => eventView(sandbox, e)), lastSeq: sandbox.events.committedSeq });
+  return envelope(sandbox, RESULTS.ok, { events: events.map((e) => eventView(sandbox, e)), lastSeq: sandbox.services.webhooks.committedSeq() });
 }
 
 /** `from`: an ISO 8601 date-time, epoch milliseconds, or a duration back from the sandbox's now (`10m`). */
-function fromTime(sandbox: Sandbox, query: URLSearchParams): number | undefined {
+function fromTime(sandbox: SandboxView, query: URLSearchParams): number | undefined {
   const text = query.get('from')?.trim();
   if (text === undefined || text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text);
@@ -188,22 +186,22 @@ async function streamEvents(req: RouteRequest) {
   // created then, for `paylink listen --since <time>`; `fromSeq` in the answer says where that was.
   const from = fromTime(sandbox, query);
   const fromSeq = from === undefined ? undefined : sandbox.services.webhooks.seqBefore(from);
-  const since = fromSeq ?? integerParam(query, 'since', 0, Number.MAX_SAFE_INTEGER) ?? sandbox.events.committedSeq;
+  const since = fromSeq ?? integerParam(query, 'since', 0, Number.MAX_SAFE_INTEGER) ?? sandbox.services.webhooks.committedSeq();
   const wait = integerParam(query, 'wait', 0, MAX_WAIT_SECONDS) ?? 0;
   const filter = { businessId: query.get('businessId') || undefined, type: typeParam(query) };
   const gone = new AbortController();
   const onClose = () => gone.abort();
   req.event.node.req.once('close', onClose);
   try {
-    const events = await sandbox.events.follow(since, filter, wait * 1000, gone.signal);
-    const lastSeq = events.length > 0 ? events.at(-1)!.seq : Math.max(since, sandbox.events.committedSeq);
+    const events = await sandbox.services.webhooks.follow(since, filter, wait * 1000, gone.signal);
+    const lastSeq = events.length > 0 ? events.at(-1)!.seq : Math.max(since, sandbox.services.webhooks.committedSeq());
     return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), events, lastSeq, ...(fromSeq !== undefined ? { fromSeq } : {}) });
   } finally {
     req.event.node.req.off('close', onClose);
   }
 }
 
-function eventOf(sandbox: Sandbox, id: string): EventRow {
+function eventOf(sandbox: SandboxView, id: string): EventRow {
   const event = sandbox.services.webhooks.committedEvent(id);
   if (event === undefined) throw notFound('Event');
   return event;

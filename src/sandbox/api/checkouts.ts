@@ -7,8 +7,7 @@ import { checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js'
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
 import { errorBody, errorOf, FAILURES, missingProperty, RESULTS } from '../errors.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import type { Sandbox } from '../context.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { checkoutView, transactionView } from '../domain/answers.js';
 
@@ -43,7 +42,7 @@ const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: str
  * gives 400 for -4 and -10; docs/api.md lists the difference). The body still carries the checkout, its
  * transaction and every payment attempt.
  */
-export function checkoutStatusReply(sandbox: Sandbox, checkout: CheckoutRecord): Reply {
+export function checkoutStatusReply(sandbox: SandboxView, checkout: CheckoutRecord): Reply {
   const state = checkoutState(checkout, sandbox.clock.now());
   const body: Record<string, unknown> = {
     checkout: checkoutView(checkout, sandbox.baseUrl),

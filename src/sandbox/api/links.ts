@@ -7,8 +7,7 @@ import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
 import { missingProperty, RESULTS } from '../errors.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import type { Sandbox } from '../context.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { linkCreatedView, linkView, transactionView } from '../domain/answers.js';
 
@@ -43,7 +42,7 @@ async function createLink(req: RouteRequest) {
 }
 
 /** The retrieval body: `Ok` with link and transaction until the customer acted, then `Completed` with payments. */
-export function linkStatusEnvelope(sandbox: Sandbox, link: LinkRecord) {
+export function linkStatusEnvelope(sandbox: SandboxView, link: LinkRecord) {
   const status = linkStatus(link, sandbox.clock.now());
   const body: Record<string, unknown> = {
     link: linkView(link, status, sandbox.baseUrl),
@@ -70,7 +69,7 @@ interface CachedBody {
 const unpaidBodies = new WeakMap<LinkRecord, CachedBody>();
 
 /** {@link linkStatusEnvelope}, answered from a cached serialized body while nothing was attempted. */
-function linkStatusReply(sandbox: Sandbox, link: LinkRecord): unknown {
+function linkStatusReply(sandbox: SandboxView, link: LinkRecord): unknown {
   if (customerActed(link)) return linkStatusEnvelope(sandbox, link);
   const now = sandbox.clock.now();
   const status = linkStatus(link, now);

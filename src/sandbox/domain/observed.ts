@@ -38,6 +38,8 @@ export interface ObservedRequest {
   client?: ClientTool | undefined;
   /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
+  /** The route that answered, by name (`GET /gateway/v3/payments/:paymentId` unless it has its own), and its parameters. */
+  route?: { name: string; params: Record<string, string> } | undefined;
 }
 
 /** What an API fault did to a request, as the request log, `paylink logs` and the dashboard show it. */

@@ -1,12 +1,20 @@
 /**
- * Who may use which route: HTTP Basic credentials of the API (SANDBOX.md, "Authentication"), the admin
- * token of `/__sandbox/` and the dashboard, and the cross-site checks of state-changing browser requests.
- * The app applies them by route kind; the pages that post forms call `refuseCrossSite` themselves.
+ * Who may use which route: HTTP Basic credentials of the API, the admin token of `/__sandbox/` and the
+ * dashboard, the Host check against DNS rebinding, and the cross-site checks of state-changing browser
+ * requests. The app's access stage applies them by the route's declared access (http/router.ts); the
+ * hosted pages that post forms call `refuseCrossSite` themselves.
  */
 import type { H3Event } from 'h3';
 import { timingSafeEqual } from 'node:crypto';
-import type { Sandbox } from '../context.js';
+import type { SandboxConfig } from '../config.js';
 import { forbidden, misdirectedRequest, unauthorized } from '../errors.js';
+
+/** What the guards read of a sandbox: where it is reached, and its credentials, token and allowed hosts. */
+export interface GuardFacts {
+  readonly baseUrl: string;
+  readonly listenUrl: string;
+  readonly config: Pick<SandboxConfig, 'credentials' | 'adminToken' | 'allowedHosts'>;
+}
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -18,7 +26,7 @@ function safeEqual(a: string, b: string): boolean {
  * Checks HTTP Basic credentials when the sandbox has any configured; returns the business ids they own,
  * or undefined when credentials are off (any business is allowed).
  */
-export function authenticate(sandbox: Sandbox, authorization: string | undefined): Set<string> | undefined {
+export function authenticate(sandbox: Pick<GuardFacts, 'config'>, authorization: string | undefined): Set<string> | undefined {
   const credentials = sandbox.config.credentials;
   if (!credentials || credentials.length === 0) return undefined;
   if (!authorization || !/^basic /i.test(authorization)) throw unauthorized();
@@ -42,7 +50,7 @@ export function authorize(owned: Set<string> | undefined, businessId: string): v
  * Throws 401 unless the request carries the admin token (when one is configured): as a bearer token, an
  * `x-paylink-admin-token` header, or a `token` query parameter (for the dashboard opened in a browser).
  */
-export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSearchParams): void {
+export function checkAdminAccess(sandbox: { readonly baseUrl: string; readonly config: Pick<SandboxConfig, 'adminToken'> }, event: H3Event, query: URLSearchParams): void {
   if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
   const expected = sandbox.config.adminToken;
   if (expected === undefined) {
@@ -64,7 +72,7 @@ export function checkAdminAccess(sandbox: Sandbox, event: H3Event, query: URLSea
  * to `/__sandbox/reset`. Scripts and the CLI send neither header and pass; the sandbox's own pages (and its
  * public URL behind a proxy or tunnel) pass; `Origin: null` does not.
  */
-export function refuseCrossSite(sandbox: Sandbox, event: H3Event): void {
+export function refuseCrossSite(sandbox: { readonly baseUrl: string }, event: H3Event): void {
   refuseOtherOrigins(sandbox, event);
 }
 
@@ -82,26 +90,31 @@ export const refuseCrossOrigin = refuseCrossSite;
  * do against DNS rebinding: a page of `evil.example` whose name was rebound to 127.0.0.1 reaches the
  * sandbox with `Host: evil.example` and is refused before any route runs.
  */
-export function checkHost(sandbox: Sandbox, host: string | undefined): void {
-  if (host === undefined || host === '') return;
-  let known = hostVerdicts.get(sandbox);
-  if (known === undefined || known.baseUrl !== sandbox.baseUrl) {
-    known = { baseUrl: sandbox.baseUrl, verdicts: new Map() };
-    hostVerdicts.set(sandbox, known);
+export class HostCheck {
+  /** Verdicts by Host header, for the base URL they were made under (a tunnel may change it). */
+  private verdicts = new Map<string, boolean>();
+  private baseUrl: string | undefined;
+
+  constructor(private readonly sandbox: GuardFacts) {}
+
+  check(host: string | undefined): void {
+    if (host === undefined || host === '') return;
+    if (this.baseUrl !== this.sandbox.baseUrl) {
+      this.baseUrl = this.sandbox.baseUrl;
+      this.verdicts = new Map();
+    }
+    let allowed = this.verdicts.get(host);
+    if (allowed === undefined) {
+      allowed = hostAllowed(this.sandbox, host);
+      // Bounded: a client sending a new Host each time must not grow the map.
+      if (this.verdicts.size >= 64) this.verdicts.clear();
+      this.verdicts.set(host, allowed);
+    }
+    if (!allowed) throw misdirectedRequest(host);
   }
-  let allowed = known.verdicts.get(host);
-  if (allowed === undefined) {
-    allowed = hostAllowed(sandbox, host);
-    // Bounded: a client sending a new Host each time must not grow the map.
-    if (known.verdicts.size >= 64) known.verdicts.clear();
-    known.verdicts.set(host, allowed);
-  }
-  if (!allowed) throw misdirectedRequest(host);
 }
 
-const hostVerdicts = new WeakMap<Sandbox, { baseUrl: string; verdicts: Map<string, boolean> }>();
-
-function hostAllowed(sandbox: Sandbox, host: string): boolean {
+function hostAllowed(sandbox: GuardFacts, host: string): boolean {
   const name = hostName(host);
   if (name === undefined) return false;
   if (name === 'localhost' || name.endsWith('.localhost') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')) return true;
@@ -131,7 +144,7 @@ function hostName(host: string): string | undefined {
  * or `file:` page, a redirect across sites), which is another site as far as the sandbox knows; the
  * sandbox's own pages always send their real origin.
  */
-function refuseOtherOrigins(sandbox: Sandbox, event: H3Event): void {
+function refuseOtherOrigins(sandbox: { readonly baseUrl: string }, event: H3Event): void {
   const headers = event.node.req.headers;
   const site = headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') throw forbidden();

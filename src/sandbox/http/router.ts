@@ -10,22 +10,45 @@
  * GET rate), so throughput does not decide it; the rules and the 405 do.
  */
 import type { H3Event } from 'h3';
-import type { Sandbox } from '../context.js';
+import type { Clock } from '../domain/clock.js';
+import type { IdSource } from '../domain/ids.js';
+import type { Services } from '../services/index.js';
 import type { JsonObject } from './fields.js';
+import type { RouteKind } from './observe.js';
 
 export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
 
-/**
- * How failures of a route are answered: `api` with the JSON envelope, `page` with an HTML page, `admin`
- * with the envelope too but behind the admin token when the sandbox is not on loopback.
- */
-import type { RouteKind } from './observe.js';
-
 export type { RouteKind } from './observe.js';
+
+/** Who may use a route: anyone (hosted pages, the library), a merchant's server (the API), an operator. */
+export type Access = 'public' | 'merchant' | 'admin';
+/** How a route's failures are answered: the JSON envelope, or an HTML page. */
+export type Rendering = 'envelope' | 'page';
+
+/**
+ * What a handler knows of its sandbox: its services and a few facts, and nothing that reaches storage.
+ * The app builds one per sandbox from the composition root (context.ts), so a handler that names a
+ * repository, the write queue or the event store does not compile (test/unit/handler-types.test.ts).
+ */
+export interface SandboxView {
+  /** Every service of the sandbox (services/index.ts). */
+  readonly services: Services;
+  /** The sandbox's now (for envelopes and pages). */
+  readonly clock: Clock;
+  /** Request codes of envelopes. */
+  readonly ids: IdSource;
+  /** The base URL addresses handed out start with (`redirect.url`, library targets). */
+  readonly baseUrl: string;
+  /** The configuration handlers read: whether the admin token is on (the dashboard turns `?token=` into a cookie). */
+  readonly config: { readonly adminToken?: string | undefined };
+}
 
 export interface RouteRequest {
   event: H3Event;
-  sandbox: Sandbox;
+  /** The services and facts of the sandbox (never its storage). */
+  sandbox: SandboxView;
+  /** Its services, as `sandbox.services`. */
+  services: Services;
   /** Path parameters, verbatim. */
   params: Record<string, string>;
   /** The query string. */
@@ -75,7 +98,35 @@ export interface Route {
   /** Literal segments and `:name` parameters, e.g. `/gateway/v3/paymentlinks/:linkId/cancel`. */
   path: string;
   kind: RouteKind;
+  /** The route's name in the request log and the advisor; default `<METHOD> <path>`. */
+  name?: string;
+  /** Who may use it; default from `kind` ({@link accessOf}). */
+  access?: Access;
+  /** How its failures are answered; default from `kind` ({@link renderingOf}). */
+  render?: Rendering;
   handler: (req: RouteRequest) => unknown | Promise<unknown>;
+}
+
+/**
+ * Who may use a route: as it declares, else from its kind. The API is the merchants'; the admin API, and
+ * every page under `/__sandbox/` and the dashboard's `/`, the operator's; hosted pages and assets anyone's.
+ */
+export function accessOf(route: Route): Access {
+  if (route.access !== undefined) return route.access;
+  if (route.kind === 'api') return 'merchant';
+  if (route.kind === 'admin') return 'admin';
+  if (route.kind === 'page' && (route.path === '/' || /^\/__sandbox(\/|$)/i.test(route.path))) return 'admin';
+  return 'public';
+}
+
+/** How a route's failures are answered: as it declares, else an HTML page for pages, the envelope otherwise. */
+export function renderingOf(route: Route): Rendering {
+  return route.render ?? (route.kind === 'page' ? 'page' : 'envelope');
+}
+
+/** A route's name as the request log records it. */
+export function nameOf(route: Route): string {
+  return route.name ?? `${route.method} ${route.path}`;
 }
 
 interface CompiledRoute {

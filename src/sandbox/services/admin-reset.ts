@@ -3,7 +3,7 @@
  * log, in one write. The clock and the seeded id counter stay (so ids are never handed out twice).
  */
 import type { Deps } from './deps.js';
-import { requestLogOf, type RequestLogDeps } from './request-log.js';
+import { requestLogOf } from './request-log.js';
 
 /**
  * Tables the reset keeps: `meta` holds the clock, the id counter and secrets; `webhook_endpoints` and `fault_rules` are
@@ -24,7 +24,7 @@ export interface ResetSummary {
  * business changes. Its webhook endpoints stay (configuration, as with the whole reset), and so do the
  * clock and the id counter, which every business shares.
  */
-export async function resetBusiness(sandbox: RequestLogDeps & Pick<Deps, 'reset' | 'forgetCaches'>, businessId: string): Promise<ResetSummary & { businessId: string }> {
+export async function resetBusiness(sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>, businessId: string): Promise<ResetSummary & { businessId: string }> {
   const log = requestLogOf(sandbox);
   // Logged requests still in memory are written first, so the delete finds the business's rows among them.
   log.flush();
@@ -38,7 +38,7 @@ export async function resetBusiness(sandbox: RequestLogDeps & Pick<Deps, 'reset'
   return { businessId, deleted };
 }
 
-export async function resetSandbox(sandbox: RequestLogDeps & Pick<Deps, 'reset' | 'forgetCaches'>): Promise<ResetSummary> {
+export async function resetSandbox(sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>): Promise<ResetSummary> {
   const log = requestLogOf(sandbox);
   const deleted = await sandbox.store.write(() => {
     const counts = sandbox.reset.emptyTables(KEPT, { request_log: () => log.clearSync() });

@@ -17,11 +17,10 @@
 import { isoUtcMs } from '../domain/clock.js';
 import { invalidValue, notFound } from '../errors.js';
 import { HOLDER_KEY } from '../store/lock.js';
-import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo, type SnapshotRepository } from '../store/snapshots.js';
+import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
 import { clockView, type ClockView } from './admin-clock.js';
 import type { Deps } from './deps.js';
-import type { EventService } from './events.js';
-import { requestLogOf, type RequestLogDeps } from './request-log.js';
+import { requestLogOf } from './request-log.js';
 
 export { SNAPSHOT_NAME };
 
@@ -29,15 +28,7 @@ export { SNAPSHOT_NAME };
 export const KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'formTokens.secret', 'webhooks.secret', 'webhooks.hookId']);
 
 /** What snapshots use: the copies, the request log (flushed into them), and what the sandbox holds in memory. */
-export type SnapshotDeps = RequestLogDeps &
-  Pick<Deps, 'clock'> & {
-    readonly snapshots: SnapshotRepository;
-    readonly events: EventService;
-    /** Meta values held exactly only in memory, written into a copy. */
-    exactMeta(): Record<string, unknown>;
-    /** Makes what the sandbox holds in memory follow a restored database. */
-    afterRestore(meta: ReadonlyMap<string, unknown>): void;
-  };
+export type SnapshotDeps = Pick<Deps, 'store' | 'log' | 'clock' | 'snapshots' | 'events' | 'exactMeta' | 'afterRestore'>;
 
 /** A snapshot as the admin API answers it. */
 export interface SnapshotView {

@@ -3,15 +3,13 @@
  * changes and resends each in one write (the delivery worker sends after the commit), and reads of what
  * is committed only (an event past the committed sequence is not found yet).
  */
-import type { EventRow } from '../store/events.js';
+import type { EventRow } from '../domain/webhook-records.js';
 
-/** The stored shapes of events, deliveries and endpoints, for the handlers that show them. */
-export type { DeliveryRow, EndpointRecord, EventRow } from '../store/events.js';
 import type { Deps } from './deps.js';
 import type { EventService } from './events.js';
 
 /** What the webhook administration uses: the write queue, the stored events and deliveries, the event service. */
-export type WebhookAdminDeps = Pick<Deps, 'store' | 'eventStore'> & { readonly events: EventService };
+export type WebhookAdminDeps = Pick<Deps, 'store' | 'eventStore' | 'events'>;
 
 export function addEndpoint(deps: WebhookAdminDeps, input: Parameters<EventService['addEndpoint']>[0]) {
   return deps.store.write(() => deps.events.addEndpoint(input));

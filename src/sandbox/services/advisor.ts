@@ -159,8 +159,8 @@ export async function deliveriesSince(reader: DeliveryReader, from: number | und
   return out;
 }
 
-/** What is kept of a sandbox's traffic between two calls. */
-interface KeptTraffic {
+/** What is kept of a sandbox's traffic between two calls (one per sandbox, made by services/index.ts). */
+export interface KeptTraffic {
   /** The request log's rows, decoded, oldest first: exactly the table's rows up to {@link lastSeq}. */
   rows: TrafficRequest[];
   lastSeq: number;
@@ -170,15 +170,9 @@ interface KeptTraffic {
   queue: Promise<unknown>;
 }
 
-const kept = new WeakMap<AdvisorDeps, KeptTraffic>();
-
-function keptFor(sandbox: AdvisorDeps): KeptTraffic {
-  let entry = kept.get(sandbox);
-  if (!entry) {
-    entry = { rows: [], lastSeq: 0, resources: new Map(), queue: Promise.resolve() };
-    kept.set(sandbox, entry);
-  }
-  return entry;
+/** An empty copy of a sandbox's traffic, filled by the first call. */
+export function keptTraffic(): KeptTraffic {
+  return { rows: [], lastSeq: 0, resources: new Map(), queue: Promise.resolve() };
 }
 
 /**
@@ -223,8 +217,7 @@ async function refresh(sandbox: AdvisorDeps, traffic: KeptTraffic, slicer: Slice
 }
 
 /** The traffic of the window, ready for the checks; `slicer` paces the work (see the header). */
-async function gatherTraffic(sandbox: AdvisorDeps, options: AdviceOptions, slicer: Slicer): Promise<Traffic> {
-  const traffic = keptFor(sandbox);
+async function gatherTraffic(sandbox: AdvisorDeps, traffic: KeptTraffic, options: AdviceOptions, slicer: Slicer): Promise<Traffic> {
   await refresh(sandbox, traffic, slicer);
   const now = sandbox.clock.now();
   const from = options.from;
@@ -240,11 +233,10 @@ async function gatherTraffic(sandbox: AdvisorDeps, options: AdviceOptions, slice
  * Runs every check over the window's traffic, in slices: other requests are answered between them. Calls
  * for one sandbox run one after the other.
  */
-export function adviceFor(sandbox: AdvisorDeps, options: AdviceOptions = {}): Promise<Advice> {
-  const traffic = keptFor(sandbox);
+export function adviceFor(sandbox: AdvisorDeps, traffic: KeptTraffic, options: AdviceOptions = {}): Promise<Advice> {
   const run = traffic.queue.then(async () => {
     const slicer = new Slicer();
-    const steps = adviseStepwise(await gatherTraffic(sandbox, options, slicer), options.businessId);
+    const steps = adviseStepwise(await gatherTraffic(sandbox, traffic, options, slicer), options.businessId);
     for (;;) {
       await slicer.pause(true);
       const step = steps.next();

@@ -1,69 +1,47 @@
 /**
- * What services are made of: the repositories, clock and id source of one sandbox, by name. Each service
- * function states the part it uses as `Pick<Deps, ...>` in its parameters (so a reader sees what it
- * touches and a test of it needs only that); `Sandbox` (context.ts) is a `Deps` and wires the services once.
+ * What services are made of: the repositories of one sandbox (the one list, store/open.ts's
+ * `Repositories`), its write queue, clock, id source and configuration, and the few parts the root makes
+ * once and shares (the event service, the fault rules, the request log's buffer). context.ts's `Sandbox` is
+ * the composition root that makes a `Deps` and builds every service from it, once (services/index.ts).
+ *
+ * Each service function states the part it uses as `Pick<Deps, ...>` in its parameters, so a reader sees
+ * what it touches and a test of it needs only that. Handlers never see a `Deps`: they receive the
+ * services and a few facts (http/router.ts's `RouteRequest`), so reaching storage from a handler does not
+ * compile (test/unit/handler-types.test.ts).
  */
+import type { SandboxConfig } from '../config.js';
 import type { SandboxClock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
-import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
-import type { AttemptRepository } from '../store/attempts.js';
-import type { WaitingCreditRepository } from '../store/waiting-credits.js';
-import type { BrowseRepository } from '../store/browse.js';
-import type { DocumentTable } from '../store/document-table.js';
-import type { EventRepository } from '../store/events.js';
-import type { FormTokenRepository } from '../store/form-tokens.js';
 import type { Store } from '../store/group-commit.js';
-import type { MetaRepository } from '../store/meta.js';
-import type { RequestLogRepository } from '../store/request-log.js';
-import type { ResetRepository } from '../store/reset.js';
-import type { TokenTable } from '../store/tokens.js';
-import type { PendingPaymentRepository } from '../store/pending-payments.js';
+import type { Repositories } from '../store/open.js';
+import type { EventService } from './events.js';
+import type { FaultService } from './faults.js';
+import type { RequestLog } from './request-log.js';
 
-export interface Deps {
+export interface Deps extends Readonly<Repositories> {
   /** The group-commit queue every write goes through. */
   readonly store: Store;
+  /** The business clock (the sandbox's now, which the admin API moves). */
   readonly clock: SandboxClock;
+  // The infrastructure's timers (wall-clock waits of the delivery worker, the time sweep, the request
+  // log's flush) join the clock here as `timers` once they are injectable.
   readonly ids: IdSource;
-  readonly links: DocumentTable<LinkRecord>;
-  readonly checkouts: DocumentTable<CheckoutRecord>;
-  readonly payments: DocumentTable<PaymentRecord>;
-  readonly tokens: TokenTable;
-  readonly formTokens: FormTokenRepository;
-  readonly attempts: AttemptRepository;
-  /** SEPA credits waiting to settle. */
-  readonly waitingCredits: WaitingCreditRepository;
-  readonly meta: MetaRepository;
-  readonly requestLog: RequestLogRepository;
-  readonly browse: BrowseRepository;
-  readonly reset: ResetRepository;
-  readonly eventStore: EventRepository;
-  /** Payments still waiting, by creation time (what time settles). */
-  readonly pendingPayments: PendingPaymentRepository;
+  /** The configuration the services read (the request log's size bound, the webhook header). */
+  readonly config: Readonly<SandboxConfig>;
   /** Signs hosted-form tokens. */
   readonly formTokenSecret: Buffer;
   /** The base URL for addresses handed out (`redirect.url`, library targets). */
   readonly baseUrl: string;
-  /** The configuration the services read (the request log's size bound). */
-  readonly config: { readonly requestLogMaxBytes?: number | undefined };
+  /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
+  readonly events: EventService;
+  /** The API fault rules (docs/faults.md). */
+  readonly faults: FaultService;
+  /** The request log's in-memory window in front of its rows. */
+  readonly log: RequestLog;
   /** Drops the repositories' cached records (after a reset or a rolled-back write). */
   forgetCaches(): void;
+  /** Meta values held exactly only in memory, written into a snapshot's copy. */
+  exactMeta(): Record<string, unknown>;
+  /** Makes what the sandbox holds in memory follow a restored database. */
+  afterRestore(meta: ReadonlyMap<string, unknown>): void;
 }
-
-/**
- * The members of {@link Deps} that reach storage: the write queue and every repository. Handlers never
- * touch these (test/unit/handler-layers.test.ts reads api/, web/ and admin/ for them); services do.
- */
-export const STORAGE_MEMBERS = [
-  'store',
-  'links',
-  'checkouts',
-  'payments',
-  'tokens',
-  'formTokens',
-  'attempts',
-  'meta',
-  'requestLog',
-  'browse',
-  'reset',
-  'eventStore',
-] as const satisfies ReadonlyArray<keyof Deps>;

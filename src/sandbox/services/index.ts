@@ -1,7 +1,7 @@
 /**
- * The services a sandbox hands its handlers: each service function bound once to the part of the
- * sandbox it states it needs (`Sandbox` calls {@link createServices} in its constructor). Handlers
- * (`api/`, `web/`, `admin/`) reach records only through these.
+ * The services a sandbox hands its handlers, made one way: each service function bound once to the
+ * sandbox's `Deps` (the composition root, context.ts, calls {@link createServices} once). Handlers (`api/`,
+ * `web/`, `admin/`) receive these and a few facts, never a repository (http/router.ts's `RouteRequest`).
  */
 import { createCheckout, findCheckout, getCheckout, type NewCheckout } from './checkouts.js';
 import { createBankCredit, createCredit, findCredit, getCredit, settleDueCredits, waitingCredits, type NewBankCredit, type NewCredit } from './credits.js';
@@ -33,13 +33,21 @@ import { followUpsOf, kindOfId, listRecords, paymentsOf, paymentsWithToken, reco
 import { changeClock, clockView, type ClockChange } from './admin-clock.js';
 import { resetBusiness, resetSandbox } from './admin-reset.js';
 import { requestLogOf } from './request-log.js';
-import { adviceFor, type AdviceOptions } from './advisor.js';
-import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore, type WebhookAdminDeps } from './admin-webhooks.js';
-import type { EventRow } from '../store/events.js';
-import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDeps } from './admin-snapshots.js';
+import { adviceFor, keptTraffic, type AdviceOptions } from './advisor.js';
+import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore } from './admin-webhooks.js';
+import type { EventRow } from '../domain/webhook-records.js';
+import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './admin-snapshots.js';
+import type { EventFilter } from '../store/events.js';
+import type { FaultRuleInput } from './faults.js';
+import type { EventService } from './events.js';
+import { DEFAULT_SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 
-export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
+export function createServices(deps: Deps) {
+  // What a service keeps in memory between calls lives here, one per sandbox: nothing is module-level.
+  const traffic = keptTraffic();
   return {
+    /** The sandbox's now (the business clock, which the admin API moves). */
+    now: () => deps.clock.now(),
     links: {
       create: (link: NewLink) => createLink(deps, link),
       cancel: (businessId: string, linkId: string) => cancelLink(deps, businessId, linkId),
@@ -104,7 +112,7 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
       clock: () => clockView(deps),
       changeClock: (change: ClockChange) => changeClock(deps, change),
       requestLog: () => requestLogOf(deps),
-      advice: (options?: AdviceOptions) => adviceFor(deps, options),
+      advice: (options?: AdviceOptions) => adviceFor(deps, traffic, options),
     },
     /** Saved copies of the whole state (the admin API and the dashboard). */
     snapshots: {
@@ -125,6 +133,21 @@ export function createServices(deps: Deps & WebhookAdminDeps & SnapshotDeps) {
       deliveriesOf: (eventSeq: number) => deps.eventStore.deliveriesOf(eventSeq),
       attemptsOf: (deliveryId: number) => deps.eventStore.attemptsOf(deliveryId),
       recentFindings: (limit?: number) => deps.eventStore.recentFindings(limit),
+      /** The sandbox's webhook secret, its hookId (notifyUrl deliveries) and the signature header. */
+      secret: () => deps.events.secret,
+      hookId: () => deps.events.hookId,
+      header: () => (deps.config.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase(),
+      committedSeq: () => deps.events.committedSeq,
+      list: (filter: EventFilter) => deps.events.list(filter),
+      endpoints: (businessId?: string) => deps.events.endpoints(businessId),
+      follow: (...args: Parameters<EventService['follow']>) => deps.events.follow(...args),
+    },
+    /** The API fault rules (docs/faults.md). */
+    faults: {
+      list: () => deps.faults.list(),
+      add: (input: FaultRuleInput) => deps.faults.add(input),
+      remove: (id: string) => deps.faults.remove(id),
+      clear: () => deps.faults.clear(),
     },
   };
 }

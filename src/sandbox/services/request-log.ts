@@ -11,10 +11,14 @@
  * answered request's data.
  */
 import type { ObservedRequest, RequestObserver } from '../domain/observed.js';
-import type { Deps } from './deps.js';
+import type { Store } from '../store/group-commit.js';
 
 /** What the request log uses: its rows, the write queue, and the configured size bound. */
-export type RequestLogDeps = Pick<Deps, 'store' | 'requestLog'> & { readonly config: { readonly requestLogMaxBytes?: number | undefined } };
+export interface RequestLogDeps {
+  readonly store: Store;
+  readonly requestLog: RequestLogRepository;
+  readonly config: { readonly requestLogMaxBytes?: number | undefined };
+}
 import { isoUtcMs } from '../domain/clock.js';
 import { maskedJson, maskedJsonText, maskQuery, maskText } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
@@ -346,14 +350,7 @@ function toLogged(row: RequestLogRow): LoggedRequest {
   return { ...decoded, at: isoUtcMs(decoded.at) };
 }
 
-const logs = new WeakMap<RequestLogDeps, RequestLog>();
-
-/** The request log of a sandbox (one per sandbox, made on first use). */
-export function requestLogOf(sandbox: RequestLogDeps): RequestLog {
-  let log = logs.get(sandbox);
-  if (!log) {
-    log = new RequestLog(sandbox);
-    logs.set(sandbox, log);
-  }
-  return log;
+/** The request log of a sandbox: the one its composition root made (context.ts). */
+export function requestLogOf(sandbox: { readonly log: RequestLog }): RequestLog {
+  return sandbox.log;
 }

@@ -70,7 +70,8 @@ const FORM_TOKEN_TTL_MS = 24 * 3_600_000;
 const TIME_BYTES = 8;
 const NONCE_BYTES = 12;
 const MAC_BYTES = 16;
-let usedSincePrune = 0;
+/** Used tokens recorded between two prunes of the expired ones. */
+const PRUNE_EVERY = 100;
 
 function formTokenMac(sandbox: Pick<Deps, 'formTokenSecret'>, target: string, issued: Buffer, nonce: Buffer): Buffer {
   return createHmac('sha256', sandbox.formTokenSecret).update(target).update('\0').update(issued).update(nonce).digest().subarray(0, MAC_BYTES);
@@ -115,10 +116,7 @@ export function takeFormToken(sandbox: SubmissionDeps, token: string, target: st
   if (row) return { status: 'used', outcome: row.outcome as StoredOutcome | undefined };
   sandbox.formTokens.insertUsed(token, target, issuedAt, now);
   // Used tokens are kept until they would be refused as expired anyway.
-  if (++usedSincePrune >= 100) {
-    usedSincePrune = 0;
-    sandbox.formTokens.deleteCreatedBefore(now - FORM_TOKEN_TTL_MS);
-  }
+  if (sandbox.formTokens.usedSinceDelete() >= PRUNE_EVERY) sandbox.formTokens.deleteCreatedBefore(now - FORM_TOKEN_TTL_MS);
   return { status: 'fresh' };
 }
 

@@ -19,6 +19,8 @@ export class FormTokenRepository {
   private readonly pruneStmt;
   private readonly findStmt;
   private readonly outcomeStmt;
+  /** Tokens recorded since the expired ones were last deleted. */
+  private inserted = 0;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare('INSERT INTO form_tokens (token, target_id, created_at, used_at) VALUES (?, ?, ?, ?)');
@@ -30,11 +32,18 @@ export class FormTokenRepository {
   /** Records a token as used at `usedAt`; `issuedAt` is when the page that carried it was shown. */
   insertUsed(token: string, targetId: string, issuedAt: number, usedAt: number): void {
     this.insertStmt.run(token, targetId, issuedAt, usedAt);
+    this.inserted++;
+  }
+
+  /** How many tokens were recorded since {@link deleteCreatedBefore} last ran (so callers prune now and then). */
+  usedSinceDelete(): number {
+    return this.inserted;
   }
 
   /** Deletes the tokens issued before `time`. */
   deleteCreatedBefore(time: number): void {
     this.pruneStmt.run(time);
+    this.inserted = 0;
   }
 
   find(token: string): FormTokenRow | undefined {

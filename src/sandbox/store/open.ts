@@ -18,27 +18,40 @@ import { ResetRepository } from './reset.js';
 import { SnapshotRepository } from './snapshots.js';
 import { TokenTable } from './tokens.js';
 
-/** An open sandbox database: its group-commit queue and one repository per resource. */
-export interface OpenStore {
-  store: Store;
+/**
+ * The repositories of one sandbox database, one per resource: the one list of them (services/deps.ts's
+ * `Deps` extends it, context.ts's `Sandbox` holds what {@link openStore} returns).
+ */
+export interface Repositories {
   links: DocumentTable<LinkRecord>;
   checkouts: DocumentTable<CheckoutRecord>;
   payments: DocumentTable<PaymentRecord>;
   tokens: TokenTable;
   formTokens: FormTokenRepository;
   attempts: AttemptRepository;
+  /** SEPA credits waiting to settle. */
   waitingCredits: WaitingCreditRepository;
   meta: MetaRepository;
+  /** The stored rows of the request log (services/request-log.ts buffers in front of it). */
   requestLog: RequestLogRepository;
   browse: BrowseRepository;
   reset: ResetRepository;
-  events: EventRepository;
-  faults: FaultRepository;
+  /** Stored events, deliveries and endpoints (services/events.ts reads them for what is committed). */
+  eventStore: EventRepository;
+  /** The stored API fault rules (services/faults.ts). */
+  faultStore: FaultRepository;
+  /** Payments still waiting, by creation time (what time settles). */
   pendingPayments: PendingPaymentRepository;
   /** Saved copies of the whole database (`<db>.snapshots/`, or in memory). */
   snapshots: SnapshotRepository;
+}
+
+/** An open sandbox database: its group-commit queue, this process as its lock holder, and its repositories. */
+export interface OpenStore {
+  store: Store;
   /** This process as the holder of the database's lock (store/lock.ts). */
   holder: LockHolder;
+  repositories: Repositories;
 }
 
 /**
@@ -64,9 +77,7 @@ export function openStore(path: string): OpenStore {
   const reads = reader === undefined ? undefined : { store, reader };
   const meta = new MetaRepository(db);
   meta.set(HOLDER_KEY, lock.holder);
-  return {
-    store,
-    holder: lock.holder,
+  const repositories: Repositories = {
     links: new DocumentTable<LinkRecord>(db, { table: 'links', reads }),
     checkouts: new DocumentTable<CheckoutRecord>(db, { table: 'checkouts', reads }),
     payments: new DocumentTable<PaymentRecord>(db, {
@@ -87,11 +98,12 @@ export function openStore(path: string): OpenStore {
     requestLog: new RequestLogRepository(db),
     browse: new BrowseRepository(db),
     reset: new ResetRepository(db),
-    events: new EventRepository(db),
-    faults: new FaultRepository(db),
+    eventStore: new EventRepository(db),
+    faultStore: new FaultRepository(db),
     pendingPayments: new PendingPaymentRepository(db),
     snapshots: new SnapshotRepository(store, path),
   };
+  return { store, holder: lock.holder, repositories };
 }
 
 /**

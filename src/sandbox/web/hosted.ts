@@ -3,13 +3,12 @@
  * page, the pages for every state a customer can land on, and their stylesheet and script. Handlers load
  * records, let `services/attempts.ts` move the lifecycle, and hand view models to `src/pages/hosted`.
  */
-import type { Sandbox } from '../context.js';
 import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
 import { readForm } from '../http/request.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import {
   HOSTED_CSS,
   HOSTED_SCRIPT,
@@ -63,7 +62,7 @@ function orderOf(parent: Parent): OrderSummary {
 }
 
 /** The sandbox clock's year and month, for the card form's past-expiry check. */
-export function nowParts(sandbox: Sandbox): { year: number; month: number } {
+export function nowParts(sandbox: SandboxView): { year: number; month: number } {
   const now = new Date(sandbox.clock.now());
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
@@ -76,7 +75,7 @@ function lastPaymentId(parent: Parent): string | undefined {
 }
 
 /** The page for a link or checkout that offers no form: what happened, and the way back to the shop. */
-function statePageView(sandbox: Sandbox, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
+function statePageView(sandbox: SandboxView, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
   const noun = NOUN[parent.kind];
   const status = parentStatus(parent, sandbox.clock.now());
   const texts: Record<typeof state, { title: string; message: string; tone: StatePageView['tone']; back?: { ending: Ending; paymentId?: string | undefined } }> = {
@@ -124,7 +123,7 @@ interface FormOptions {
 }
 
 /** The card form with a fresh one-time token. */
-async function formPage(sandbox: Sandbox, parent: Parent, options: FormOptions = {}): Promise<Reply> {
+async function formPage(sandbox: SandboxView, parent: Parent, options: FormOptions = {}): Promise<Reply> {
   const formToken = sandbox.services.hosted.issueFormToken(`${parent.kind}:${parent.record.id}`);
   return page(
     options.status ?? 200,
@@ -147,7 +146,7 @@ async function formPage(sandbox: Sandbox, parent: Parent, options: FormOptions =
 }
 
 /** Whatever the customer should see of a link or checkout now. */
-async function currentPage(sandbox: Sandbox, parent: Parent, alert?: string, status = 200): Promise<Reply> {
+async function currentPage(sandbox: SandboxView, parent: Parent, alert?: string, status = 200): Promise<Reply> {
   const state = parentState(parent, sandbox.clock.now());
   if (state === 'open') return formPage(sandbox, parent, { error: alert, status });
   if (state === 'challenge') {
@@ -226,7 +225,7 @@ function parentRoutes(kind: Parent['kind'], segment: string, param: string): Rou
 }
 
 /** Turns a submission's outcome into the HTTP answer of contract 3. */
-async function answer(sandbox: Sandbox, outcome: ChallengeOutcome, framed: boolean, reload: () => Parent): Promise<Reply> {
+async function answer(sandbox: SandboxView, outcome: ChallengeOutcome, framed: boolean, reload: () => Parent): Promise<Reply> {
   switch (outcome.kind) {
     case 'redirect':
       return toMerchant(outcome.url, outcome.ending, framed);
@@ -270,7 +269,7 @@ function cardHint(payment: PaymentRecord): string {
   return `${brand} •••• ${payment.card?.lastFourDigits ?? '????'}`;
 }
 
-async function challengePage(sandbox: Sandbox, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
+async function challengePage(sandbox: SandboxView, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
   const formToken = sandbox.services.hosted.issueFormToken(`3ds:${payment.id}`);
   return page(
     status,
@@ -296,7 +295,7 @@ function hostedFlow(payment: PaymentRecord): boolean {
 }
 
 /** A payment that is no longer waiting: its link, checkout or card redirect page, or how the check ended. */
-function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
+function afterChallenge(sandbox: SandboxView, payment: PaymentRecord): Reply {
   const parent = sandbox.services.hosted.parentOfPayment(payment);
   if (parent) return seeOther(hostedPath(parent.kind, parent.record.id));
   if (payment.flow === 'card') return seeOther(paymentFormPath(payment.id));
@@ -304,7 +303,7 @@ function afterChallenge(sandbox: Sandbox, payment: PaymentRecord): Reply {
 }
 
 /** The 3-D Secure page as the customer enters it (a GET, or a post of `redirect.fields`). */
-function challengeEntry(sandbox: Sandbox, payment: PaymentRecord): Reply | Promise<Reply> {
+function challengeEntry(sandbox: SandboxView, payment: PaymentRecord): Reply | Promise<Reply> {
   if (payment.result === 2 && payment.challenge !== undefined) return challengePage(sandbox, payment);
   // No open challenge: a hosted flow's payment leads back to its own page (a reload after the check); any
   // other (a plain API payment, a direct one whose check is over) is not found, so its id alone shows

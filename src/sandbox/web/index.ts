@@ -3,9 +3,8 @@
  * wallet simulator, the browser library. Rendering lives in `src/pages` (which never reads the store); these
  * handlers load records and hand view models to it.
  */
-import type { Sandbox } from '../context.js';
 import type { ApiError } from '../errors.js';
-import { Reply, type Route } from '../http/router.js';
+import { Reply, type Route, type SandboxView } from '../http/router.js';
 import { libraryRoutes } from './library.js';
 import { bankRoutes } from './bank.js';
 import { hostedErrorPage, hostedRoutes } from './hosted.js';
@@ -28,6 +27,6 @@ export const webRoutes: Route[] = [...libraryRoutes, ...bankRoutes, ...hostedRou
  * The HTML answer for a failure on a page route: the hosted pages' 404 page for an unknown id, their error
  * page otherwise (same layout, headers and `{error}` message to a framing library).
  */
-export function renderErrorPage(_sandbox: Sandbox, error: ApiError): Reply {
+export function renderErrorPage(_sandbox: SandboxView, error: ApiError): Reply {
   return hostedErrorPage(error);
 }

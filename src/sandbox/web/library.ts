@@ -3,10 +3,8 @@
  * `PaymentLink`) and `/checkout/{version}/checkout-library.js` (global `Checkout`), built by
  * web/library-scripts.ts; and the demo merchant page `/__sandbox/demo/{id}`.
  */
-import type { Sandbox } from '../context.js';
 import { notFound } from '../errors.js';
-import { checkAdminAccess } from '../http/guards.js';
-import { Reply, type Route, type RouteRequest } from '../http/router.js';
+import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { renderLibraryDemo } from '../../pages/library-demo.js';
 import { GLOBAL_NAME, LIBRARY_VERSION, libraryPath, servedLibrary, type LibraryKind } from './library-scripts.js';
 
@@ -30,10 +28,8 @@ function serve(kind: LibraryKind) {
 }
 
 function demo(req: RouteRequest): Reply {
-  // Under /__sandbox/ like the dashboard, so behind the same admin token (a page route checks it itself).
-  checkAdminAccess(req.sandbox, req.event, req.query);
   const id = req.params['id']!;
-  const sandbox: Sandbox = req.sandbox;
+  const sandbox: SandboxView = req.sandbox;
   const kind: LibraryKind | undefined = sandbox.services.hosted.kindOf(id);
   if (kind === undefined) throw notFound(`Payment link or checkout ${id}`);
   const { path, integrity } = servedLibrary(sandbox.baseUrl, kind);

@@ -5,14 +5,13 @@
  * and sends the browser to the payment's `returnUrl?id=<paymentId>`. A payment that no longer waits for a
  * card shows how it ended, with the way back to the shop.
  */
-import type { Sandbox } from '../context.js';
 import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
 import { challengePath, paymentFormPath, paymentReturnUrl } from '../domain/paths.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
-import type { Route, RouteRequest } from '../http/router.js';
+import type { Route, RouteRequest, SandboxView } from '../http/router.js';
 import { renderCardFormPage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
 import { awaitingCard, paymentFormTarget, type KeptValues } from '../services/submission.js';
 import { cardFormPost, isEntryPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
@@ -28,7 +27,7 @@ function orderOf(payment: PaymentRecord): OrderSummary {
   return { merchant: payment.businessId, amountText: formatAmount(payment.amount, payment.currencyCode), trackingCode: payment.trackingCode };
 }
 
-async function formPage(sandbox: Sandbox, payment: PaymentRecord, options: { error?: string; values?: KeptValues; status?: number } = {}) {
+async function formPage(sandbox: SandboxView, payment: PaymentRecord, options: { error?: string; values?: KeptValues; status?: number } = {}) {
   const formToken = sandbox.services.hosted.issueFormToken(paymentFormTarget(payment.id));
   const brand = brandById(payment.brandId);
   return page(
@@ -65,7 +64,7 @@ function endedView(payment: PaymentRecord, alert?: string): StatePageView {
 }
 
 /** Whatever the customer should see of the payment now: the form, its 3-D Secure page, or how it ended. */
-async function currentPage(sandbox: Sandbox, payment: PaymentRecord, alert?: string, status = 200) {
+async function currentPage(sandbox: SandboxView, payment: PaymentRecord, alert?: string, status = 200) {
   if (awaitingCard(payment)) return formPage(sandbox, payment, { ...(alert !== undefined ? { error: alert } : {}), status });
   if (payment.result === 2) return seeOther(challengePath(payment.id));
   return page(status, renderStatePage(endedView(payment, alert)));
