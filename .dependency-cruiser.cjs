@@ -66,6 +66,15 @@ module.exports = {
       to: { path: `${SANDBOX}store/`, dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'handlers-never-see-the-root',
+      severity: 'error',
+      comment:
+        'Handlers and the transport get the services and a few facts (http/router.ts SandboxView), never the ' +
+        'Sandbox of context.ts, the composition root that holds the repositories.',
+      from: { path: `${SANDBOX}(api|web|admin|http)/` },
+      to: { path: `${SANDBOX}context\\.ts$` },
+    },
+    {
       name: 'services-do-not-know-transport',
       severity: 'error',
       comment: 'services/ take records and repositories in and give records out: no HTTP, no pages.',

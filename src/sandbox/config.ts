@@ -15,7 +15,7 @@ export interface SandboxConfig {
   db: string;
   /** Base URL the outside world reaches the sandbox at (tunnel, reverse proxy); overrides the listen URL. */
   publicUrl?: string | undefined;
-  /** When set, the API requires HTTP Basic credentials (SANDBOX.md, "Authentication"). */
+  /** When set, the API requires HTTP Basic credentials (docs/api.md, "Authentication and isolation"). */
   credentials?: Credential[] | undefined;
   /** When set, `/__sandbox/` and the dashboard require it (non-loopback or public URL). */
   adminToken?: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * A small router for the sandbox's own rules: fixed path segments match in any letter case, identifiers are
- * taken verbatim, a trailing slash is tolerated (SANDBOX.md, "Paths"), and a known path with another method
+ * taken verbatim, a trailing slash is tolerated (docs/api.md, "Endpoints"), and a known path with another method
  * lists the methods it takes (405 with `Allow`). Routes are compiled once.
  *
  * Why not h3's router: h3 (radix3) matches case-sensitively, so it needs the path lower-cased for the
