@@ -32,6 +32,8 @@ export interface Deps extends Readonly<Repositories> {
   readonly formTokenSecret: Buffer;
   /** The base URL for addresses handed out (`redirect.url`, library targets). */
   readonly baseUrl: string;
+  /** The request header webhook signatures go in, lower case. */
+  readonly webhookHeader: string;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
   /** The API fault rules (docs/faults.md). */

@@ -40,7 +40,6 @@ import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './
 import type { EventFilter } from '../store/events.js';
 import type { FaultRuleInput } from './faults.js';
 import type { EventService } from './events.js';
-import { DEFAULT_SIGNATURE_HEADER } from '../domain/webhook-signature.js';
 
 export function createServices(deps: Deps) {
   // What a service keeps in memory between calls lives here, one per sandbox: nothing is module-level.
@@ -136,7 +135,7 @@ export function createServices(deps: Deps) {
       /** The sandbox's webhook secret, its hookId (notifyUrl deliveries) and the signature header. */
       secret: () => deps.events.secret,
       hookId: () => deps.events.hookId,
-      header: () => (deps.config.webhookHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase(),
+      header: () => deps.webhookHeader,
       committedSeq: () => deps.events.committedSeq,
       list: (filter: EventFilter) => deps.events.list(filter),
       endpoints: (businessId?: string) => deps.events.endpoints(businessId),
