@@ -129,13 +129,22 @@ export function nameOf(route: Route): string {
   return route.name ?? `${route.method} ${route.path}`;
 }
 
+/** What the pipeline needs of a route, worked out once when the router is built. */
+export interface RouteFacts {
+  readonly access: Access;
+  readonly rendering: Rendering;
+  readonly name: string;
+}
+
 interface CompiledRoute {
   route: Route;
+  facts: RouteFacts;
   segments: Array<{ literal: string } | { param: string }>;
 }
 
 export interface RouteMatch {
   route: Route;
+  facts: RouteFacts;
   params: Record<string, string>;
 }
 
@@ -146,7 +155,7 @@ export class Router {
     for (const route of routes) {
       const segments = split(route.path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s.toLowerCase() }));
       const list = this.byLength.get(segments.length) ?? [];
-      list.push({ route, segments });
+      list.push({ route, facts: { access: accessOf(route), rendering: renderingOf(route), name: nameOf(route) }, segments });
       this.byLength.set(segments.length, list);
     }
   }
@@ -165,7 +174,7 @@ export class Router {
       const params = matchSegments(candidate, parts, lowered);
       if (!params) continue;
       const m = candidate.route.method;
-      if (m === method || (method === 'HEAD' && m === 'GET')) return { match: { route: candidate.route, params }, allowed };
+      if (m === method || (method === 'HEAD' && m === 'GET')) return { match: { route: candidate.route, facts: candidate.facts, params }, allowed };
       allowed.push(m);
     }
     return { allowed };
