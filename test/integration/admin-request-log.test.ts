@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { maskedJson, maskQuery } from '../../src/sandbox/domain/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
-import { RequestLog, requestLogOf } from '../../src/sandbox/services/request-log.js';
+import { RequestLog } from '../../src/sandbox/services/request-log.js';
 import { ApiClient } from '../../src/cli/client.js';
 import { playCustomer } from '../../src/cli/customer.js';
 
@@ -38,7 +38,7 @@ describe('request log', () => {
     expect((await sb.post('/gateway/v3/paymentlinks', request)).status).toBe(200);
     await sb.get(`/gateway/v3/paymentlinks/nothing?businessId=card-biz&cardNumber=${FULL_NUMBER}&cvv=999`);
     // What reaches the file: write the in-memory window first.
-    requestLogOf(sb.running.sandbox).flush();
+    sb.running.sandbox.log.flush();
     const stored = sb.running.sandbox.store.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
     const everything = JSON.stringify(stored);
     expect(everything).not.toContain(FULL_NUMBER);
@@ -68,7 +68,7 @@ describe('request log', () => {
         card: { number: '4242424242424242', cvv: '919', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
       },
     });
-    requestLogOf(sb.running.sandbox).flush();
+    sb.running.sandbox.log.flush();
     const everything = JSON.stringify(sb.running.sandbox.store.db.prepare('SELECT * FROM request_log').all());
     for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737']) expect(everything).not.toContain(secret);
     expect(everything).toContain('424242******4242');

@@ -1,7 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
-import { requestLogOf } from '../../src/sandbox/services/request-log.js';
 
 const sb = useSandbox();
 const BIZ = 'biz-hygiene';
@@ -84,7 +83,7 @@ describe('card data hygiene', () => {
     expect(submitted.status).toBe(303);
 
     // Write the request log's in-memory window and commit, so the scan sees everything that is stored.
-    requestLogOf(sb.running.sandbox).flush();
+    sb.running.sandbox.log.flush();
     sb.running.sandbox.store.flush();
     const files = [sb.dbPath, `${sb.dbPath}-wal`, `${sb.dbPath}-shm`].filter((f) => existsSync(f));
     expect(files.length).toBeGreaterThan(1);

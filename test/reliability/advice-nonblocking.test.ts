@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { requestLogOf } from '../../src/sandbox/services/request-log.js';
 import type { ObservedRequest } from '../../src/sandbox/http/observe.js';
 import { card } from '../conformance/client.js';
 import { startProcess, type SandboxProcess } from './process.js';
@@ -35,7 +34,7 @@ async function seed(): Promise<void> {
     });
     expect(answer.status).toBe(200);
     const payment = seen.find((e) => e.method === 'POST')!;
-    const log = requestLogOf(running.sandbox);
+    const log = running.sandbox.log;
     for (let i = 1; i <= ROWS; i++) {
       log.observer({ ...payment, startedAt: payment.startedAt + i, requestJson: payment.requestJson?.replace('load-0', `load-${i}`) });
       // The window keeps about a hundred rows unwritten; written as it fills, none is dropped.

@@ -3,7 +3,6 @@
  * log, in one write. The clock and the seeded id counter stay (so ids are never handed out twice).
  */
 import type { Deps } from './deps.js';
-import { requestLogOf } from './request-log.js';
 
 /**
  * Tables the reset keeps: `meta` holds the clock, the id counter and secrets; `webhook_endpoints` and `fault_rules` are
@@ -25,7 +24,7 @@ export interface ResetSummary {
  * clock and the id counter, which every business shares.
  */
 export async function resetBusiness(sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>, businessId: string): Promise<ResetSummary & { businessId: string }> {
-  const log = requestLogOf(sandbox);
+  const log = sandbox.log;
   // Logged requests still in memory are written first, so the delete finds the business's rows among them.
   log.flush();
   const deleted = await sandbox.store.write(() => {
@@ -39,7 +38,7 @@ export async function resetBusiness(sandbox: Pick<Deps, 'store' | 'log' | 'reset
 }
 
 export async function resetSandbox(sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>): Promise<ResetSummary> {
-  const log = requestLogOf(sandbox);
+  const log = sandbox.log;
   const deleted = await sandbox.store.write(() => {
     const counts = sandbox.reset.emptyTables(KEPT, { request_log: () => log.clearSync() });
     sandbox.forgetCaches();

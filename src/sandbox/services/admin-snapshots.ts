@@ -20,7 +20,6 @@ import { HOLDER_KEY } from '../store/lock.js';
 import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
 import { clockView, type ClockView } from './admin-clock.js';
 import type { Deps } from './deps.js';
-import { requestLogOf } from './request-log.js';
 
 export { SNAPSHOT_NAME };
 
@@ -51,7 +50,7 @@ export function listSnapshots(sandbox: SnapshotDeps): { location: string; snapsh
 export function saveSnapshot(sandbox: SnapshotDeps, name: string): { snapshot: SnapshotView; location: string; durationMs: number } {
   const started = performance.now();
   // Rows of the request log still in memory go into the database, and so into the copy.
-  requestLogOf(sandbox).flush();
+  sandbox.log.flush();
   const info = sandbox.snapshots.save(name, sandbox.exactMeta());
   return { snapshot: view(info), location: sandbox.snapshots.location, durationMs: elapsed(started) };
 }
@@ -59,7 +58,7 @@ export function saveSnapshot(sandbox: SnapshotDeps, name: string): { snapshot: S
 /** Restores the snapshot `name` in one transaction and makes what is held in memory follow it. */
 export function restoreSnapshot(sandbox: SnapshotDeps, name: string): { restored: string; durationMs: number; clock: ClockView } {
   const started = performance.now();
-  const log = requestLogOf(sandbox);
+  const log = sandbox.log;
   log.flush();
   let meta: Map<string, unknown>;
   try {

@@ -32,7 +32,6 @@ import type { CardFormPost, ChallengePost, CustomerPlay } from './submission.js'
 import { followUpsOf, kindOfId, listRecords, paymentsOf, paymentsWithToken, recordById, type PageQuery, type ResourceTable } from './admin-browse.js';
 import { changeClock, clockView, type ClockChange } from './admin-clock.js';
 import { resetBusiness, resetSandbox } from './admin-reset.js';
-import { requestLogOf } from './request-log.js';
 import { adviceFor, keptTraffic, type AdviceOptions } from './advisor.js';
 import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore } from './admin-webhooks.js';
 import type { EventRow } from '../domain/webhook-records.js';
@@ -110,7 +109,7 @@ export function createServices(deps: Deps) {
       resetBusiness: (businessId: string) => resetBusiness(deps, businessId),
       clock: () => clockView(deps),
       changeClock: (change: ClockChange) => changeClock(deps, change),
-      requestLog: () => requestLogOf(deps),
+      requestLog: () => deps.log,
       advice: (options?: AdviceOptions) => adviceFor(deps, traffic, options),
     },
     /** Saved copies of the whole state (the admin API and the dashboard). */

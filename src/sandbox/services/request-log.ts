@@ -350,7 +350,3 @@ function toLogged(row: RequestLogRow): LoggedRequest {
   return { ...decoded, at: isoUtcMs(decoded.at) };
 }
 
-/** The request log of a sandbox: the one its composition root made (context.ts). */
-export function requestLogOf(sandbox: { readonly log: RequestLog }): RequestLog {
-  return sandbox.log;
-}
