@@ -183,6 +183,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const scheme = options.https ? 'https' : 'http';
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `${scheme}://${urlHost}:${port}`;
+  // Known at once, for the Host check of requests that arrive while a tunnel opens.
+  sandbox.listenUrl = url;
 
   let tunnelError: string | undefined;
   if (options.tunnel === true && options.publicUrl === undefined) {
