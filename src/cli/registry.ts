@@ -369,6 +369,11 @@ function registerDropIn(program: Command, run: Runner): void {
     .description("Print the shell lines that send a process through this folder's sandbox proxy as the provider's hosts (proxy, CA bundle, PHP ini, Chromium options)")
     .addHelpText('after', '\nExamples:\n  $ eval "$(paylink env)"\n  $ paylink env --json | jq -r .chromium.args[]')
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/env.js'), (m, ctx) => m.envCommand(ctx.ui, ctx.env), { connection: false }));
+  program
+    .command('doctor')
+    .description("Check the drop-in setup from this shell: sandbox, proxy, the authority trusted by curl, PHP and Node, provider hosts in the hosts file; says what to fix")
+    .addHelpText('after', '\nExamples:\n  $ paylink doctor\n  $ eval "$(paylink env)" && paylink doctor --json')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/doctor.js'), (m, ctx) => m.doctor(ctx.ui, { env: ctx.env }), { connection: false }));
 }
 
 function registerVersion(program: Command, run: Runner): void {
