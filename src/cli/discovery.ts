@@ -41,6 +41,10 @@ export interface SandboxEntry {
    * generated (written beside the entry), or the `--cert` it was given. Absent for http.
    */
   ca?: string | undefined;
+  /** `http://127.0.0.1:<port>` of its proxy listener (`--proxy`), for `paylink env` (docs/drop-in.md). */
+  proxy?: string | undefined;
+  /** The certificate file of paylink's local authority it serves leaves from (`--proxy`, `--https`). */
+  authority?: string | undefined;
   /** ISO 8601. */
   startedAt: string;
 }
@@ -123,6 +127,8 @@ function parseEntry(path: string): SandboxEntry | undefined {
       pid: e.pid,
       db: String(e.db ?? ''),
       ca: typeof e.ca === 'string' ? e.ca : undefined,
+      ...(typeof e.proxy === 'string' && /^http:\/\/127\.0\.0\.1:\d+$/.test(e.proxy) ? { proxy: e.proxy } : {}),
+      ...(typeof e.authority === 'string' ? { authority: e.authority } : {}),
       startedAt: String(e.startedAt ?? ''),
     };
   } catch {

@@ -60,6 +60,7 @@ export function registerCommands(program: Command, run: Runner): void {
   registerToken(program, run);
   registerCompletion(program, run);
   registerVersion(program, run);
+  registerDropIn(program, run);
   registerConfig(program, run);
   registerClock(program, run);
   registerLogs(program, run);
@@ -83,7 +84,7 @@ function registerSandbox(program: Command, run: Runner): void {
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', String(SANDBOX_DEFAULTS.port))
     .option('-H, --host <host>', 'interface to listen on', '127.0.0.1')
     .option('--db <path>', 'SQLite database file, or :memory:', SANDBOX_DEFAULTS.db)
-    .option('--https', 'serve HTTPS with a generated self-signed certificate')
+    .option('--https', "serve HTTPS with a certificate from paylink's local authority (localhost and the provider's hosts)")
     .option('--cert <file>', 'TLS certificate (PEM) for HTTPS')
     .option('--key <file>', 'TLS private key (PEM) for HTTPS')
     .option('--public-url <url>', 'public base URL (tunnel or reverse proxy) used in redirect URLs and the library')
@@ -97,6 +98,7 @@ function registerSandbox(program: Command, run: Runner): void {
     .option('--webhook-secret <secret>', 'secret webhook events are signed with (env PAYLINK_WEBHOOK_SECRET; default: generated once, stored)')
     .option('--webhook-retry <schedule>', 'webhook retry schedule: standard (5 s to 6 h) or fast (about 5 s, for tests)', 'standard')
     .option('--webhook-header <name>', 'request header carrying the event signature', 'x-payvision-signature')
+    .option('--proxy <port>', "also an HTTP proxy on 127.0.0.1:<port> that answers the provider's hosts and refuses all others (docs/drop-in.md)")
     .addHelpText(
       'after',
       `
@@ -106,7 +108,8 @@ Examples:
   $ paylink sandbox --https --public-url https://my-tunnel.example.com
   $ paylink sandbox --credentials merchant:secret=shop-1,shop-2
   $ paylink sandbox --db :memory: --deterministic --seed fixtures/paid-link.json
-  $ paylink sandbox --tunnel`,
+  $ paylink sandbox --tunnel
+  $ paylink sandbox --proxy 8418     # then in another shell: eval "$(paylink env)"`,
     )
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox.js'), (m, ctx) => m.serveSandbox(cmd.opts(), ctx.ui), { connection: false }));
 }
@@ -357,6 +360,20 @@ function registerCompletion(program: Command, run: Runner): void {
         else ctx.ui.streams.stdout.write(script);
       }, { connection: false }),
     );
+}
+
+/** `env` and `doctor`: the sandbox at the provider's own addresses (docs/drop-in.md). */
+function registerDropIn(program: Command, run: Runner): void {
+  program
+    .command('env')
+    .description("Print the shell lines that send a process through this folder's sandbox proxy as the provider's hosts (proxy, CA bundle, PHP ini, Chromium options)")
+    .addHelpText('after', '\nExamples:\n  $ eval "$(paylink env)"\n  $ paylink env --json | jq -r .chromium.args[]')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/env.js'), (m, ctx) => m.envCommand(ctx.ui, ctx.env), { connection: false }));
+  program
+    .command('doctor')
+    .description("Check the drop-in setup from this shell: sandbox, proxy, the authority trusted by curl, PHP and Node, provider hosts in the hosts file; says what to fix")
+    .addHelpText('after', '\nExamples:\n  $ paylink doctor\n  $ eval "$(paylink env)" && paylink doctor --json')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/doctor.js'), (m, ctx) => m.doctor(ctx.ui, { env: ctx.env }), { connection: false }));
 }
 
 function registerVersion(program: Command, run: Runner): void {

@@ -26,6 +26,7 @@ import { settleDueNow } from './services/time-settles.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
 import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 import { seededRandom } from './domain/faults.js';
+import { providerBaseUrl } from './drop-in/provider-requests.js';
 
 export type { Credential, SandboxConfig } from './config.js';
 
@@ -273,7 +274,8 @@ export class Sandbox implements Deps {
 
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
   get baseUrl(): string {
-    return (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
+    // A request under one of the provider's hosts is answered at the provider's addresses (drop-in/).
+    return providerBaseUrl() ?? (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
   }
 
   readMeta<T>(key: string): T | undefined {

@@ -13,7 +13,9 @@ import { methodNotAllowed, unreadableRequest } from './errors.js';
 import type { Credential } from './config.js';
 import { Sandbox } from './context.js';
 import { openTunnel } from './admin/tunnel.js';
-import { selfSignedCertificate } from './http/self-signed.js';
+import { authorityFiles, loadAuthority, serverCertificate, type AuthorityFiles } from './drop-in/authority.js';
+import { asProvider } from './drop-in/provider-requests.js';
+import { startProxy } from './drop-in/proxy.js';
 
 export interface StartSandboxOptions {
   /**
@@ -36,6 +38,16 @@ export interface StartSandboxOptions {
    * @default false
    */
   https?: boolean | { cert: string; key: string };
+  /**
+   * Also listen on `127.0.0.1:<proxy>` as an HTTP proxy that answers the provider's hosts (over TLS with a
+   * certificate from paylink's local authority) and refuses every other host (docs/drop-in.md); 0 picks a port.
+   */
+  proxy?: number;
+  /**
+   * Where paylink's local certificate authority is (made there when missing), for `https: true` and `proxy`.
+   * @default "$XDG_CONFIG_HOME/paylink/ca", else "~/.config/paylink/ca"
+   */
+  authority?: AuthorityFiles;
   /** Public base URL (tunnel or reverse proxy); every `redirect.url` and library target uses it. */
   publicUrl?: string;
   /** HTTP Basic credentials; when given, the API refuses requests without them (401) or for other businesses (403). */
@@ -98,10 +110,14 @@ export interface RunningSandbox {
   /** Why `tunnel: true` opened no tunnel (the sandbox serves locally all the same). */
   tunnelError?: string | undefined;
   /**
-   * The certificate (PEM) an HTTPS sandbox serves: with `https: true` a self-signed one made at start for
-   * localhost, 127.0.0.1, ::1 and the listen host, which a client trusts as its own CA; else the one given.
+   * The certificate (PEM) a client of an HTTPS sandbox trusts: with `https: true` paylink's local authority,
+   * which signed the served certificate (localhost, loopback and the provider's hosts); else the one given.
    */
   certificate?: string | undefined;
+  /** `http://127.0.0.1:<port>` of the proxy listener, with `proxy`. */
+  proxyUrl?: string | undefined;
+  /** The certificate file of paylink's local authority (to trust), with `https: true` or `proxy`. */
+  authorityFile?: string | undefined;
   /** How webhook events are signed and sent (docs/webhooks.md). */
   webhooks: {
     /** The sandbox's webhook secret. */
@@ -147,16 +163,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   sandbox.addTask({ name: 'held connections', stop: releaseHeld }, { before: 'delivery worker' });
 
   const requestedPort = options.port ?? DEFAULT_PORT;
+  // paylink's local authority, made once per user, when a mode needs a certificate from it.
+  const authority = options.https === true || options.proxy !== undefined ? loadAuthority(options.authority ?? authorityFiles()) : undefined;
   let listener: Listener;
   try {
-    listener = await listen(nodeListener, {
+    // Requests under a provider's Host are answered as the provider, on every listener (drop-in/).
+    listener = await listen(asProvider(nodeListener, Boolean(options.https)), {
       port: requestedPort,
       // listhen's "production" mode only changes port discovery here (public and the printing options are
       // set explicitly): a taken port is then an error, never a silent move to port 3000 or a random one,
       // since clients and printed URLs point at the documented port. Port 0 still picks a free one.
       isProd: requestedPort !== 0,
       hostname: host,
-      https: httpsOption(options.https, host),
+      https: options.https === true && authority !== undefined ? serverCertificate(authority, host) : options.https || false,
       showURL: false,
       autoClose: false,
       qr: false,
@@ -186,6 +205,22 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   // Known at once, for the Host check of requests that arrive while a tunnel opens.
   sandbox.listenUrl = url;
 
+  let proxyUrl: string | undefined;
+  if (options.proxy !== undefined && authority !== undefined) {
+    try {
+      const proxy = await startProxy({ port: options.proxy, tls: serverCertificate(authority), listener: nodeListener });
+      proxyUrl = proxy.url;
+      sandbox.addTask({ name: 'proxy', stop: () => proxy.close() });
+    } catch (error) {
+      await listener.close();
+      await sandbox.close();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw Object.assign(new Error(`Proxy port ${options.proxy} on 127.0.0.1 is already in use`), { code: 'EADDRINUSE', cause: error });
+      }
+      throw error;
+    }
+  }
+
   let tunnelError: string | undefined;
   if (options.tunnel === true && options.publicUrl === undefined) {
     try {
@@ -207,7 +242,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     adminToken,
     sandbox,
     tunnelError,
-    certificate: listener.https ? listener.https.cert : undefined,
+    certificate: options.https === true && authority !== undefined ? authority.cert : listener.https ? listener.https.cert : undefined,
+    proxyUrl,
+    authorityFile: authority?.files.cert,
     webhooks: {
       secret: sandbox.events.secret,
       secretSource: sandbox.webhookSecretSource,
@@ -250,12 +287,6 @@ function answerConnect(sandbox: Sandbox, req: IncomingMessage, socket: Duplex): 
   );
 }
 
-function httpsOption(https: StartSandboxOptions['https'], host: string): false | { cert: string; key: string } {
-  if (!https) return false;
-  // PEM text, which listhen takes inline (it reads a value not starting with "--" as a file path).
-  if (https === true) return selfSignedCertificate(['localhost', '127.0.0.1', '::1', host], 30);
-  return https;
-}
 
 function randomToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url');

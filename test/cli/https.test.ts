@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { connect as tlsConnect } from 'node:tls';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,8 @@ function paylink(args: string[], cwd: string, env: Record<string, string> = {}):
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paylink-https-'));
   elsewhere = mkdtempSync(join(tmpdir(), 'paylink-https-other-'));
-  child = spawn(process.execPath, [BIN, 'sandbox', '--https', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // paylink's local authority (docs/drop-in.md) is made under this test's own config folder.
+  child = spawn(process.execPath, [BIN, 'sandbox', '--https', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', XDG_CONFIG_HOME: join(dir, 'config') }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const end = Date.now() + 20_000;
@@ -45,15 +47,25 @@ afterAll(() => {
 const createLink = ['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'];
 
 describe('an https sandbox', () => {
-  it('serves a self-signed certificate for the loopback names, which its discovery entry names', () => {
+  it('serves a certificate for the loopback names from paylink\'s local authority, which its discovery entry names', async () => {
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const entries = join(dir, '.paylink', 'sandboxes');
     const entry = JSON.parse(readFileSync(join(entries, readdirSync(entries).find((f) => f.endsWith('.json'))!), 'utf8'));
     expect(entry).toMatchObject({ url, ca: pem });
-    const cert = new X509Certificate(readFileSync(pem));
-    expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
-    expect(cert.subjectAltName).toContain('DNS:localhost');
-    expect(cert.verify(cert.publicKey)).toBe(true);
+    const authority = new X509Certificate(readFileSync(pem));
+    expect(authority.ca).toBe(true);
+    expect(authority.verify(authority.publicKey)).toBe(true);
+    const served = await new Promise<X509Certificate>((resolve, reject) => {
+      const socket = tlsConnect({ host: '127.0.0.1', port: Number(new URL(url).port), ca: readFileSync(pem), servername: 'localhost' }, () => {
+        resolve(socket.getPeerX509Certificate()!);
+        socket.end();
+      });
+      socket.on('error', reject);
+    });
+    expect(served.ca).toBe(false);
+    expect(served.subjectAltName).toContain('IP Address:127.0.0.1');
+    expect(served.subjectAltName).toContain('DNS:localhost');
+    expect(served.checkIssued(authority)).toBe(true);
   });
 
   it('is reached by commands run from its folder, with no flag', async () => {

@@ -1,6 +1,10 @@
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { authorityFiles } from '../../src/sandbox/drop-in/authority.js';
 import { linkRequest, checkoutRequest, requestJson } from '../helpers/sandbox.js';
 
 function httpsJson(url: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -20,15 +24,18 @@ function httpsJson(url: string, body?: unknown): Promise<{ status: number; body:
 }
 
 describe('listening options', () => {
-  it('serves HTTPS with a generated self-signed certificate, and hands out https addresses', async () => {
-    const running = await startSandbox({ port: 0, db: ':memory:', https: true });
+  it('serves HTTPS with a certificate from paylink\'s local authority, and hands out https addresses', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'paylink-https-ca-'));
+    const running = await startSandbox({ port: 0, db: ':memory:', https: true, authority: authorityFiles({ XDG_CONFIG_HOME: config }) });
     try {
       expect(running.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const created = await httpsJson(`${running.url}/gateway/v3/paymentlinks`, linkRequest());
       expect(created.status).toBe(200);
       expect(created.body.body.link.redirect.url).toBe(`${running.url}/gateway/v3/web/paymentlinks/${created.body.body.link.linkId}`);
+      expect(running.certificate).toBe(readFileSync(join(config, 'paylink', 'ca', 'ca.pem'), 'utf8'));
     } finally {
       await running.close();
+      rmSync(config, { recursive: true, force: true });
     }
   });
 

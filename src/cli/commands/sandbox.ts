@@ -38,6 +38,8 @@ export interface SandboxCommandOptions {
   webhookRetry?: string;
   /** `--webhook-header`. */
   webhookHeader?: string;
+  /** `--proxy <port>`: also an HTTP proxy on 127.0.0.1 answering the provider's hosts (docs/drop-in.md). */
+  proxy?: string;
 }
 
 
@@ -63,9 +65,9 @@ function parseMegabytes(value: string): number {
   return Math.round(mb * 1024 * 1024);
 }
 
-function parsePort(value: string): number {
+function parsePort(value: string, flag = '--port'): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected a port number from 0 to 65535, got "${value}".`);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${flag}: expected a port number from 0 to 65535, got "${value}".`);
   return port;
 }
 
@@ -117,6 +119,7 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     webhookRetry: retry,
     ...(header !== undefined ? { webhookHeader: header } : {}),
+    ...(options.proxy !== undefined ? { proxy: parsePort(options.proxy, '--proxy') } : {}),
   });
   let certificateFile: string | undefined;
   try {
@@ -142,6 +145,10 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
   if (running.adminToken) ui.field('Admin token', running.adminToken);
   // An https sandbox: the certificate the commands run from here trust, and the one to give elsewhere.
   if (certificateFile !== undefined) ui.field('Certificate', `${certificateFile} (trusted by commands run from this folder; elsewhere --ca <file>)`);
+  if (running.proxyUrl !== undefined) {
+    ui.field('Proxy', `${running.proxyUrl} (the provider's hosts only; \`eval "$(paylink env)"\` sends a shell through it)`);
+  }
+  if (running.authorityFile !== undefined) ui.field('Authority', `${running.authorityFile} (paylink's local CA; docs/drop-in.md says how to trust and remove it)`);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   const hooks = running.webhooks;
   ui.field('Webhook secret', `${hooks.secret} (${hooks.secretSource === 'generated' ? 'new, stored in the database' : hooks.secretSource === 'stored' ? 'stored in the database' : 'configured'}; header ${hooks.header})`);
@@ -188,6 +195,8 @@ function sandboxSummary(running: RunningSandbox, options: SandboxCommandOptions,
     library: { paymentlink: library('paymentlink'), checkout: library('checkout') },
     seeded,
     tunnelError: running.tunnelError ?? null,
+    proxy: running.proxyUrl ?? null,
+    authority: running.authorityFile ?? null,
     webhooks: { secret: running.webhooks.secret, header: running.webhooks.header, hookId: running.webhooks.hookId, retry: running.webhooks.retry },
   };
 }
@@ -225,7 +234,19 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   let running: RunningSandbox;
   try {
     running = await runSandbox(options, ui, (started) => {
-      entryPath = writeSandboxEntry(process.cwd(), { url: started.publicUrl, listen: started.url, pid: process.pid, db: options.db, startedAt: new Date().toISOString() }, started.certificate);
+      entryPath = writeSandboxEntry(
+        process.cwd(),
+        {
+          url: started.publicUrl,
+          listen: started.url,
+          pid: process.pid,
+          db: options.db,
+          startedAt: new Date().toISOString(),
+          ...(started.proxyUrl !== undefined ? { proxy: started.proxyUrl } : {}),
+          ...(started.authorityFile !== undefined ? { authority: started.authorityFile } : {}),
+        },
+        started.certificate,
+      );
       return started.certificate === undefined ? undefined : entryPath.replace(/\.json$/, '.pem');
     });
   } catch (error) {

@@ -5,6 +5,7 @@
  * public base URL for what the API answers.
  */
 import type { Ending, Parent } from './lifecycle.js';
+import { providerPageUrl } from './provider-hosts.js';
 
 /** Path of the hosted page of a link or checkout. */
 export function hostedPath(kind: Parent['kind'], id: string): string {
@@ -13,7 +14,7 @@ export function hostedPath(kind: Parent['kind'], id: string): string {
 
 /** Address of a hosted page (`redirect.url` of a link or checkout). */
 export function hostedPageUrl(baseUrl: string, kind: Parent['kind'], id: string): string {
-  return baseUrl + hostedPath(kind, id);
+  return providerPageUrl(baseUrl, kind, id) ?? baseUrl + hostedPath(kind, id);
 }
 
 /** Path of the 3-D Secure page of a payment. */

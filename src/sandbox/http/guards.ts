@@ -8,6 +8,7 @@ import type { H3Event } from 'h3';
 import { timingSafeEqual } from 'node:crypto';
 import type { SandboxConfig } from '../config.js';
 import { forbidden, misdirectedRequest, unauthorized } from '../errors.js';
+import { providerHost } from '../domain/provider-hosts.js';
 
 /** What the guards read of a sandbox: where it is reached, and its credentials, token and allowed hosts. */
 export interface GuardFacts {
@@ -118,6 +119,8 @@ function hostAllowed(sandbox: GuardFacts, host: string): boolean {
   const name = hostName(host);
   if (name === undefined) return false;
   if (name === 'localhost' || name.endsWith('.localhost') || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')) return true;
+  // Hosts mode (docs/drop-in.md): the provider's names, which no page can rebind to this machine.
+  if (providerHost(name) !== undefined) return true;
   for (const url of [sandbox.baseUrl, sandbox.listenUrl]) {
     try {
       if (new URL(url).hostname.toLowerCase() === name) return true;
