@@ -6,7 +6,8 @@
  */
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { brandById } from '../sandbox/domain/brands.js';
-import { cardForOutcome, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
+import { cardForOutcome, detectBrand, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
+import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, SAVE_CARD_ON } from '../sandbox/domain/hosted-form.js';
 import { bankPath, walletPath } from '../sandbox/domain/paths.js';
 import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
@@ -245,7 +246,7 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   let response = await client.page(pageUrl);
   let html = await response.text();
   let state = pageState(html);
-  let formToken = hiddenInput(html, 'formToken');
+  let formToken = hiddenInput(html, F.formToken);
   if (response.status !== 200 || !formToken) {
     const why = headingText(html) ?? alertText(html) ?? stripTags(html).slice(0, 200);
     throw new ApiResponseError(
@@ -258,22 +259,22 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   let fields: Record<string, string | undefined>;
   let action: PlayStep['action'];
   if (options.decline) {
-    fields = { formToken, action: 'decline' };
+    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.decline };
     action = 'decline';
     result.expectedResult = -10;
   } else {
     const { number, known } = chosen!;
-    const amex = (known?.brandId ?? (/^3[47]/.test(number) ? 1030 : 0)) === 1030;
-    const year = options.expiryYear ?? String(sandboxYear(before) + 3);
+    // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.
+    const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), sandboxYear(before));
     fields = {
-      formToken,
-      action: 'pay',
-      cardNumber: number,
-      expiryMonth: options.expiryMonth ?? '12',
-      expiryYear: year,
-      cvv: options.cvv ?? (amex ? '1234' : '123'),
-      holderName: options.holderName ?? 'Test Customer',
-      saveCard: options.saveCard ? 'on' : undefined,
+      [F.formToken]: formToken,
+      [F.action]: FORM_ACTIONS.pay,
+      [F.cardNumber]: number,
+      [F.expiryMonth]: options.expiryMonth ?? filled.expiryMonth,
+      [F.expiryYear]: options.expiryYear ?? filled.expiryYear,
+      [F.cvv]: options.cvv ?? filled.cvv,
+      [F.holderName]: options.holderName ?? filled.holderName,
+      [F.saveCard]: options.saveCard ? SAVE_CARD_ON : undefined,
     };
     action = 'pay';
     result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
@@ -298,13 +299,16 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
         step('Opening the 3-D Secure challenge');
         const challenge = await client.page(target);
         html = await challenge.text();
-        formToken = hiddenInput(html, 'formToken');
+        formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
         if (challenge.status !== 200 || !formToken) {
           entry.message = alertText(html);
           break;
         }
         const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
-        fields = code === null ? { formToken, action: 'cancel' } : { formToken, action: 'submit', code };
+        fields =
+          code === null
+            ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
+            : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
         action = code === null ? '3ds-cancel' : '3ds-submit';
         postUrl = target;
         continue;

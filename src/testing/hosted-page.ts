@@ -8,8 +8,8 @@
  * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
  * Page type is structural (the few methods used), so consumers need no Playwright types to compile.
  */
-import { cardForOutcome, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
-import { cvvLength } from '../sandbox/domain/cards.js';
+import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS } from '../sandbox/domain/hosted-form.js';
+import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
 
 export type { OutcomeName } from '../sandbox/domain/test-cards.js';
 
@@ -30,10 +30,21 @@ export interface FrameLike {
   locator(selector: string): LocatorLike;
 }
 
+/** The part of Playwright's Request used here. */
+export interface RequestLike {
+  url(): string;
+  isNavigationRequest(): boolean;
+  frame(): unknown;
+}
+
 /** The part of Playwright's Page used here: a Playwright `Page` is one. */
 export interface PageLike {
   url(): string;
   frames(): FrameLike[];
+  /** Playwright's; when present, the redirect to the returnUrl is read from the navigation itself. */
+  mainFrame?(): unknown;
+  on?(event: 'request', listener: (request: RequestLike) => void): unknown;
+  off?(event: 'request', listener: (request: RequestLike) => void): unknown;
 }
 
 export interface PayOnHostedPageOptions {
@@ -64,10 +75,15 @@ export interface PayOnHostedPageOptions {
 }
 
 export interface PayOnHostedPageResult {
-  /** True once the browser is at the merchant's returnUrl. */
+  /** True once the browser was sent back to the merchant's returnUrl. */
   returned: boolean;
-  /** The page's URL at the end (the returnUrl with `linkId`/`checkoutId`/`id` when returned). */
+  /**
+   * The returnUrl the browser was sent to (with `linkId`/`checkoutId`/`id`) when returned, even when nothing
+   * answers there; else the page's URL at the end.
+   */
   url: string;
+  /** True when the browser was sent back but nothing answered at the returnUrl (the browser shows its own error page). */
+  returnUrlUnanswered?: boolean;
   /** The card number used (none for a decline). */
   cardNumber?: string;
   /** Where the customer stayed when not returned: `form` (shown again after a failed attempt) or the page's state. */
@@ -102,9 +118,25 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
   }
 }
 
-function returned(page: PageLike, startUrl: string): boolean {
-  const url = page.url();
+/** Neither a hosted page of the sandbox nor the blank page a frame starts with. */
+function outsideSandbox(url: string, startUrl: string): boolean {
   return url !== startUrl && !url.includes(HOSTED_PATH) && !url.startsWith('about:');
+}
+
+/** Where the top window was last sent outside the sandbox's pages, read from its navigations (Playwright pages). */
+function watchReturn(page: PageLike, startUrl: string): { sentTo(): string | undefined; stop(): void } {
+  let sentTo: string | undefined;
+  if (page.on === undefined || page.mainFrame === undefined) return { sentTo: () => undefined, stop: () => {} };
+  const main = page.mainFrame();
+  const listener = (request: RequestLike) => {
+    try {
+      if (request.isNavigationRequest() && request.frame() === main && outsideSandbox(request.url(), startUrl) && /^https?:/.test(request.url())) sentTo = request.url();
+    } catch {
+      // A request of a worker or of a frame already gone: not the top window's.
+    }
+  };
+  page.on('request', listener);
+  return { sentTo: () => sentTo, stop: () => page.off?.('request', listener) };
 }
 
 /** Pays (or declines) on the hosted page shown in `page`; see the module's comment. */
@@ -112,11 +144,14 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
   const timeoutMs = options.timeoutMs ?? 30_000;
   const startUrl = page.url();
   const form = await waitFor('no hosted card form ([data-paylink-form="card"]) appeared', timeoutMs, () => firstFrameWith(page, '[data-paylink-form="card"]'));
-  const token = await form.locator('[data-paylink-form="card"] input[name="formToken"]').getAttribute('value');
+  const tokenInput = `[data-paylink-form="card"] input[name="${CARD_FIELDS.formToken}"]`;
+  const token = await form.locator(tokenInput).getAttribute('value');
+  const field = (name: string) => form.locator(`[data-paylink-field="${name}"]`);
   let cardNumber: string | undefined;
+  const watch = watchReturn(page, startUrl);
 
   if (options.decline === true) {
-    await form.locator('[data-paylink-action="decline"]').click();
+    await form.locator(`[data-paylink-action="${FORM_ACTIONS.decline}"]`).click();
   } else {
     const brands = form.locator('[data-paylink-brand]');
     const brandIds: number[] = [];
@@ -125,52 +160,63 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
     const card = options.cardNumber === undefined ? cardForOutcome(outcome, brandIds) : undefined;
     if (options.cardNumber === undefined && card === undefined) throw new Error(`payOnHostedPage: no test card gives the outcome "${outcome}"`);
     cardNumber = options.cardNumber ?? card!.number;
-    const brandId = card?.brandId ?? (cardNumber.startsWith('3') ? 1030 : undefined);
-    await form.locator('[data-paylink-field="cardNumber"]').fill(cardNumber);
-    await form.locator('[data-paylink-field="expiryMonth"]').fill('12');
-    await form.locator('[data-paylink-field="expiryYear"]').fill(String(new Date().getUTCFullYear() + 10));
-    await form.locator('[data-paylink-field="cvv"]').fill('1234'.slice(0, cvvLength(brandId)));
-    await form.locator('[data-paylink-field="holderName"]').fill(options.holderName ?? 'Test Customer');
+    // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.
+    const filled = defaultCardFields(card?.brandId ?? detectBrand(cardNumber.replace(/\D/g, '')), new Date().getUTCFullYear() + 7);
+    await field(CARD_FIELDS.cardNumber).fill(cardNumber);
+    await field(CARD_FIELDS.expiryMonth).fill(filled.expiryMonth);
+    await field(CARD_FIELDS.expiryYear).fill(filled.expiryYear);
+    await field(CARD_FIELDS.cvv).fill(filled.cvv);
+    await field(CARD_FIELDS.holderName).fill(options.holderName ?? filled.holderName);
     if (options.saveCard === true) {
-      const box = form.locator('[data-paylink-field="saveCard"]');
+      const box = field(CARD_FIELDS.saveCard);
       if ((await box.count()) === 0) throw new Error('payOnHostedPage: saveCard was asked, but this page offers no "save this card" box (tokenize must be INQUIRE)');
       await box.check();
     }
-    await form.locator('[data-paylink-action="pay"]').click();
+    await form.locator(`[data-paylink-action="${FORM_ACTIONS.pay}"]`).click();
   }
 
   let challenged = false;
-  return waitFor('the browser did not get back to the returnUrl, and the form did not come back', timeoutMs, async () => {
-    if (returned(page, startUrl)) return { returned: true, url: page.url(), ...(cardNumber ? { cardNumber } : {}) };
-    if (!challenged) {
-      const challenge = await firstFrameWith(page, '[data-paylink-form="challenge"]');
-      if (challenge !== undefined) {
-        challenged = true;
-        if (options.threeDSecureCode === null) {
-          await challenge.locator('[data-paylink-action="cancel"]').click();
-        } else {
-          await challenge.locator('[data-paylink-field="code"]').fill(options.threeDSecureCode ?? THREE_DS_APPROVE_CODE);
-          await challenge.locator('[data-paylink-action="submit"]').click();
+  try {
+    return await waitFor('the browser did not get back to the returnUrl, and the form did not come back', timeoutMs, async () => {
+      const now = page.url();
+      if (outsideSandbox(now, startUrl)) {
+        // Nothing answered at the returnUrl: the browser shows its error page, the redirect still says where it went.
+        const sentTo = watch.sentTo();
+        if (now.startsWith('chrome-error:') && sentTo !== undefined) return { returned: true, url: sentTo, returnUrlUnanswered: true, ...(cardNumber ? { cardNumber } : {}) };
+        return { returned: true, url: now, ...(cardNumber ? { cardNumber } : {}) };
+      }
+      if (!challenged) {
+        const challenge = await firstFrameWith(page, '[data-paylink-form="challenge"]');
+        if (challenge !== undefined) {
+          challenged = true;
+          if (options.threeDSecureCode === null) {
+            await challenge.locator(`[data-paylink-action="${FORM_ACTIONS.cancel}"]`).click();
+          } else {
+            await challenge.locator(`[data-paylink-field="${CHALLENGE_FIELDS.code}"]`).fill(options.threeDSecureCode ?? THREE_DS_APPROVE_CODE);
+            await challenge.locator(`[data-paylink-action="${FORM_ACTIONS.submit}"]`).click();
+          }
+          return undefined;
         }
-        return undefined;
       }
-    }
-    // The form again (a new one-time token) with the reason: the attempt failed and the customer stays.
-    const again = await firstFrameWith(page, '[data-paylink-form="card"]');
-    if (again !== undefined && (await again.locator('[data-paylink-alert]').count().catch(() => 0)) > 0) {
-      const next = await again.locator('[data-paylink-form="card"] input[name="formToken"]').getAttribute('value', PEEK).catch(() => token);
-      const alert = ((await again.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
-      if (next !== token && alert !== '') return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}) };
-    }
-    // A page with no form (declined, expired, paid...) that did not send the browser back.
-    for (const frame of page.frames()) {
-      if ((await frame.locator('body[data-paylink-state]').count().catch(() => 0)) === 0) continue;
-      const state = await frame.locator('body[data-paylink-state]').getAttribute('data-paylink-state', PEEK).catch(() => null);
-      if (state !== null && state !== 'form' && state !== 'challenge' && state !== 'result') {
-        const text = ((await frame.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
-        return { returned: false, url: page.url(), state, ...(text ? { error: text } : {}), ...(cardNumber ? { cardNumber } : {}) };
+      // The form again (a new one-time token) with the reason: the attempt failed and the customer stays.
+      const again = await firstFrameWith(page, '[data-paylink-form="card"]');
+      if (again !== undefined && (await again.locator('[data-paylink-alert]').count().catch(() => 0)) > 0) {
+        const next = await again.locator(tokenInput).getAttribute('value', PEEK).catch(() => token);
+        const alert = ((await again.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+        if (next !== token && alert !== '') return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}) };
       }
-    }
-    return undefined;
-  });
+      // A page with no form (declined, expired, paid...) that did not send the browser back.
+      for (const frame of page.frames()) {
+        if ((await frame.locator('body[data-paylink-state]').count().catch(() => 0)) === 0) continue;
+        const state = await frame.locator('body[data-paylink-state]').getAttribute('data-paylink-state', PEEK).catch(() => null);
+        if (state !== null && state !== 'form' && state !== 'challenge' && state !== 'result') {
+          const text = ((await frame.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+          return { returned: false, url: page.url(), state, ...(text ? { error: text } : {}), ...(cardNumber ? { cardNumber } : {}) };
+        }
+      }
+      return undefined;
+    });
+  } finally {
+    watch.stop();
+  }
 }

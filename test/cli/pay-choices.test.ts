@@ -26,9 +26,9 @@ async function requestCount(): Promise<number> {
 }
 
 describe('brands without a test card (item 6)', () => {
-  it('refuses `link create --brand ideal` and `--brand vpay` up front, sending nothing', async () => {
+  it('refuses `link create --brand ideal` up front, sending nothing', async () => {
     const before = await requestCount();
-    for (const brand of ['ideal', 'vpay']) {
+    for (const brand of ['ideal']) {
       const run = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', ...RETURN, '--brand', brand]);
       expect(run.code, brand).toBe(2);
       expect(run.stderr).toContain('--brand: no test card exists for');
@@ -40,10 +40,19 @@ describe('brands without a test card (item 6)', () => {
     expect(await requestCount()).toBe(before);
   });
 
-  it('creates a link of VISA and VPay, warning that VPay has no test card', async () => {
-    const run = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', ...RETURN, '--brand', 'visa,vpay']);
+  it('creates a link of VISA and iDEAL, warning that iDEAL has no test card', async () => {
+    const run = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', ...RETURN, '--brand', 'visa,ideal']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('no test card exists for VPay');
+    expect(run.stderr).toContain('no test card exists for iDEAL');
+  });
+
+  it('pays a VPay-only link, now that every card brand has test cards (issue 31, item 16)', async () => {
+    const link = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', ...RETURN, '--brand', 'vpay', '--json']);
+    expect(link.code, link.stderr).toBe(0);
+    const id = link.json.body.link.linkId as string;
+    const declined = await paylink(['pay', id, '--outcome', 'declined', '--no-follow', '--json']);
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(declined.json).toMatchObject({ asExpected: true, card: { brandId: 1015, outcome: 'declined' } });
   });
 
   it('pays a MasterCard-only link with a MasterCard card of the outcome asked for', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
+import { BRANDS } from '../../src/sandbox/domain/brands.js';
+import { brandOfRange } from '../../src/sandbox/domain/cards.js';
+import { detectBrand, luhnValid, TEST_CARDS } from '../../src/sandbox/domain/test-cards.js';
+
+/** Brands whose numbers lie in another brand's range: a range check alone finds that family. */
+const RANGE_FAMILY: Record<number, number> = { 1011: 1010, 1013: 1010, 1015: 1010, 1023: 1020 };
 import {
   DESCRIPTION,
   REQUEST_CODE,
@@ -120,6 +126,29 @@ describe('test cards, direct payments (SANDBOX.md Test cards)', () => {
   it('refuses a brandId that is not the card brand with -1', async () => {
     const res = await pay('4111111111111111', { transaction: { brandId: 1020 } });
     expectError(res, { result: -1, status: 400 });
+  });
+});
+
+describe('every card brand the sandbox offers has the common outcomes', () => {
+  const cardBrands = BRANDS.filter((b) => b.kind === 'card');
+  const common = ['approved', 'declined', '3ds'] as const;
+
+  it.each(cardBrands.map((b) => [b.name, b.id] as const))('%s (%i) has an approved, a declined and a 3-D Secure test card, Luhn-valid and in its own range', (_name, brandId) => {
+    for (const outcome of common) {
+      const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome);
+      expect(card, `${outcome} card of brand ${brandId}`).toBeDefined();
+      expect(luhnValid(card!.number)).toBe(true);
+      expect(detectBrand(card!.number)).toBe(brandId);
+      // In the brand's range: the family a range check alone finds (Visa for VPay, Visa Electron and Visa Debit).
+      expect(brandOfRange(card!.number)).toBe(RANGE_FAMILY[brandId] ?? brandId);
+    }
+  });
+
+  it.each(cardBrands.flatMap((b) => common.map((outcome) => [b.name, outcome, b.id] as const)))('%s: the %s card answers as its outcome says on a direct payment', async (_name, outcome, brandId) => {
+    const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome)!;
+    const res = await pay(card.number);
+    expect(res.body.result, res.text).toBe(card.result);
+    if (outcome !== 'declined') expect(res.body.body.transaction.brandId).toBe(brandId);
   });
 });
 

@@ -88,9 +88,12 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
       const link = await newLink();
       const page = await newPage();
       await page.goto(link.url);
+      // The sandbox badge opens its card list from the keyboard too.
+      await page.focus('#pl-banner summary');
+      await page.keyboard.press('Enter');
       await page.focus('.pl-card-pick[data-number="5555555555554444"]');
       await page.keyboard.press('Enter');
-      expect(await page.inputValue('#pl-cardNumber')).toBe('5555555555554444');
+      expect(await page.inputValue('#pl-cardNumber')).toBe('5555 5555 5555 4444');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('pl-pay');
       await page.focus('#pl-cardNumber');
       await page.keyboard.press('Control+A');

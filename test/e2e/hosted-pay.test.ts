@@ -137,8 +137,9 @@ describe.skipIf(!hasChromium)('paying on the hosted pages in Chromium', () => {
   it('pays a link through the 3-D Secure page with code 1234, after picking the card from the sandbox banner', async () => {
     const link = await newLink();
     const page = await open(link.url);
+    await page.click('#pl-banner summary');
     await page.click('.pl-card-pick[data-number="4000000000003220"]');
-    expect(await page.inputValue('#pl-cardNumber')).toBe('4000000000003220');
+    expect(await page.inputValue('#pl-cardNumber')).toBe('4000 0000 0000 3220');
     expect(await page.inputValue('#pl-cvv')).toBe('123');
     await Promise.all([page.waitForURL('**/gateway/v3/web/3ds/**'), page.click('#pl-pay')]);
     expect(await state(page)).toBe('challenge');

@@ -147,19 +147,6 @@ describe.runIf(hasChromium)('the pages on a phone (390 px)', () => {
     }
   });
 
-  it('keeps the banner open on a wide screen', async () => {
-    const id = await createLink();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    try {
-      await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
-      expect(await page.evaluate(() => (document.querySelector('#pl-banner') as HTMLDetailsElement).open)).toBe(true);
-      expect(await page.locator('.pl-card-pick').first().isVisible()).toBe(true);
-    } finally {
-      await context.close();
-    }
-  });
-
   it('draws every text colour at 4.5:1 or more on the hosted pages, except the Pay button in its documented defaults', async () => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
@@ -167,6 +154,8 @@ describe.runIf(hasChromium)('the pages on a phone (390 px)', () => {
       await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${await createLink()}`);
       await page.click('#pl-banner summary');
       await expectReadable(page, 'card form, banner open');
+      // The open card list lies over the form: close it to reach the fields.
+      await page.click('#pl-banner summary');
       // Inline errors in their colour, and a failed attempt's alert.
       await page.fill('#pl-cardNumber', '4111 1111 1111 1112');
       await page.fill('#pl-expiryMonth', '13');

@@ -37,6 +37,7 @@ describe.skipIf(!hasChromium)('card redirect payments in Chromium', () => {
     expect(await page.textContent('#pl-pay')).toContain('24.95');
     // The form offers the one brand the merchant asked for.
     expect(await page.$$eval('.pl-brand', (items) => items.map((item) => item.getAttribute('data-brand-id')))).toEqual(['1010']);
+    await page.click('#pl-banner summary');
     await page.click('.pl-card-pick[data-number="4000000000003220"]');
     await Promise.all([page.waitForURL('**/gateway/v3/web/3ds/**'), page.click('#pl-pay')]);
     expect(await state(page)).toBe('challenge');

@@ -70,4 +70,34 @@ describe.skipIf(!hasChromium)('payOnHostedPage', () => {
     expect(token, JSON.stringify(payment.body)).toBeDefined();
     expect((await sandbox.api.tokens.get(token!)).result).toBe(0);
   });
+  it('types a 3-digit CVV for a Diners Club number given by hand (a card starting with 3 is not always American Express)', async () => {
+    // Without the page script, nothing shortens the CVV box to the brand's length: the kit must type it right.
+    const page = await env.newPage({ javaScriptEnabled: false });
+    const created = await sandbox.api.links.create({
+      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `kit-${Math.random().toString(36).slice(2)}` },
+      link: { returnUrl: `${env.merchant.url}/return`, brandIds: [1060, 1090] },
+    });
+    expect(created.result, JSON.stringify(created.body)).toBe(0);
+    await page.goto(created.body.link.redirect.url);
+    const result = await payOnHostedPage(page, { cardNumber: '36227206271667' });
+    expect(result, JSON.stringify(result)).toMatchObject({ returned: true });
+    expect((await sandbox.api.links.get(created.body.link.linkId)).body.link.status).toBe('PAID');
+  });
+
+  it('resolves with the returnUrl and its ids when nothing answers there', async () => {
+    const page = await env.newPage();
+    const created = await sandbox.api.links.create({
+      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `kit-${Math.random().toString(36).slice(2)}` },
+      // Port 9 (discard) on loopback: nothing listens, the browser shows its own error page.
+      link: { returnUrl: 'http://127.0.0.1:9/return', brandIds: [1010] },
+    });
+    await page.goto(created.body.link.redirect.url);
+    const result = await payOnHostedPage(page, { outcome: 'approved' });
+    expect(result.returned).toBe(true);
+    expect(result.returnUrlUnanswered).toBe(true);
+    const url = new URL(result.url);
+    expect(`${url.origin}${url.pathname}`).toBe('http://127.0.0.1:9/return');
+    expect(url.searchParams.get('linkId')).toBe(created.body.link.linkId);
+    expect(url.searchParams.get('id')).toMatch(/[0-9a-f-]{36}/);
+  });
 });

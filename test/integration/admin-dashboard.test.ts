@@ -144,8 +144,8 @@ describe('dashboard pages', () => {
     const authId = auth.body.body.transaction.id as string;
     await sb.post(`/gateway/v3/payments/${authId}/capture`, { header: { businessId: 'dash-pay-2' }, body: { transaction: { amount: 15 } } });
     const authPage = await html(`/__sandbox/dashboard/payments/${authId}`);
-    expect(authPage.text).toContain('Captured</dt><dd>15 EUR');
-    expect(authPage.text).toMatch(/<td data-label="action">capture<\/td><td data-label="amount">15 EUR<\/td>/);
+    expect(authPage.text).toContain('Captured</dt><dd>15.00 EUR');
+    expect(authPage.text).toMatch(/<td data-label="action">capture<\/td><td data-label="amount">15.00 EUR<\/td>/);
     for (const table of ['payments', 'tokens']) expect((await html(`/__sandbox/dashboard/${table}?page=2`)).status).toBe(200);
   });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { until } from '../helpers/cli.js';
 import { linkRequest, requestJson, uniqueCode, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { APPROVE, card, submit } from './hosted-form-helpers.js';
 
 const CARD = { number: '4111111111111111', expiryMonth: '12', expiryYear: '2034', cvv: '123', holderName: 'Ada Lovelace' };
 
@@ -231,6 +232,38 @@ describe('reset --business: one business only', () => {
     expect((await sb.get('/__sandbox/events?businessId=worker-3')).body.body.events).toEqual([]);
     // The business starts afresh: the same card makes a new token, the same tracking code a new link.
     expect((await sb.post('/gateway/v3/tokens', token('worker-3'))).body.result).toBe(0);
+  });
+
+  it('deletes the used form tokens of every hosted form of the business, card redirect payments included', async () => {
+    // A card redirect payment: its hosted card form's token is signed for `payment:<id>`.
+    const created = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: 'forms-gone' },
+      body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: uniqueCode('rp'), brandId: 1010, returnUrl: 'https://merchant.example/back' } },
+    });
+    expect(created.body.result, created.text).toBe(2);
+    const path = new URL(created.body.body.redirect.url as string).pathname;
+    const paid = await submit(sb, path, card(APPROVE));
+    expect(paid.status, paid.html.slice(0, 300)).toBe(303);
+    const link = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'forms-gone' }));
+    const declined = await submit(sb, new URL(link.body.body.link.redirect.url as string).pathname, { action: 'decline' });
+    expect(declined.status).toBe(303);
+    const tokensOf = () => {
+      sb.running.sandbox.store.flush();
+      const db = new Database(sb.dbPath, { readonly: true });
+      try {
+        return db.prepare('SELECT target_id FROM form_tokens ORDER BY target_id').pluck().all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    const ids = [`payment:${created.body.body.id}`, `link:${link.body.body.link.linkId}`];
+    expect(tokensOf()).toEqual(expect.arrayContaining(ids));
+
+    const reset = await sb.post('/__sandbox/reset?businessId=forms-gone', {});
+    expect(reset.body.result, reset.text).toBe(0);
+    expect(reset.body.body.deleted.form_tokens).toBe(2);
+    expect(tokensOf().filter((t) => ids.includes(t))).toEqual([]);
   });
 
   it('refuses an empty business id', async () => {

@@ -52,7 +52,8 @@ button, select, input { font: inherit; padding: 4px 10px; border-radius: 4px; bo
 button { cursor: pointer; } button.primary { background: var(--accent); color: #fff; border-color: var(--accent); }
 header button { background: #374151; color: #fff; border-color: #4b5563; }
 .fields { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; background: #fff; border: 1px solid var(--line); padding: 12px; }
-.fields dt { color: var(--muted); } .fields dd { margin: 0; word-break: break-all; }
+/* Long ids and URLs wrap where they must; words are never cut at the line's end. */
+.fields dt { color: var(--muted); } .fields dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
 .actions { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin: 12px 0; }
 .actions form { display: flex; gap: 6px; align-items: center; margin: 0; }
 .notice { background: #fff9db; border: 1px solid #ffe066; padding: 8px 12px; margin-bottom: 12px; }

@@ -4,7 +4,7 @@
  * `autocomplete` hints, the offered brands, the save-card choice for `tokenize` INQUIRE (a notice for TRUE),
  * a pay and a decline button.
  */
-import { BRANDS } from '../../sandbox/domain/brands.js';
+import { CARD_FIELDS as F, FIELD_LIMITS, FORM_ACTIONS, SAVE_CARD_ON } from '../../sandbox/domain/hosted-form.js';
 import { html } from '../html.js';
 import { hostedLayout } from './layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
@@ -44,46 +44,46 @@ ${alertRegion(message)}
 <ul class="pl-brands" aria-labelledby="pl-brands-label">${brandList}</ul>
 <span id="pl-brand-live" class="pl-sr" aria-live="polite"></span>
 <form id="pl-card-form" method="post" action="${view.action}" autocomplete="on" data-paylink-form="card">
-  <input type="hidden" name="formToken" value="${view.formToken}">
-  <input type="hidden" name="framed" value="">
+  <input type="hidden" name="${F.formToken}" value="${view.formToken}">
+  <input type="hidden" name="${F.framed}" value="">
   <div class="pl-field">
     <label for="pl-cardNumber">Card number</label>
-    <input type="text" id="pl-cardNumber" name="cardNumber" data-paylink-field="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
+    <input type="text" id="pl-cardNumber" name="${F.cardNumber}" data-paylink-field="${F.cardNumber}" inputmode="numeric" autocomplete="cc-number" maxlength="${FIELD_LIMITS.cardNumber}" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
     <p class="pl-field-error" id="pl-error-cardNumber"></p>
   </div>
   <fieldset class="pl-row pl-fieldset">
     <legend class="pl-sr">Expiry date</legend>
     <div class="pl-field">
       <label for="pl-expiryMonth">Expiry month</label>
-      <input type="text" id="pl-expiryMonth" name="expiryMonth" data-paylink-field="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryMonth" name="${F.expiryMonth}" data-paylink-field="${F.expiryMonth}" inputmode="numeric" autocomplete="cc-exp-month" maxlength="${FIELD_LIMITS.expiryMonth}" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
       <p class="pl-field-error" id="pl-error-expiryMonth"></p>
     </div>
     <div class="pl-field">
       <label for="pl-expiryYear">Expiry year</label>
-      <input type="text" id="pl-expiryYear" name="expiryYear" data-paylink-field="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryYear" name="${F.expiryYear}" data-paylink-field="${F.expiryYear}" inputmode="numeric" autocomplete="cc-exp-year" maxlength="${FIELD_LIMITS.expiryYear}" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
     </div>
     <div class="pl-field">
       <label for="pl-cvv">Security code</label>
-      <input type="password" id="pl-cvv" name="cvv" data-paylink-field="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
+      <input type="password" id="pl-cvv" name="${F.cvv}" data-paylink-field="${F.cvv}" inputmode="numeric" autocomplete="cc-csc" maxlength="${FIELD_LIMITS.cvv}" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
       <p class="pl-sr" id="pl-cvv-hint">3 digits (back of the card); 4 for American Express</p>
       <p class="pl-field-error" id="pl-error-cvv"></p>
     </div>
   </fieldset>
   <div class="pl-field">
     <label for="pl-holderName">Name on the card</label>
-    <input type="text" id="pl-holderName" name="holderName" data-paylink-field="holderName" autocomplete="cc-name" maxlength="100" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
+    <input type="text" id="pl-holderName" name="${F.holderName}" data-paylink-field="${F.holderName}" autocomplete="cc-name" maxlength="${FIELD_LIMITS.holderName}" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
     <p class="pl-field-error" id="pl-error-holderName"></p>
   </div>
   ${
     view.tokenize === 'INQUIRE'
-      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="saveCard" value="on" data-paylink-field="saveCard"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
+      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="${F.saveCard}" value="${SAVE_CARD_ON}" data-paylink-field="${F.saveCard}"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
       : view.tokenize === 'TRUE'
         ? html`<p class="pl-notice" id="pl-save-notice">${view.merchant} will save this card for future purchases.</p>`
         : ''
   }
   <div class="pl-actions">
-    <button type="submit" class="pl-pay" id="pl-pay" name="action" value="pay" data-paylink-action="pay">Pay ${view.amountText}</button>
-    <button type="submit" class="pl-decline" id="pl-decline" name="action" value="decline" data-paylink-action="decline" formnovalidate>Decline payment</button>
+    <button type="submit" class="pl-pay" id="pl-pay" name="${F.action}" value="${FORM_ACTIONS.pay}" data-paylink-action="${FORM_ACTIONS.pay}">Pay ${view.amountText}</button>
+    <button type="submit" class="pl-decline" id="pl-decline" name="${F.action}" value="${FORM_ACTIONS.decline}" data-paylink-action="${FORM_ACTIONS.decline}" formnovalidate>Decline payment</button>
   </div>
 </form>
 </section>`;
@@ -92,12 +92,8 @@ ${alertRegion(message)}
     state: 'form',
     content,
     fillableCards: true,
+    fillYear: view.now.year,
     brandIds: view.brands.map((b) => b.id),
-    config: {
-      kind: view.kind,
-      brandIds: view.brands.map((b) => b.id),
-      brandNames: Object.fromEntries(BRANDS.map((b) => [b.id, b.name])),
-      now: view.now,
-    },
+    config: { kind: view.kind, brandIds: view.brands.map((b) => b.id), now: view.now },
   });
 }

@@ -3,6 +3,7 @@
  * approves) or cancel, posted to the page's own path with a one-time `formToken`.
  */
 import { THREE_DS_APPROVE_CODE } from '../../sandbox/domain/test-cards.js';
+import { CHALLENGE_FIELDS as C, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { html } from '../html.js';
 import { hostedLayout } from './layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
@@ -24,15 +25,15 @@ ${alertRegion(view.error)}
 <p>Your bank asks you to confirm this payment with the card ${view.cardHint}. Enter the code it sent you.</p>
 <p class="pl-notice">Sandbox: the code <strong>${THREE_DS_APPROVE_CODE}</strong> approves; any other code or Cancel fails the check.</p>
 <form id="pl-challenge-form" method="post" action="${view.action}" data-paylink-form="challenge">
-  <input type="hidden" name="formToken" value="${view.formToken}">
-  <input type="hidden" name="framed" value="">
+  <input type="hidden" name="${C.formToken}" value="${view.formToken}">
+  <input type="hidden" name="${C.framed}" value="">
   <div class="pl-field">
     <label for="pl-code">Verification code</label>
-    <input type="text" id="pl-code" name="code" data-paylink-field="code" class="pl-code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
+    <input type="text" id="pl-code" name="${C.code}" data-paylink-field="${C.code}" class="pl-code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
   </div>
   <div class="pl-actions">
-    <button type="submit" class="pl-pay" id="pl-submit" name="action" value="submit" data-paylink-action="submit">Confirm</button>
-    <button type="submit" class="pl-decline" id="pl-cancel" name="action" value="cancel" data-paylink-action="cancel">Cancel</button>
+    <button type="submit" class="pl-pay" id="pl-submit" name="${C.action}" value="${FORM_ACTIONS.submit}" data-paylink-action="${FORM_ACTIONS.submit}">Confirm</button>
+    <button type="submit" class="pl-decline" id="pl-cancel" name="${C.action}" value="${FORM_ACTIONS.cancel}" data-paylink-action="${FORM_ACTIONS.cancel}">Cancel</button>
   </div>
 </form>
 </section>`;

@@ -5,4 +5,3 @@ export { renderChallengePage, type ChallengeView } from './challenge-page.js';
 export { renderStatePage, type StatePageView, type TerminalError } from './state-page.js';
 export type { OrderSummary } from './parts.js';
 export { HOSTED_CSS, STYLE_PROPERTIES } from './styles.js';
-export { HOSTED_SCRIPT } from './client-script.js';

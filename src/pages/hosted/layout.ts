@@ -4,8 +4,11 @@
  * and the external stylesheet and script (the CSP allows no inline script).
  */
 import { brandById } from '../../sandbox/domain/brands.js';
-import { TEST_CARDS, type OutcomeName, type TestCard } from '../../sandbox/domain/test-cards.js';
+import { spacedCardNumber } from '../../sandbox/domain/cards.js';
+import { CARD_FIELDS, CARD_RULES, defaultCardFields } from '../../sandbox/domain/hosted-form.js';
+import { TEST_CARDS, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../../sandbox/domain/test-cards.js';
 import { html, jsonForScript, type SafeHtml } from '../html.js';
+import type { HostedPageConfig } from './page-config.js';
 import { STYLE_PROPERTIES } from './styles.js';
 
 /** Where a customer is; scripts, the library and tests read it from `<body data-paylink-state>`. */
@@ -29,7 +32,7 @@ export interface LayoutInput {
   state: HostedState;
   content: SafeHtml;
   /** Extra data for the page script (merged into its config). */
-  config?: Record<string, unknown>;
+  config?: Partial<Pick<HostedPageConfig, 'kind' | 'brandIds' | 'now' | 'redirect' | 'terminal'>>;
   /** The test cards are buttons that fill the card form (only on pages that have one). */
   fillableCards?: boolean;
   /**
@@ -37,6 +40,8 @@ export interface LayoutInput {
    * no cards at all, only the sandbox notice.
    */
   brandIds?: readonly number[] | undefined;
+  /** The year the test cards' expiry is counted from (the sandbox clock's). */
+  fillYear?: number | undefined;
   /** The banner's sentence after "Sandbox ·" on a page without test cards. @default "no real card is ever charged." */
   notice?: string | undefined;
 }
@@ -49,21 +54,20 @@ const CARD_GROUPS: ReadonlyArray<{ id: string; title: string; outcomes: readonly
   { id: '3ds', title: '3-D Secure', outcomes: ['3ds'] },
 ];
 
-function spaced(number: string): string {
-  return number.replace(/(\d{4})(?=\d)/g, '$1 ');
-}
-
-function cardButton(card: TestCard, label: string): SafeHtml {
-  return html`<li><button type="button" class="pl-card-pick" data-number="${card.number}" data-outcome="${card.outcome}" title="Fill the form with this card"><code>${spaced(card.number)}</code> ${label}</button></li>`;
+/** What a test card's button fills the form with: its number and the fields {@link defaultCardFields} gives its brand. */
+function cardButton(card: TestCard, label: string, year: number): SafeHtml {
+  const fill = defaultCardFields(card.brandId, year);
+  return html`<li><button type="button" class="pl-card-pick" data-number="${card.number}" data-outcome="${card.outcome}" data-expiry-month="${fill.expiryMonth}" data-expiry-year="${fill.expiryYear}" data-cvv="${fill.cvv}" data-holder-name="${fill.holderName}" title="Fill the form with this card"><code>${spacedCardNumber(card.number, card.brandId)}</code> ${label}</button></li>`;
 }
 
 /**
- * The sandbox banner. On a page with a card form: the test cards of the brands the form accepts, grouped
- * by outcome, every group in full (no scrolling box that hid the decline and 3-D Secure cards), one
- * approved card per brand. Elsewhere (paid, expired, 3-D Secure...) there is nothing to choose: the notice
- * alone.
+ * The sandbox badge. On a page with a card form: a skip link to the card number, then a one-line badge
+ * that opens the test cards of the brands the form accepts, grouped by outcome, every group in full, one
+ * approved card per brand. The list opens over the page (it never pushes the form down) and starts closed;
+ * the page script remembers an opened list for the rest of the browser session, so it stays open after a
+ * failed attempt. Elsewhere (paid, expired, 3-D Secure...) there is nothing to choose: the notice alone.
  */
-function banner(fillable: boolean, brandIds: readonly number[] | undefined, notice = 'no real card is ever charged.'): SafeHtml {
+function banner(fillable: boolean, brandIds: readonly number[] | undefined, year: number, notice = 'no real card is ever charged.'): SafeHtml {
   if (!fillable) {
     return html`<div class="pl-banner" id="pl-banner"><strong>Sandbox</strong> · ${notice}</div>`;
   }
@@ -81,26 +85,32 @@ function banner(fillable: boolean, brandIds: readonly number[] | undefined, noti
     <h2 class="pl-card-title">${group.title}</h2>
     ${
       cards.length > 0
-        ? html`<ul class="pl-cards">${cards.map((card) => cardButton(card, group.id === 'approved' ? (brandById(card.brandId)?.name ?? card.label) : card.label))}</ul>`
+        ? html`<ul class="pl-cards">${cards.map((card) => cardButton(card, group.id === 'approved' ? (brandById(card.brandId)?.name ?? card.label) : card.label, year))}</ul>`
         : html`<p class="pl-card-none">No ${group.title.toLowerCase()} test card in a brand this page accepts (they are ${missing.join(', ')}).</p>`
     }
   </section>`;
   });
-  // Open on wide screens; the page script closes it on a phone (NARROW_SCREEN), where the cards would push
-  // the form a screen or more down. The summary is one line there that says how to open and close it.
-  return html`<details class="pl-banner" id="pl-banner" open>
-  <summary><span class="pl-banner-long"><strong>Sandbox</strong> · no real card is ever charged. Test cards (choose one to fill the form)</span><span class="pl-banner-short"><strong>Sandbox</strong> · test cards <span class="pl-when-closed">(tap to show)</span><span class="pl-when-open">(tap to hide)</span></span></summary>
-  <p class="pl-sr">Any future expiry date and any 3-digit security code work; American Express takes 4 digits. The 3-D Secure code is 1234.</p>
+  return html`<a class="pl-skip" href="#${ids.cardNumber}">Skip to the card form</a>
+<details class="pl-banner pl-badge" id="pl-banner">
+  <summary><span class="pl-banner-long"><strong>Sandbox</strong> · no real card is ever charged · test cards <span class="pl-when-closed">(show)</span><span class="pl-when-open">(hide)</span></span><span class="pl-banner-short"><strong>Sandbox</strong> · test cards <span class="pl-when-closed">(tap to show)</span><span class="pl-when-open">(tap to hide)</span></span></summary>
+  <div class="pl-card-panel">
+  <p class="pl-sr">Any future expiry date and any 3-digit security code work; American Express takes 4 digits. The 3-D Secure code is ${THREE_DS_APPROVE_CODE}.</p>
   <div class="pl-card-groups">${groups}</div>
+  </div>
 </details>`;
 }
 
+/** The ids of the card form's inputs (`pl-<field name>`), which labels, the skip link and the script use. */
+const ids = { cardNumber: `pl-${CARD_FIELDS.cardNumber}` } as const;
+
 /** A whole hosted page as HTML text. */
 export function hostedLayout(input: LayoutInput): string {
-  const config = {
+  const { framed, action, cardNumber, expiryMonth, expiryYear, cvv, holderName } = CARD_FIELDS;
+  const config: HostedPageConfig = {
     state: input.state,
     styleMap: STYLE_PROPERTIES.map(({ group, option, property }) => ({ group, option, property })),
-    testCards: TEST_CARDS.map(({ number, brandId }) => ({ number, brandId })),
+    fields: { framed, action, cardNumber, expiryMonth, expiryYear, cvv, holderName },
+    cards: CARD_RULES,
     ...input.config,
   };
   return html`<!doctype html>
@@ -114,7 +124,7 @@ export function hostedLayout(input: LayoutInput): string {
 </head>
 <body data-paylink-state="${input.state}">
 <div id="pl-root" class="pl-root">
-${banner(input.fillableCards ?? false, input.brandIds, input.notice)}
+${banner(input.fillableCards ?? false, input.brandIds, input.fillYear ?? new Date().getUTCFullYear(), input.notice)}
 <main class="pl-main">
 ${input.content}
 <p class="pl-foot">paylink sandbox · test environment</p>

@@ -5,12 +5,11 @@
  */
 import { html, type SafeHtml } from '../html.js';
 import { hostedLayout, type HostedState } from './layout.js';
+import type { TerminalError as PageTerminalError } from './page-config.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
 
-/** What a framed page reports to the library with `{error}` (SANDBOX.md protocol). */
-export interface TerminalError {
-  code: number;
-  message: string;
+/** What a framed page reports to the library with `{error}` (docs/hosted-pages.md, the library protocol). */
+export interface TerminalError extends PageTerminalError {
   state: string;
 }
 
@@ -46,8 +45,9 @@ ${alertRegion(view.alert)}
 <p id="pl-message">${view.message}</p>
 ${returnLink}
 </section>`;
-  const config: Record<string, unknown> = {};
-  if (view.terminal) config.terminal = view.terminal;
-  if (view.redirect && view.returnUrl !== undefined) config.redirect = view.returnUrl;
+  const config = {
+    ...(view.terminal ? { terminal: view.terminal } : {}),
+    ...(view.redirect && view.returnUrl !== undefined ? { redirect: view.returnUrl } : {}),
+  };
   return hostedLayout({ title: view.title, state: view.state, content, config });
 }

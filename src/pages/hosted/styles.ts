@@ -35,7 +35,7 @@ const v = (property: string): string => {
   return `var(${property}, ${entry.fallback})`;
 };
 
-/** A phone: the test-card banner starts closed on one line (the page script closes it; the stylesheet shortens it). */
+/** A phone: the sandbox badge's one line is shortened. */
 export const NARROW_SCREEN = '(max-width: 640px)';
 
 const SOURCE = `
@@ -45,7 +45,13 @@ body { margin: 0; font-family: ${v('--pl-font-family')}; font-size: ${v('--pl-fo
 html.pl-waiting body { visibility: hidden; }
 a { color: ${v('--pl-primary')}; }
 .pl-banner { background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; padding: 10px 16px; font-size: 13px; }
-.pl-banner summary { cursor: pointer; font-weight: 600; }
+/* The badge: one line; its card list opens over the page below it, never pushing the form down. */
+.pl-badge { position: relative; padding: 8px 16px; }
+.pl-badge summary { cursor: pointer; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.pl-badge summary:focus { outline: 3px solid ${v('--pl-accent')}; outline-offset: 2px; }
+.pl-card-panel { position: absolute; z-index: 10; left: 0; right: 0; top: 100%; max-height: 70vh; overflow: auto; padding: 4px 16px 12px; background: #fff6d6; border-bottom: 2px solid ${v('--pl-warning')}; box-shadow: 0 8px 16px rgba(31, 37, 51, .18); }
+.pl-skip { position: absolute; left: 8px; top: 4px; z-index: 20; padding: 6px 10px; background: #fff; color: ${v('--pl-primary')}; border: 2px solid ${v('--pl-primary')}; border-radius: 3px; transform: translateY(-200%); }
+.pl-skip:focus { transform: none; }
 .pl-banner-short { display: none; }
 .pl-banner:not([open]) .pl-when-open, .pl-banner[open] .pl-when-closed { display: none; }
 @media ${NARROW_SCREEN} {
@@ -75,6 +81,18 @@ a { color: ${v('--pl-primary')}; }
 .pl-field { margin-bottom: 14px; }
 .pl-row { display: flex; gap: 10px; }
 .pl-fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+/* Expiry month, year and CVV: labels on one grid row, boxes on the next, so a label that wraps on a phone
+   moves no box out of line with the others. */
+.pl-row.pl-fieldset { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); column-gap: 10px; margin-bottom: 14px; }
+.pl-row > .pl-field { display: contents; }
+.pl-row label { grid-row: 1; align-self: end; }
+.pl-row input { grid-row: 2; }
+.pl-row .pl-field-error { grid-row: 3; }
+.pl-row > .pl-field:nth-of-type(1) > * { grid-column: 1; }
+.pl-row > .pl-field:nth-of-type(2) > * { grid-column: 2; }
+.pl-row > .pl-field:nth-of-type(3) > * { grid-column: 3; }
+.pl-row.pl-fieldset > .pl-field > .pl-field-error { grid-column: 1 / -1; }
+.pl-row.pl-fieldset #pl-error-cvv { grid-row: 4; }
 .pl-root { padding: 1px 0; }
 .pl-row .pl-field { flex: 1; }
 label { display: block; font-weight: 600; margin-bottom: 4px; }

@@ -18,6 +18,7 @@ import { endingOf, parentState, parentStatus, paymentStateText, type Parent } fr
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { cvvLength } from '../domain/cards.js';
 import { brandById } from '../domain/brands.js';
+import { formatAmount } from '../domain/money.js';
 import { describeFiredFault } from '../domain/faults.js';
 import { BANK_PENDING_MS, CHALLENGE_OPEN_MS, timeSettlementOf, WALLET_PENDING_MS, type TimeSettlement } from '../domain/time-settles.js';
 import { simulatorFlow } from '../services/bank.js';
@@ -54,7 +55,7 @@ function clockPanel(sandbox: SandboxView, back: string): ClockPanel {
 }
 
 function money(amount: number, currency: string): string {
-  return `${amount} ${currency}`;
+  return formatAmount(amount, currency);
 }
 
 function detailHref(kind: 'links' | 'checkouts' | 'payments' | 'tokens', id: string): string {

@@ -14,6 +14,11 @@ export interface Brand {
   /** CVV length for card brands. */
   cvvLength?: number;
   /**
+   * How a card brand's numbers are grouped, by length, where they are not in fours (domain/cards.ts,
+   * `cardGroups`): American Express 4-6-5, Diners Club's 14 digits 4-6-4.
+   */
+  groups?: ReadonlyArray<readonly number[]>;
+  /**
    * Currencies the brand takes (upper case). Card brands take every currency the sandbox knows; the others
    * take the currencies their scheme settled in.
    */
@@ -35,10 +40,10 @@ export const BRANDS: readonly Brand[] = [
   { id: 1015, name: 'VPay', kind: 'card', cvvLength: 3 },
   { id: 1020, name: 'MasterCard', kind: 'card', cvvLength: 3 },
   { id: 1023, name: 'MasterCard Debit', kind: 'card', cvvLength: 3 },
-  { id: 1030, name: 'American Express', kind: 'card', cvvLength: 4 },
+  { id: 1030, name: 'American Express', kind: 'card', cvvLength: 4, groups: [[4, 6, 5]] },
   { id: 1040, name: 'Discover', kind: 'card', cvvLength: 3 },
   { id: 1050, name: 'Maestro', kind: 'card', cvvLength: 3 },
-  { id: 1060, name: 'Diners Club', kind: 'card', cvvLength: 3 },
+  { id: 1060, name: 'Diners Club', kind: 'card', cvvLength: 3, groups: [[4, 6, 4]] },
   { id: 1090, name: 'JCB', kind: 'card', cvvLength: 3 },
   { id: 1210, name: 'Bancontact', kind: 'card', cvvLength: 3 },
   { id: 3010, name: 'iDEAL', kind: 'bank', currencies: ['EUR'], countryCode: 'NL' },

@@ -56,6 +56,60 @@ export function validCvv(cvv: string, brandId: number | undefined): boolean {
   return cvv.length === cvvLength(brandId) && /^\d+$/.test(cvv);
 }
 
+/**
+ * The number ranges (IINs) of the card brands, in the order they are tried: a number is of the first
+ * brand with a range whose bounds its first digits fall between (as many digits as the bounds have).
+ * Data, so the hosted page's script detects brands by the same table (it receives it as page data).
+ */
+export const CARD_RANGES: ReadonlyArray<{ brandId: number; from: string; to: string }> = [
+  { brandId: 1030, from: '34', to: '34' },
+  { brandId: 1030, from: '37', to: '37' },
+  { brandId: 1020, from: '51', to: '55' },
+  { brandId: 1020, from: '2221', to: '2720' },
+  { brandId: 1040, from: '6011', to: '6011' },
+  { brandId: 1040, from: '65', to: '65' },
+  { brandId: 1040, from: '622126', to: '622925' },
+  { brandId: 1040, from: '644', to: '649' },
+  { brandId: 1090, from: '3528', to: '3589' },
+  { brandId: 1060, from: '36', to: '36' },
+  { brandId: 1060, from: '38', to: '39' },
+  { brandId: 1060, from: '300', to: '305' },
+  { brandId: 1210, from: '6703', to: '6703' },
+  { brandId: 1050, from: '50', to: '50' },
+  { brandId: 1050, from: '56', to: '69' },
+  { brandId: 1010, from: '4', to: '4' },
+];
+
+/** The brand of a card number by its range alone ({@link CARD_RANGES}); undefined when none matches. */
+export function brandOfRange(number: string): number | undefined {
+  for (const range of CARD_RANGES) {
+    const head = number.slice(0, range.from.length);
+    if (head.length === range.from.length && Number(head) >= Number(range.from) && Number(head) <= Number(range.to)) return range.brandId;
+  }
+  return undefined;
+}
+
+/** How a brand's numbers are grouped when shown and typed: American Express 4-6-5, Diners Club 4-6-4, others by fours. */
+export function cardGroups(brandId: number | undefined, length: number): number[] {
+  const groups = brandId !== undefined ? brandById(brandId)?.groups : undefined;
+  const fixed = groups?.find((g) => g.reduce((a, b) => a + b, 0) === length);
+  if (fixed !== undefined) return [...fixed];
+  const fours: number[] = [];
+  for (let left = length; left > 0; left -= 4) fours.push(Math.min(4, left));
+  return fours;
+}
+
+/** A card number spaced in its brand's groups, e.g. `3782 822463 10005`. */
+export function spacedCardNumber(number: string, brandId: number | undefined): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (const size of cardGroups(brandId, number.length)) {
+    parts.push(number.slice(at, at + size));
+    at += size;
+  }
+  return parts.join(' ');
+}
+
 /** All but the last four digits masked, e.g. `************1111` (SANDBOX.md, `displayHint`). */
 export function maskCardNumber(number: string): string {
   return '*'.repeat(Math.max(0, number.length - 4)) + number.slice(-4);

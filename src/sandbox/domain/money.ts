@@ -66,7 +66,13 @@ export function roundToMinor(amount: number, currencyCode: string): number {
   return Math.round(amount * factor) / factor;
 }
 
-/** Formats an amount for people: `12.50 EUR`. */
+/**
+ * Formats an amount for people, the one rule of the pages, the dashboard and the CLI: the currency's minor
+ * units, thousands grouped with commas, the code after: `12.50 EUR`, `1,234,567.50 EUR`, `1,000 JPY`,
+ * `1.250 KWD`. (The API answers amounts as JSON numbers; this is only for what people read.)
+ */
 export function formatAmount(amount: number, currencyCode: string): string {
-  return `${amount.toFixed(minorUnits(currencyCode) ?? 2)} ${currencyCode}`;
+  const [whole = '0', fraction] = Math.abs(amount).toFixed(minorUnits(currencyCode) ?? 2).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${amount < 0 ? '-' : ''}${grouped}${fraction !== undefined ? `.${fraction}` : ''} ${currencyCode}`;
 }

@@ -4,6 +4,7 @@
  * `--outcome` names.
  */
 import { FAILURES, RESULTS, type Failure } from '../errors.js';
+import { brandOfRange } from './cards.js';
 import type { OutcomeName } from './outcome-names.js';
 
 export { OUTCOME_NAMES, type OutcomeName } from './outcome-names.js';
@@ -83,6 +84,26 @@ export const TEST_CARDS: readonly TestCard[] = [
   row('370000000000002', 1030, 'declined', 'American Express, declined'),
   row('370000000000119', 1030, 'failed', 'American Express, failed'),
   row('370000000003220', 1030, '3ds', 'American Express, 3-D Secure challenge (code 1234 approves)'),
+  // Every other card brand the sandbox offers: an approved, a declined and a 3-D Secure card each.
+  row('4370000000001119', 1015, 'approved', 'VPay, approved'),
+  row('4370000000000004', 1015, 'declined', 'VPay, declined'),
+  row('4370000000003222', 1015, '3ds', 'VPay, 3-D Secure challenge (code 1234 approves)'),
+  row('4917000000000004', 1011, 'declined', 'Visa Electron, declined'),
+  row('4917000000003222', 1011, '3ds', 'Visa Electron, 3-D Secure challenge (code 1234 approves)'),
+  row('4000056000000004', 1013, 'declined', 'Visa Debit, declined'),
+  row('4000056000003222', 1013, '3ds', 'Visa Debit, 3-D Secure challenge (code 1234 approves)'),
+  row('5200820000000008', 1023, 'declined', 'MasterCard Debit, declined'),
+  row('5200820000003226', 1023, '3ds', 'MasterCard Debit, 3-D Secure challenge (code 1234 approves)'),
+  row('6011000000000004', 1040, 'declined', 'Discover, declined'),
+  row('6011000000003222', 1040, '3ds', 'Discover, 3-D Secure challenge (code 1234 approves)'),
+  row('6759000000000000', 1050, 'declined', 'Maestro, declined'),
+  row('6759000000003228', 1050, '3ds', 'Maestro, 3-D Secure challenge (code 1234 approves)'),
+  row('36000000000008', 1060, 'declined', 'Diners Club, declined'),
+  row('36000000003226', 1060, '3ds', 'Diners Club, 3-D Secure challenge (code 1234 approves)'),
+  row('3566000000000000', 1090, 'declined', 'JCB, declined'),
+  row('3566000000003228', 1090, '3ds', 'JCB, 3-D Secure challenge (code 1234 approves)'),
+  row('6703000000000007', 1210, 'declined', 'Bancontact, declined'),
+  row('6703000000003225', 1210, '3ds', 'Bancontact, 3-D Secure challenge (code 1234 approves)'),
 ];
 
 const BY_NUMBER = new Map(TEST_CARDS.map((card) => [card.number, card]));
@@ -120,22 +141,9 @@ export function luhnValid(number: string): boolean {
 }
 
 /**
- * The brand of a card number: from the test-card table, else from its number's range (IIN). Undefined when
- * no range matches.
+ * The brand of a card number: from the test-card table, else from its number's range (IIN,
+ * domain/cards.ts `CARD_RANGES`). Undefined when no range matches.
  */
 export function detectBrand(number: string): number | undefined {
-  const known = testCard(number);
-  if (known) return known.brandId;
-  const two = Number(number.slice(0, 2));
-  const four = Number(number.slice(0, 4));
-  const six = Number(number.slice(0, 6));
-  if (number.startsWith('34') || number.startsWith('37')) return 1030;
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 1020;
-  if (number.startsWith('6011') || number.startsWith('65') || (six >= 622126 && six <= 622925) || (Number(number.slice(0, 3)) >= 644 && Number(number.slice(0, 3)) <= 649)) return 1040;
-  if (four >= 3528 && four <= 3589) return 1090;
-  if (number.startsWith('36') || number.startsWith('38') || number.startsWith('39') || (Number(number.slice(0, 3)) >= 300 && Number(number.slice(0, 3)) <= 305)) return 1060;
-  if (number.startsWith('6703')) return 1210;
-  if (number.startsWith('50') || (two >= 56 && two <= 69)) return 1050;
-  if (number.startsWith('4')) return 1010;
-  return undefined;
+  return testCard(number)?.brandId ?? brandOfRange(number);
 }

@@ -10,7 +10,6 @@
  * marking it used and charging happen in one write, so two concurrent posts of the same token (a double
  * click) can never make two payments.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Deps } from './deps.js';
 import type { ChargeDeps } from './charge.js';
 import { cvvLength, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv } from '../domain/cards.js';
@@ -28,6 +27,7 @@ import {
 import { challengePath, merchantRedirect, paymentReturnUrl } from '../domain/paths.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
+import { FIELD_LIMITS, FORM_TOKEN_TTL_MS, formTarget, issueFormToken as issueSignedToken, verifyFormToken } from '../domain/hosted-form.js';
 import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
 import { chargeCard, resolveChallenge } from './charge.js';
 
@@ -64,44 +64,16 @@ export type StoredOutcome = { kind: 'redirect'; url: string; ending: Ending } | 
 
 export type TokenCheck = { status: 'fresh' } | { status: 'used'; outcome: StoredOutcome | undefined } | { status: 'unknown' };
 
-/** How long a form token is taken (sandbox time): a day is far longer than any page stays open. */
-const FORM_TOKEN_TTL_MS = 24 * 3_600_000;
-/** Bytes of a token: the issue time (8), a random nonce (12), the HMAC's first 16 bytes. */
-const TIME_BYTES = 8;
-const NONCE_BYTES = 12;
-const MAC_BYTES = 16;
 /** Used tokens recorded between two prunes of the expired ones. */
 const PRUNE_EVERY = 100;
 
-function formTokenMac(sandbox: Pick<Deps, 'formTokenSecret'>, target: string, issued: Buffer, nonce: Buffer): Buffer {
-  return createHmac('sha256', sandbox.formTokenSecret).update(target).update('\0').update(issued).update(nonce).digest().subarray(0, MAC_BYTES);
-}
-
 /**
- * A new one-time token for the form of `target` (`link:<id>`, `checkout:<id>`, `3ds:<paymentId>`). It
- * carries its own proof (the issue time and a nonce, signed with the database's secret over the target)
- * and nothing is stored: showing a page (a GET, a HEAD, a crawler) writes nothing. A token is recorded
- * only when a form is posted with it ({@link takeFormToken}), which keeps it one-time.
+ * A new one-time token for the form of `target` (domain/hosted-form.ts, `formTarget`): nothing is stored,
+ * so showing a page (a GET, a HEAD, a crawler) writes nothing. A token is recorded only when a form is
+ * posted with it ({@link takeFormToken}), which keeps it one-time.
  */
 export function issueFormToken(sandbox: Pick<Deps, 'clock' | 'formTokenSecret'>, target: string): string {
-  // Random, not from `sandbox.ids`: seeded ids must not advance because someone opened a page.
-  const issued = Buffer.alloc(TIME_BYTES);
-  issued.writeDoubleBE(sandbox.clock.now());
-  const nonce = randomBytes(NONCE_BYTES);
-  return Buffer.concat([issued, nonce, formTokenMac(sandbox, target, issued, nonce)]).toString('base64url');
-}
-
-/** The issue time of a token signed for `target`, or undefined for a forged, altered or foreign one. */
-function verifiedIssueTime(sandbox: SubmissionDeps, token: string, target: string): number | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
-  const bytes = Buffer.from(token, 'base64url');
-  if (bytes.length !== TIME_BYTES + NONCE_BYTES + MAC_BYTES) return undefined;
-  const issued = bytes.subarray(0, TIME_BYTES);
-  const nonce = bytes.subarray(TIME_BYTES, TIME_BYTES + NONCE_BYTES);
-  const mac = bytes.subarray(TIME_BYTES + NONCE_BYTES);
-  if (!timingSafeEqual(mac, formTokenMac(sandbox, target, issued, nonce))) return undefined;
-  const time = issued.readDoubleBE();
-  return Number.isFinite(time) ? time : undefined;
+  return issueSignedToken(sandbox.formTokenSecret, target, sandbox.clock.now());
 }
 
 /**
@@ -109,9 +81,9 @@ function verifiedIssueTime(sandbox: SubmissionDeps, token: string, target: strin
  * charge). Unknown: not signed for this form, or issued more than a day ago by the sandbox clock.
  */
 export function takeFormToken(sandbox: SubmissionDeps, token: string, target: string): TokenCheck {
-  const issuedAt = verifiedIssueTime(sandbox, token, target);
   const now = sandbox.clock.now();
-  if (issuedAt === undefined || now - issuedAt > FORM_TOKEN_TTL_MS) return { status: 'unknown' };
+  const issuedAt = verifyFormToken(sandbox.formTokenSecret, token, target, now);
+  if (issuedAt === undefined) return { status: 'unknown' };
   const row = sandbox.formTokens.find(token);
   if (row) return { status: 'used', outcome: row.outcome as StoredOutcome | undefined };
   sandbox.formTokens.insertUsed(token, target, issuedAt, now);
@@ -162,7 +134,12 @@ export type SubmissionOutcome =
   | { kind: 'stale' };
 
 function keptValues(post: CardFormPost): KeptValues {
-  return { holderName: post.holderName.slice(0, 100), expiryMonth: post.expiryMonth.slice(0, 2), expiryYear: post.expiryYear.slice(0, 4), saveCard: post.saveCard };
+  return {
+    holderName: post.holderName.slice(0, FIELD_LIMITS.holderName),
+    expiryMonth: post.expiryMonth.slice(0, FIELD_LIMITS.expiryMonth),
+    expiryYear: post.expiryYear.slice(0, FIELD_LIMITS.expiryYear),
+    saveCard: post.saveCard,
+  };
 }
 
 /** What each card field is called on the form, for the customer. */
@@ -236,7 +213,7 @@ function remember(sandbox: SubmissionDeps, token: string, outcome: SubmissionOut
  * be paid (-8: nothing is charged), and otherwise declines or charges and moves the lifecycle.
  */
 export function submitCardForm(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost): SubmissionOutcome {
-  const token = takeFormToken(sandbox, post.formToken, `${parent.kind}:${parent.record.id}`);
+  const token = takeFormToken(sandbox, post.formToken, formTarget(parent.kind, parent.record.id));
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
   // Read again inside the write: the caller loaded it before awaiting the body, and another tab may have
@@ -320,7 +297,7 @@ export type ChallengeOutcome =
  * parent moves on as after any other attempt (paid, declined after the third, or the form again).
  */
 export function submitChallenge(sandbox: SubmissionDeps, loaded: PaymentRecord, post: ChallengePost): ChallengeOutcome {
-  const token = takeFormToken(sandbox, post.formToken, `3ds:${loaded.id}`);
+  const token = takeFormToken(sandbox, post.formToken, formTarget('challenge', loaded.id));
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
   const payment = sandbox.payments.get(loaded.id) ?? loaded;
@@ -369,11 +346,6 @@ export function abandonChallenge(sandbox: SubmissionDeps, payment: PaymentRecord
 
 // ---- Card redirect payments (a direct payment created with a card brand and a returnUrl, no card) ----
 
-/** The one-time token target of a card redirect payment's form. */
-export function paymentFormTarget(paymentId: string): string {
-  return `payment:${paymentId}`;
-}
-
 /** A card redirect payment still waiting for the card form (not charged yet, no 3-D Secure open). */
 export function awaitingCard(p: PaymentRecord): boolean {
   return p.flow === 'card' && p.result === 2 && p.challenge === undefined;
@@ -414,7 +386,7 @@ export type PaymentFormOutcome =
  * goes to the challenge first; input errors show the form again and charge nothing.
  */
 export function submitPaymentForm(sandbox: SubmissionDeps, loaded: PaymentRecord, post: CardFormPost): PaymentFormOutcome {
-  const token = takeFormToken(sandbox, post.formToken, paymentFormTarget(loaded.id));
+  const token = takeFormToken(sandbox, post.formToken, formTarget('payment', loaded.id));
   if (token.status === 'unknown') return { kind: 'stale' };
   if (token.status === 'used') return { kind: 'replay', outcome: token.outcome };
   const payment = sandbox.payments.get(loaded.id) ?? loaded;
@@ -499,7 +471,7 @@ export function playCustomer(sandbox: SubmissionDeps, parent: Parent, play: Cust
   if (outcome.kind === 'refused') throw notPayable(kind, parentStatus(parent, sandbox.clock.now()));
   if (outcome.kind === 'challenge' && play.action === 'pay') {
     const payment = sandbox.payments.get(outcome.paymentId);
-    if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, `3ds:${payment.id}`), action: 'submit', code: play.threeDsCode });
+    if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, formTarget('challenge', payment.id)), action: 'submit', code: play.threeDsCode });
   }
   return loadParent(sandbox, kind, record.id) ?? parent;
 }

@@ -2,7 +2,7 @@ import type { Db } from './db.js';
 
 /** A used one-time form token as stored (table `form_tokens`); fresh tokens are not stored (services/submission.ts). */
 export interface FormTokenRow {
-  /** What the token is for: `link:<id>`, `checkout:<id>`, `3ds:<paymentId>`. */
+  /** What the token is for (domain/hosted-form.ts, `formTarget`): `link:<id>`, `checkout:<id>`, `payment:<id>`, `3ds:<paymentId>`. */
   targetId: string;
   /** When it was used. */
   usedAt: number | null;

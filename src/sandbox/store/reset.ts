@@ -1,4 +1,8 @@
+import { FORM_TARGETS } from '../domain/hosted-form.js';
 import type { Db } from './db.js';
+
+/** The table of each record that owns a hosted form. */
+const OWNER_TABLE: Record<(typeof FORM_TARGETS)[keyof typeof FORM_TARGETS]['owner'], string> = { link: 'links', checkout: 'checkouts', payment: 'payments' };
 
 /** Empties tables for `POST /__sandbox/reset`, or deletes one business's rows. Call inside `store.write`. */
 export class ResetRepository {
@@ -29,9 +33,9 @@ export class ResetRepository {
   /**
    * Deletes one business's rows and answers how many went per table: every table with a `business_id`
    * column (read from the schema, so a later table is covered too), the webhook deliveries and attempts of
-   * its events, the used hosted-form tokens of its links, checkouts and payments, and the retry-card
-   * counters of its links, checkouts and tracking codes. Tables in `kept` are left alone. Call inside
-   * `store.write`.
+   * its events, the used hosted-form tokens of its links, checkouts and payments (every target of
+   * domain/hosted-form.ts), and the retry-card counters of its links, checkouts and tracking codes. Tables
+   * in `kept` are left alone. Call inside `store.write`.
    */
   deleteBusiness(businessId: string, kept: ReadonlySet<string>): Record<string, number> {
     const deleted: Record<string, number> = {};
@@ -42,11 +46,10 @@ export class ResetRepository {
     };
     // What refers to the business's rows by id goes first, while those rows still say whose they are.
     if (has('form_tokens')) {
-      const targets = [
-        has('links') ? "SELECT 'link:' || id FROM links WHERE business_id = @b" : undefined,
-        has('checkouts') ? "SELECT 'checkout:' || id FROM checkouts WHERE business_id = @b" : undefined,
-        has('payments') ? "SELECT '3ds:' || id FROM payments WHERE business_id = @b" : undefined,
-      ].filter((s) => s !== undefined);
+      // Every target kind of the hosted forms (domain/hosted-form.ts), each a prefix and its owner's id.
+      const targets = Object.values(FORM_TARGETS)
+        .filter((target) => has(OWNER_TABLE[target.owner]))
+        .map((target) => `SELECT '${target.prefix}' || id FROM ${OWNER_TABLE[target.owner]} WHERE business_id = @b`);
       if (targets.length > 0) count('form_tokens', this.db.prepare(`DELETE FROM form_tokens WHERE target_id IN (${targets.join(' UNION ALL ')})`).run({ b: businessId }).changes);
     }
     if (has('charge_attempts')) {

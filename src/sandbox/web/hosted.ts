@@ -3,6 +3,7 @@
  * page, the pages for every state a customer can land on, and their stylesheet and script. Handlers load
  * records, let `services/attempts.ts` move the lifecycle, and hand view models to `src/pages/hosted`.
  */
+import { readFileSync } from 'node:fs';
 import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
@@ -11,7 +12,6 @@ import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import {
   HOSTED_CSS,
-  HOSTED_SCRIPT,
   renderCardFormPage,
   renderChallengePage,
   renderStatePage,
@@ -21,6 +21,7 @@ import {
 import type { CardFormPost, ChallengeOutcome, KeptValues } from '../services/submission.js';
 import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
 import { challengePath, hostedPath, merchantRedirect, paymentFormPath } from '../domain/paths.js';
+import { CARD_FIELDS, CHALLENGE_FIELDS, FORM_ACTIONS, FRAMED_ON, SAVE_CARD_ON, formTarget } from '../domain/hosted-form.js';
 
 /**
  * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and
@@ -124,7 +125,7 @@ interface FormOptions {
 
 /** The card form with a fresh one-time token. */
 async function formPage(sandbox: SandboxView, parent: Parent, options: FormOptions = {}): Promise<Reply> {
-  const formToken = sandbox.services.hosted.issueFormToken(`${parent.kind}:${parent.record.id}`);
+  const formToken = sandbox.services.hosted.issueFormToken(formTarget(parent.kind, parent.record.id));
   return page(
     options.status ?? 200,
     renderCardFormPage({
@@ -182,18 +183,18 @@ function text(form: URLSearchParams, name: string): string {
  * out answers such a post as it answers a GET; it changes nothing.
  */
 export function isEntryPost(form: URLSearchParams): boolean {
-  return !form.has('formToken') && !form.has('action');
+  return !form.has(CARD_FIELDS.formToken) && !form.has(CARD_FIELDS.action);
 }
 
 export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardFormPost {
   return {
-    formToken: text(form, 'formToken'),
-    action: form.get('action') === 'decline' ? 'decline' : 'pay',
-    cardNumber: text(form, 'cardNumber'),
-    expiryMonth: text(form, 'expiryMonth'),
-    expiryYear: text(form, 'expiryYear'),
-    cvv: text(form, 'cvv'),
-    holderName: text(form, 'holderName'),
+    formToken: text(form, CARD_FIELDS.formToken),
+    action: form.get(CARD_FIELDS.action) === FORM_ACTIONS.decline ? 'decline' : 'pay',
+    cardNumber: text(form, CARD_FIELDS.cardNumber),
+    expiryMonth: text(form, CARD_FIELDS.expiryMonth),
+    expiryYear: text(form, CARD_FIELDS.expiryYear),
+    cvv: text(form, CARD_FIELDS.cvv),
+    holderName: text(form, CARD_FIELDS.holderName),
     saveCard,
   };
 }
@@ -216,8 +217,8 @@ function parentRoutes(kind: Parent['kind'], segment: string, param: string): Rou
         const parent = load(req);
         const form = await readForm(req.event.node.req);
         if (isEntryPost(form)) return currentPage(sandbox, parent);
-        const framed = form.get('framed') === '1';
-        const outcome = await sandbox.services.hosted.postCardForm(parent, cardFormPost(form, form.get('saveCard') === 'on'));
+        const framed = form.get(CARD_FIELDS.framed) === FRAMED_ON;
+        const outcome = await sandbox.services.hosted.postCardForm(parent, cardFormPost(form, form.get(CARD_FIELDS.saveCard) === SAVE_CARD_ON));
         return answer(sandbox, outcome, framed, () => sandbox.services.hosted.parent(kind, parent.record.id));
       },
     },
@@ -270,7 +271,7 @@ function cardHint(payment: PaymentRecord): string {
 }
 
 async function challengePage(sandbox: SandboxView, payment: PaymentRecord, error?: string, status = 200): Promise<Reply> {
-  const formToken = sandbox.services.hosted.issueFormToken(`3ds:${payment.id}`);
+  const formToken = sandbox.services.hosted.issueFormToken(formTarget('challenge', payment.id));
   return page(
     status,
     renderChallengePage({
@@ -329,11 +330,11 @@ const challengeRoutes: Route[] = [
       const form = await readForm(req.event.node.req);
       // The merchant's page posting `redirect.fields` (MD, PaReq, TermUrl): the challenge, as a GET shows it.
       if (isEntryPost(form)) return challengeEntry(req.sandbox, payment);
-      const framed = form.get('framed') === '1';
+      const framed = form.get(CARD_FIELDS.framed) === FRAMED_ON;
       const { outcome, current } = await sandbox.services.hosted.postChallenge(payment, {
-        formToken: text(form, 'formToken'),
-        action: form.get('action') === 'cancel' ? 'cancel' : 'submit',
-        code: text(form, 'code'),
+        formToken: text(form, CHALLENGE_FIELDS.formToken),
+        action: form.get(CHALLENGE_FIELDS.action) === FORM_ACTIONS.cancel ? 'cancel' : 'submit',
+        code: text(form, CHALLENGE_FIELDS.code),
       });
       // A form of no challenge of this payment (it never had one, or the token is unknown) is not found either;
       // a replayed token of the flow that opened it still leads on.
@@ -351,9 +352,26 @@ const challengeRoutes: Route[] = [
   },
 ];
 
-const ASSETS: Record<string, { type: string; body: string }> = {
-  'hosted.css': { type: 'text/css; charset=utf-8', body: HOSTED_CSS },
-  'hosted.js': { type: 'application/javascript; charset=utf-8', body: HOSTED_SCRIPT },
+/** Where the hosted pages' script is built (`tsconfig.hosted.json`, scripts/build.mjs); the same path from `src/` (tests) and `dist/`. */
+const HOSTED_SCRIPT_URL = new URL('../../../dist/hosted/hosted.js', import.meta.url);
+
+/** The hosted pages' script (src/pages/hosted/client), read once; undefined when the build has not made it. */
+const HOSTED_SCRIPT: string | undefined = (() => {
+  try {
+    return readFileSync(HOSTED_SCRIPT_URL, 'utf8');
+  } catch {
+    return undefined;
+  }
+})();
+
+function hostedScript(): string {
+  if (HOSTED_SCRIPT === undefined) throw new Error(`The hosted pages' script is not built (${HOSTED_SCRIPT_URL.pathname} is missing): run \`npm run build\`.`);
+  return HOSTED_SCRIPT;
+}
+
+const ASSETS: Record<string, { type: string; body: () => string }> = {
+  'hosted.css': { type: 'text/css; charset=utf-8', body: () => HOSTED_CSS },
+  'hosted.js': { type: 'application/javascript; charset=utf-8', body: hostedScript },
 };
 
 const assetRoutes: Route[] = [
@@ -365,7 +383,7 @@ const assetRoutes: Route[] = [
       // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
       const asset = Object.hasOwn(ASSETS, req.params.name!) ? ASSETS[req.params.name!] : undefined;
       if (!asset) throw notFound(`Asset ${req.params.name}`);
-      return new Reply(200, asset.body, { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
+      return new Reply(200, asset.body(), { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
     },
   },
 ];

@@ -13,7 +13,8 @@ import { notFound } from '../errors.js';
 import { readForm } from '../http/request.js';
 import type { Route, RouteRequest, SandboxView } from '../http/router.js';
 import { renderCardFormPage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
-import { awaitingCard, paymentFormTarget, type KeptValues } from '../services/submission.js';
+import { awaitingCard, type KeptValues } from '../services/submission.js';
+import { CARD_FIELDS, FRAMED_ON, formTarget } from '../domain/hosted-form.js';
 import { cardFormPost, isEntryPost, nowParts, page, seeOther, toMerchant } from './hosted.js';
 
 /** The card redirect payment with this id, whatever its business: the page's id is its capability. */
@@ -28,7 +29,7 @@ function orderOf(payment: PaymentRecord): OrderSummary {
 }
 
 async function formPage(sandbox: SandboxView, payment: PaymentRecord, options: { error?: string; values?: KeptValues; status?: number } = {}) {
-  const formToken = sandbox.services.hosted.issueFormToken(paymentFormTarget(payment.id));
+  const formToken = sandbox.services.hosted.issueFormToken(formTarget('payment', payment.id));
   const brand = brandById(payment.brandId);
   return page(
     options.status ?? 200,
@@ -86,7 +87,7 @@ export const paymentFormRoutes: Route[] = [
       const payment = loadPayment(req);
       const form = await readForm(req.event.node.req);
       if (isEntryPost(form)) return currentPage(sandbox, payment);
-      const framed = form.get('framed') === '1';
+      const framed = form.get(CARD_FIELDS.framed) === FRAMED_ON;
       const outcome = await sandbox.services.hosted.postPaymentForm(payment, cardFormPost(form, false));
       const current = () => sandbox.services.hosted.payment(payment.id);
       switch (outcome.kind) {
