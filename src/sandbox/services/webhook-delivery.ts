@@ -14,7 +14,7 @@ import { maskUrlPasswords } from '../domain/mask.js';
 import { DELIVERY_MARK_HEADER, ownTargetReason, type OwnAddress } from '../domain/own-address.js';
 import { forgeSignature, signEvent } from '../domain/webhook-signature.js';
 import type { Store } from '../store/group-commit.js';
-import type { AttemptRecord, DeliveryRow, EventRepository, EventRow } from '../store/events.js';
+import type { AttemptRecord, DeliveryRow, DueRef, EventRepository, EventRow } from '../store/events.js';
 import type { EventService } from './events.js';
 
 export interface DeliveryOptions {
@@ -225,9 +225,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * Starts due deliveries, oldest first, while slots are free: at most `concurrency` in all and
-   * `perDestination` per destination (scheme, host and port), so a destination that hangs holds only its
-   * share and the others' deliveries go past it. One payment's events go one at a time per target.
+   * Starts due deliveries while slots are free: at most `concurrency` in all and `perDestination` per
+   * destination (scheme, host and port). Picks per destination: a destination at its share is passed over
+   * without reading any of its deliveries, so however large its backlog (a hanging endpoint's), another
+   * destination's delivery goes out at the next wake. Destinations take turns at going first; within one,
+   * deliveries go in due order, one payment's events one at a time per target.
    */
   private pump(): void {
     if (this.stopped) return;
@@ -239,43 +241,49 @@ export class DeliveryWorker {
       for (const destination of this.flightDestination.values()) perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
       const now = Date.now();
       const upTo = this.events.committedSeq;
-      let after = 0;
-      // Paging past destinations at their share (and payments waiting on an earlier event). A wake reads
-      // a page or two; a deep read (up to MAX_DUE_PAGES) at most every DEEP_SCAN_MS, so a backlog behind a
-      // busy destination costs little per attempt and another destination's delivery still goes out soon.
+      // Within a destination, paging past payments waiting on an earlier event: a wake reads a page or two
+      // per destination; a deep read (up to MAX_DUE_PAGES) at most every DEEP_SCAN_MS.
       const deep = now - this.lastDeepScan >= DEEP_SCAN_MS;
       if (deep) this.lastDeepScan = now;
       const maxPages = deep ? MAX_DUE_PAGES : SHALLOW_DUE_PAGES;
-      let pages = 0;
-      let more = false;
-      for (; pages < maxPages && free > 0; pages++) {
-        const refs = this.repo.dueRefs(now, upTo, after, DUE_PAGE);
-        more = refs.length === DUE_PAGE;
-        for (const ref of refs) {
-          if (free <= 0) break;
-          if (this.inFlight.has(ref.id)) continue;
-          const destination = this.destinationOf(ref.url);
-          if ((perDestination.get(destination) ?? 0) >= share) continue;
-          const scope = `${ref.target} ${ref.orderKey}`;
-          if (busy.has(scope)) continue;
-          let d = this.repo.delivery(ref.id);
-          if (d === undefined || d.status !== 'pending') continue;
-          if (d.data.faults?.outOfOrder) {
-            // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
-            d = this.repo.newestPending(d, upTo) ?? d;
-          } else if (this.repo.hasEarlierPending(d)) {
-            continue;
+      let unread = false;
+      const destinations = this.repo.pendingDestinations();
+      const first = destinations.length === 0 ? 0 : this.turn++ % destinations.length;
+      for (let k = 0; k < destinations.length && free > 0; k++) {
+        const { destination, firstDueAt } = destinations[(first + k) % destinations.length]!;
+        if (firstDueAt > now) continue;
+        let room = share - (perDestination.get(destination) ?? 0);
+        let after: DueRef | undefined;
+        let pages = 0;
+        let more = false;
+        for (; pages < maxPages && room > 0 && free > 0; pages++) {
+          const refs = this.repo.dueRefs(destination, now, upTo, after, DUE_PAGE);
+          more = refs.length === DUE_PAGE;
+          for (const ref of refs) {
+            if (room <= 0 || free <= 0) break;
+            if (this.inFlight.has(ref.id)) continue;
+            const scope = `${ref.target} ${ref.orderKey}`;
+            if (busy.has(scope)) continue;
+            let d = this.repo.delivery(ref.id);
+            if (d === undefined || d.status !== 'pending') continue;
+            if (d.data.faults?.outOfOrder) {
+              // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
+              d = this.repo.newestPending(d, upTo) ?? d;
+            } else if (this.repo.hasEarlierPending(d)) {
+              continue;
+            }
+            busy.add(scope);
+            room -= 1;
+            free -= 1;
+            this.launch(d, scope, destination);
           }
-          busy.add(scope);
-          perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
-          free -= 1;
-          this.launch(d, scope, destination);
+          if (!more) break;
+          after = refs.at(-1);
         }
-        if (!more) break;
-        after = refs.at(-1)!.id;
+        if (more && room > 0 && free > 0 && pages >= maxPages) unread = true;
       }
       // Rows were left unread with slots free: read deeper soon, even if nothing else wakes the worker.
-      if (more && free > 0 && pages >= maxPages && this.deepTimer === undefined) {
+      if (unread && this.deepTimer === undefined) {
         this.deepTimer = setTimeout(() => {
           this.deepTimer = undefined;
           this.wake();
@@ -288,25 +296,11 @@ export class DeliveryWorker {
 
   private lastDeepScan = 0;
   private deepTimer: NodeJS.Timeout | undefined;
+  /** Which destination goes first at the next pick. */
+  private turn = 0;
 
   private readonly flightScope = new Map<number, string>();
   private readonly flightDestination = new Map<number, string>();
-  private readonly destinations = new Map<string, string>();
-
-  /** What shares a destination's slots: the URL's scheme, host and port. */
-  private destinationOf(url: string): string {
-    let destination = this.destinations.get(url);
-    if (destination === undefined) {
-      try {
-        destination = new URL(url).origin.toLowerCase();
-      } catch {
-        destination = url;
-      }
-      if (this.destinations.size >= 4096) this.destinations.clear();
-      this.destinations.set(url, destination);
-    }
-    return destination;
-  }
 
   private launch(d: DeliveryRow, scope: string, destination: string): void {
     this.inFlight.add(d.id);
@@ -332,7 +326,7 @@ export class DeliveryWorker {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped) return;
-    const next = this.repo.nextDueAt(this.events.committedSeq);
+    const next = this.repo.nextDueAfter(Date.now());
     if (next === undefined) return;
     this.timer = setTimeout(() => this.wake(), Math.max(0, Math.min(next - Date.now(), 60_000)) + 1);
     this.timer.unref();

@@ -1,4 +1,5 @@
 import type { PaymentRecord } from '../domain/records.js';
+import { destinationOf } from '../domain/destinations.js';
 import { timeDueAt } from '../domain/time-settles.js';
 import type { Database as Db } from 'better-sqlite3';
 
@@ -263,6 +264,20 @@ export const MIGRATIONS: readonly Migration[] = [
         const due = timeDueAt(JSON.parse(row.data) as PaymentRecord);
         if (due !== undefined) update.run(due, row.key);
       }
+    },
+  },
+  {
+    version: 14,
+    description:
+      "each webhook delivery's destination (scheme, host and port: domain/destinations.ts) as a column, with a partial index of the pending ones by destination and due time: the worker picks per destination, so one destination's backlog (16,384 due deliveries to a hanging endpoint) no longer hides every other business's",
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN destination TEXT NOT NULL DEFAULT '';
+      CREATE INDEX deliveries_destination ON deliveries (destination, next_at, id) WHERE status = 'pending';
+    `,
+    backfill(db) {
+      const update = db.prepare('UPDATE deliveries SET destination = ? WHERE id = ?');
+      const rows = db.prepare("SELECT id, url FROM deliveries WHERE status = 'pending'").all() as Array<{ id: number; url: string }>;
+      for (const row of rows) update.run(destinationOf(row.url), row.id);
     },
   },
 ];
