@@ -99,7 +99,7 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
   const observers: RequestObserver[] = [];
   const view = viewOf(sandbox);
   const hosts = new HostCheck(sandbox);
-  const faults = faultStage(sandbox.faults);
+  const faults = faultStage(sandbox.faults, sandbox.timers);
 
   // ---- The stages ----
 

@@ -9,6 +9,7 @@
  * Handlers never see this object: the app hands them the services and a few facts (http/router.ts).
  */
 import { SandboxClock, type ClockState } from './domain/clock.js';
+import { realTimers, type TimerHandle, type Timers } from './domain/timers.js';
 import { RandomIds, SeededIds, uuidFromText, type IdSource } from './domain/ids.js';
 import type { Store } from './store/group-commit.js';
 import { openStore, type Repositories } from './store/open.js';
@@ -63,6 +64,7 @@ export class Sandbox implements Deps {
   /** The group-commit queue every write goes through. */
   readonly store: Store;
   readonly clock: SandboxClock;
+  readonly timers: Timers;
   readonly ids: IdSource;
   /** Webhook events: made on every payment write, read by the admin API and the delivery worker. */
   readonly events: EventService;
@@ -89,7 +91,11 @@ export class Sandbox implements Deps {
   private started = false;
   private closing: Promise<void> | undefined;
 
-  constructor(readonly config: SandboxConfig) {
+  constructor(
+    readonly config: SandboxConfig,
+    timers: Timers = realTimers,
+  ) {
+    this.timers = timers;
     const opened = openStore(config.db);
     this.store = opened.store;
     this.holder = opened.holder;
@@ -141,12 +147,13 @@ export class Sandbox implements Deps {
       secret,
       hookId,
       seed: config.seed,
+      timers: this.timers,
     });
     this.faults = new FaultService({
       store: this.store,
       faults: this.faultStore,
       random: config.seed !== undefined ? seededRandom(`${config.seed}:faults`) : Math.random,
-      now: () => Date.now(),
+      now: () => this.timers.now(),
     });
     // Every payment write is an event candidate, in the same transaction (services/events.ts).
     this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));
@@ -209,7 +216,7 @@ export class Sandbox implements Deps {
   /** What time settles happens as real time passes too, not only when the clock is moved (docs/test-cards.md). */
   private timeSweep(): Task {
     let settling = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const settle = (): void => {
       if (settling) return;
       settling = true;
@@ -220,11 +227,10 @@ export class Sandbox implements Deps {
     return {
       name: 'time sweep',
       start: () => {
-        timer = setInterval(settle, SETTLE_EVERY_MS);
-        timer.unref();
+        timer = this.timers.setInterval(settle, SETTLE_EVERY_MS).unref();
         settle();
       },
-      stop: () => clearInterval(timer),
+      stop: () => this.timers.clearInterval(timer),
     };
   }
 
@@ -235,14 +241,15 @@ export class Sandbox implements Deps {
     return {
       name: 'delivery worker',
       start: ({ port }) => {
-        let interfaces = { at: Date.now(), list: interfaceAddresses() };
+        let interfaces = { at: this.timers.now(), list: interfaceAddresses() };
         worker = new DeliveryWorker(this.store, this.eventStore, this.events, {
           schedule: retry === 'fast' ? FAST_RETRY_SCHEDULE : retry === 'standard' ? STANDARD_RETRY_SCHEDULE : retry,
           timeoutMs: this.config.webhookTimeoutMs ?? (retry === 'fast' ? 2_000 : 10_000),
           header: this.webhookHeader,
+          timers: this.timers,
           // Deliveries to the sandbox itself are not sent: its admin API trusts loopback (docs/webhooks.md).
           own: () => {
-            if (Date.now() - interfaces.at > 10_000) interfaces = { at: Date.now(), list: interfaceAddresses() };
+            if (this.timers.now() - interfaces.at > 10_000) interfaces = { at: this.timers.now(), list: interfaceAddresses() };
             return { port, origins: [this.baseUrl, this.listenUrl], interfaces: interfaces.list };
           },
           // Each attempt also goes to the request log (kind `webhook`), so `paylink logs` and the dashboard's
@@ -302,7 +309,7 @@ export class Sandbox implements Deps {
 
   /** Logs a storage failure answered with an envelope (busy, full, corrupt): once per kind every 10 s. */
   reportStorage(where: string, kind: string, error: unknown): void {
-    const now = Date.now();
+    const now = this.timers.now();
     if (now - (this.storageLoggedAt.get(kind) ?? -Infinity) < 10_000) return;
     this.storageLoggedAt.set(kind, now);
     console.error(`paylink: the database is ${kind} (${(error as Error).message}) while answering ${where}; answered with an envelope.`);

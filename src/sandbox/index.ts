@@ -12,6 +12,7 @@ import { errorEnvelope } from './http/envelope.js';
 import { methodNotAllowed, unreadableRequest } from './errors.js';
 import type { Credential } from './config.js';
 import { Sandbox } from './context.js';
+import type { Timers } from './domain/timers.js';
 import { openTunnel } from './admin/tunnel.js';
 import { authorityFiles, loadAuthority, serverCertificate, type AuthorityFiles } from './drop-in/authority.js';
 import { asProvider } from './drop-in/provider-requests.js';
@@ -93,6 +94,14 @@ export interface StartSandboxOptions {
    * @default "x-payvision-signature"
    */
   webhookHeader?: string;
+  /**
+   * For tests: the wall-clock now and waits of the sandbox's own machinery (webhook retries and attempt
+   * timeouts, the sweep of what time settles, long polls). Pass a `ManualTimers` and call its `advance(ms)`
+   * to move that time instead of sleeping (docs/testing.md, "Timers"). The business clock (`paylink clock`)
+   * is separate and unaffected.
+   * @default Node's timers and Date.now
+   */
+  timers?: Timers;
 }
 
 export interface RunningSandbox {
@@ -155,7 +164,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     webhookHeader: options.webhookHeader,
     webhookRetry: options.webhookRetry,
     webhookTimeoutMs: options.webhookTimeoutMs,
-  });
+  }, options.timers);
   const { nodeListener, observe, releaseHeld } = createSandboxApp(sandbox);
   observe(sandbox.log.observer);
   for (const observer of options.observers ?? []) observe(observer);
@@ -297,3 +306,4 @@ export type { RequestObserver, ObservedRequest } from './http/observe.js';
 export { ApiError, ERROR_CODES, RESULTS } from './errors.js';
 export { libraryScriptTag, servedLibrary, type LibraryKind, type ServedLibrary } from './web/library-scripts.js';
 export { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';
+export { ManualTimers, realTimers, type TimerHandle, type Timers } from './domain/timers.js';

@@ -311,6 +311,32 @@ describe('matching', () => {
     expect(second.status).toBe(503);
   });
 
+  it('among 1,000 rules the first that matches fires and the others do not; a removed rule no longer fires', { timeout: 60_000 }, async () => {
+    // 999 rules that do not match a payment of many-biz: other paths, other methods, other businesses.
+    const others = Array.from({ length: 999 }, (_, i) =>
+      i % 3 === 0
+        ? { kind: 'status', status: 500, path: `paymentlinks/other-${i}` }
+        : i % 3 === 1
+          ? { kind: 'status', status: 500, method: 'GET', path: 'payments' }
+          : { kind: 'status', status: 500, method: 'POST', path: 'payments', businessId: `other-biz-${i}` },
+    );
+    for (let i = 0; i < others.length; i += 50) await Promise.all(others.slice(i, i + 50).map((rule) => addFault(rule)));
+    const first = await addFault({ kind: 'status', status: 503, method: 'POST', path: '/gateway/v3/payments', businessId: 'many-biz' });
+    await addFault({ kind: 'status', status: 429, path: '**', businessId: 'many-biz' });
+    expect((await sb.get('/__sandbox/faults')).body.body.faults).toHaveLength(1001);
+
+    expect((await send('POST', '/gateway/v3/payments', payment({ businessId: 'many-biz' }))).status).toBe(503);
+    expect((await send('POST', '/gateway/v3/payments', payment({ businessId: 'other-biz-2' }))).status).toBe(500);
+    expect((await send('POST', '/gateway/v3/payments', payment({ businessId: 'another-biz' }))).status).toBe(200);
+    const fired = ((await sb.get('/__sandbox/faults')).body.body.faults as Array<{ id: string; fired: number }>).filter((f) => f.fired > 0);
+    expect(fired).toHaveLength(2);
+    expect(fired.map((f) => f.id)).toContain(first.id);
+
+    // Removed, the next rule in order (any path of many-biz) answers instead.
+    expect((await sb.post(`/__sandbox/faults/${first.id}/remove`, {})).status).toBe(200);
+    expect((await send('POST', '/gateway/v3/payments', payment({ businessId: 'many-biz' }))).status).toBe(429);
+  });
+
   it("spares paylink's own marked requests unless the rule includes them, and never faults the admin API or the dashboard", async () => {
     await addFault({ kind: 'status', status: 503, path: '/**' });
     const marked = { 'x-paylink-client': 'cli' };

@@ -169,7 +169,7 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
       .all();
     expect(indexes).toEqual([
       'checkouts_legacy_id', 'checkouts_tracking', 'links_legacy_id', 'links_tracking',
-      'payments_legacy_id', 'payments_parent', 'payments_parent_payment', 'payments_token', 'payments_tracking', 'payments_waiting', 'payments_waiting_credits', 'tokens_fingerprint', 'tokens_legacy_id',
+      'payments_legacy_id', 'payments_parent', 'payments_parent_payment', 'payments_time_due', 'payments_token', 'payments_tracking', 'payments_waiting_credits', 'tokens_fingerprint', 'tokens_legacy_id',
     ]);
 
     const fresh = new RandomIds().uuid();

@@ -29,6 +29,14 @@ const BIG = ['links', 'checkouts', 'payments', 'tokens', 'form_tokens', 'request
  */
 const ALLOWED: Array<{ sql: RegExp; why: string }> = [
   {
+    sql: /^SELECT key, data FROM payments WHERE json_valid\(data\) AND json_extract\(data, '\$\.result'\) IN \(1, 2\)$/,
+    why: "migration 13's backfill of when time settles each waiting payment, run once when a database is upgraded",
+  },
+  {
+    sql: /^SELECT id, url FROM deliveries WHERE status = 'pending'$/,
+    why: "migration 14's backfill of the pending deliveries' destinations, run once when a database is upgraded",
+  },
+  {
     sql: /^SELECT id FROM payments WHERE json_extract\(data, '\$\.action'\) = 'CREDIT' AND json_extract\(data, '\$\.result'\) = 1 ORDER BY/,
     why: 'the waiting SEPA credits, read through the partial index payments_waiting_credits, which holds those credits only (not every payment)',
   },

@@ -125,10 +125,130 @@ export function pathMatches(pattern: string, path: string): boolean {
 
 /** True when the rule could fire for this method and path, before the body is read. */
 export function matchesRoute(rule: FaultRule, facts: Pick<FaultRequestFacts, 'method' | 'path' | 'marked'>): boolean {
+  return routeAllows(rule, facts) && pathMatches(rule.match.path, facts.path);
+}
+
+/** The part of {@link matchesRoute} before the path: spent, marked by paylink, method. */
+function routeAllows(rule: FaultRule, facts: Pick<FaultRequestFacts, 'method' | 'marked'>): boolean {
   if (rule.remaining !== undefined && rule.remaining <= 0) return false;
   if (facts.marked && rule.match.includePaylink !== true) return false;
   if (rule.match.method !== undefined && rule.match.method !== facts.method.toUpperCase() && !(rule.match.method === 'GET' && facts.method === 'HEAD')) return false;
-  return pathMatches(rule.match.path, facts.path);
+  return true;
+}
+
+/** A rule as the index holds it: its place in the order added and its pattern already split. */
+interface IndexedRule {
+  rule: FaultRule;
+  order: number;
+  segments: string[];
+}
+
+/** A node of the index: the rules whose pattern's literal leading segments end here, and the next segments. */
+interface IndexNode {
+  rules: IndexedRule[];
+  next: Map<string, IndexNode>;
+}
+
+/**
+ * The fault rules in the order added, indexed by the literal segments their path pattern starts with (a
+ * rule for `payments/*` sits under `gateway` > `v3` > `payments`). A request looks only at the rules along
+ * its own path, so rules for other paths cost nothing; adding, removing and replacing a rule cost O(1)
+ * amortized (docs/reliability.md, "Fault rules at any count").
+ */
+export class FaultRuleIndex {
+  private readonly byId = new Map<string, IndexedRule>();
+  private readonly root: IndexNode = { rules: [], next: new Map() };
+  private order = 0;
+  /** Rules that can still fire (no limit, or firings left). */
+  private live = 0;
+
+  constructor(rules: readonly FaultRule[] = []) {
+    for (const rule of rules) this.add(rule);
+  }
+
+  /** Whether any rule can still fire. */
+  get active(): boolean {
+    return this.live > 0;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Every rule, in the order added. */
+  list(): FaultRule[] {
+    return [...this.byId.values()].map((r) => r.rule);
+  }
+
+  get(id: string): FaultRule | undefined {
+    return this.byId.get(id)?.rule;
+  }
+
+  add(rule: FaultRule): void {
+    const segments = patternSegments(rule.match.path);
+    const indexed: IndexedRule = { rule, order: this.order++, segments };
+    let node = this.root;
+    for (const segment of segments) {
+      if (segment === '*' || segment === '**') break;
+      let child = node.next.get(segment);
+      if (child === undefined) {
+        child = { rules: [], next: new Map() };
+        node.next.set(segment, child);
+      }
+      node = child;
+    }
+    node.rules.push(indexed);
+    this.byId.set(rule.id, indexed);
+    if (canFire(rule)) this.live += 1;
+  }
+
+  /** Replaces a rule by one with the same id and pattern (its counters after firing); keeps its place. */
+  replace(rule: FaultRule): void {
+    const indexed = this.byId.get(rule.id);
+    if (indexed === undefined) return;
+    this.live += (canFire(rule) ? 1 : 0) - (canFire(indexed.rule) ? 1 : 0);
+    indexed.rule = rule;
+  }
+
+  remove(id: string): boolean {
+    const indexed = this.byId.get(id);
+    if (indexed === undefined) return false;
+    this.byId.delete(id);
+    if (canFire(indexed.rule)) this.live -= 1;
+    const path: IndexNode[] = [this.root];
+    for (const segment of indexed.segments) {
+      if (segment === '*' || segment === '**') break;
+      path.push(path.at(-1)!.next.get(segment)!);
+    }
+    const node = path.at(-1)!;
+    node.rules.splice(node.rules.indexOf(indexed), 1);
+    return true;
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.root.rules = [];
+    this.root.next.clear();
+    this.live = 0;
+  }
+
+  /** The rules that may fire for this method and path (see {@link matchesRoute}), in the order added. */
+  candidates(facts: Pick<FaultRequestFacts, 'method' | 'path' | 'marked'>): FaultRule[] {
+    const parts = facts.path.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+    const found: IndexedRule[] = [];
+    let node: IndexNode | undefined = this.root;
+    for (let depth = 0; node !== undefined; depth++) {
+      for (const indexed of node.rules) {
+        if (routeAllows(indexed.rule, facts) && segmentsMatch(indexed.segments, parts)) found.push(indexed);
+      }
+      node = depth < parts.length ? node.next.get(parts[depth]!) : undefined;
+    }
+    return found.sort((a, b) => a.order - b.order).map((r) => r.rule);
+  }
+}
+
+function canFire(rule: FaultRule): boolean {
+  return rule.remaining === undefined || rule.remaining > 0;
 }
 
 /** True when the rule needs the request's business, brand or amount to decide. */
@@ -137,9 +257,8 @@ export function needsRequestFacts(rule: FaultRule): boolean {
   return m.businessId !== undefined || m.brandId !== undefined || m.amountMin !== undefined || m.amountMax !== undefined;
 }
 
-/** Whether every field of the rule's match holds for the request (method and path included). */
-export function matchesRequest(rule: FaultRule, facts: FaultRequestFacts): boolean {
-  if (!matchesRoute(rule, facts)) return false;
+/** Whether the rule's business, brand and amount hold for the request (for a rule that matches its route). */
+export function matchesFacts(rule: FaultRule, facts: Omit<FaultRequestFacts, 'method' | 'path' | 'marked'>): boolean {
   const m = rule.match;
   if (m.businessId !== undefined && facts.businessId !== m.businessId) return false;
   if (m.brandId !== undefined && facts.brandId !== m.brandId) return false;

@@ -15,11 +15,19 @@ export const BANK_PENDING_MS = 15 * 60_000;
 export const WALLET_PENDING_MS = 3 * 60 * 60_000;
 /** An open 3-D Secure challenge nobody answers: abandoned after 10 minutes, as issuers' ACS sessions end. */
 export const CHALLENGE_OPEN_MS = 10 * 60_000;
-/** The shortest window: nothing created after `now` minus this can be due. */
-export const SHORTEST_WINDOW_MS = Math.min(BANK_PENDING_MS, WALLET_PENDING_MS, CHALLENGE_OPEN_MS);
 
 /** How a waiting payment ends when its window passes (a SEPA credit: when its settlement day comes). */
 export type TimeSettlement = { kind: 'bank-expired' | 'wallet-expired' | 'challenge-abandoned' | 'credit-settled'; dueAt: number };
+
+/**
+ * The simulator page a payment is completed on: `wallet` for PayPal, `bank` for the bank brands (payments
+ * stored before `flow` existed are recognised by their `bank`), none for any other payment.
+ */
+export function simulatorFlow(p: PaymentRecord): 'bank' | 'wallet' | undefined {
+  if (p.flow === 'wallet') return 'wallet';
+  if (p.flow === 'bank' || (p.flow === undefined && p.bank !== undefined)) return 'bank';
+  return undefined;
+}
 
 /**
  * When and how time settles `p`, or undefined when it does not: it is not waiting (result 2), or it is a
@@ -32,4 +40,13 @@ export function timeSettlementOf(p: PaymentRecord, flow: 'bank' | 'wallet' | und
   if (p.challenge !== undefined) return { kind: 'challenge-abandoned', dueAt: p.createdAt + CHALLENGE_OPEN_MS };
   if (flow === undefined || Math.trunc(p.amount) === 4) return undefined;
   return flow === 'bank' ? { kind: 'bank-expired', dueAt: p.createdAt + BANK_PENDING_MS } : { kind: 'wallet-expired', dueAt: p.createdAt + WALLET_PENDING_MS };
+}
+
+/**
+ * The moment time settles `p` (epoch ms of the sandbox clock), or undefined when it never does. Stored beside
+ * each payment (the payments table's `time_due_at`, migration 13), so the sweep reads only what is due, in
+ * the order it falls due, however many payments wait for good (4.xx).
+ */
+export function timeDueAt(p: PaymentRecord): number | undefined {
+  return timeSettlementOf(p, simulatorFlow(p))?.dueAt;
 }

@@ -3,6 +3,7 @@
  * delaying an answer, holding a connection until the client gives up, and dropping one. Which rule fires is
  * services/faults.ts's; what a rule means is domain/faults.ts's.
  */
+import { realTimers, type Timers } from '../domain/timers.js';
 import type { Socket } from 'node:net';
 import type { FaultRequestFacts } from '../domain/faults.js';
 import { normalizeCardNumber } from '../domain/cards.js';
@@ -47,6 +48,8 @@ export function requestFacts(body: JsonObject | undefined, query: URLSearchParam
 export class HeldConnections {
   private readonly stopping = new AbortController();
 
+  constructor(private readonly timers: Timers = realTimers) {}
+
   /** Ends every hold and delay now. */
   releaseAll(): void {
     this.stopping.abort();
@@ -57,11 +60,11 @@ export class HeldConnections {
     if (this.stopping.signal.aborted || ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         this.stopping.signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = this.timers.setTimeout(done, ms);
       this.stopping.signal.addEventListener('abort', done, { once: true });
     });
   }
@@ -76,7 +79,7 @@ export class HeldConnections {
       const end = (how: 'client-gave-up' | 'held-to-the-limit') => {
         if (ended) return;
         ended = true;
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         socket.off('close', onClose);
         this.stopping.signal.removeEventListener('abort', onStop);
         if (!socket.destroyed) socket.destroy();
@@ -84,7 +87,7 @@ export class HeldConnections {
       };
       const onClose = () => end('client-gave-up');
       const onStop = () => end('held-to-the-limit');
-      const timer = setTimeout(onStop, ms);
+      const timer = this.timers.setTimeout(onStop, ms);
       socket.once('close', onClose);
       this.stopping.signal.addEventListener('abort', onStop, { once: true });
       if (socket.destroyed || this.stopping.signal.aborted) end(socket.destroyed ? 'client-gave-up' : 'held-to-the-limit');

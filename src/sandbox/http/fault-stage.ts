@@ -5,6 +5,7 @@
  * status before the handler, never calling the handler (timeout, reset), and after the handler withholding
  * the answer (timeout, reset, ghost) or delaying it (latency).
  */
+import type { Timers } from '../domain/timers.js';
 import type { Socket } from 'node:net';
 import { faultError } from '../errors.js';
 import { holdOf, latencyOf } from '../domain/faults.js';
@@ -36,8 +37,8 @@ export interface FaultStage {
 }
 
 /** The fault stage of one sandbox's app, over its fault rules. */
-export function faultStage(faults: FaultService): FaultStage {
-  const held = new HeldConnections();
+export function faultStage(faults: FaultService, timers?: Timers): FaultStage {
+  const held = new HeldConnections(timers);
   return {
     async before(request, observed) {
       if (!faults.active) return undefined;

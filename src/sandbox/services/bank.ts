@@ -9,17 +9,10 @@ import { sandboxAccount } from '../domain/bank-accounts.js';
 import { brandById, type Brand } from '../domain/brands.js';
 import { idealAccount, idealBankOf } from '../domain/ideal-banks.js';
 import type { PaymentRecord } from '../domain/records.js';
+import { simulatorFlow } from '../domain/time-settles.js';
 import type { Deps } from './deps.js';
 
-/**
- * The simulator page a payment is completed on: `wallet` for PayPal, `bank` for the bank brands (payments
- * stored before `flow` existed are recognised by their `bank`), none for any other payment.
- */
-export function simulatorFlow(p: PaymentRecord): 'bank' | 'wallet' | undefined {
-  if (p.flow === 'wallet') return 'wallet';
-  if (p.flow === 'bank' || (p.flow === undefined && p.bank !== undefined)) return 'bank';
-  return undefined;
-}
+export { simulatorFlow };
 
 /** True for a bank or wallet payment still waiting for the customer. */
 export function bankPending(p: PaymentRecord): boolean {

@@ -12,6 +12,7 @@
 import type { SandboxConfig } from '../config.js';
 import type { SandboxClock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
+import type { Timers } from '../domain/timers.js';
 import type { Store } from '../store/group-commit.js';
 import type { Repositories } from '../store/open.js';
 import type { EventService } from './events.js';
@@ -23,8 +24,11 @@ export interface Deps extends Readonly<Repositories> {
   readonly store: Store;
   /** The business clock (the sandbox's now, which the admin API moves). */
   readonly clock: SandboxClock;
-  // The infrastructure's timers (wall-clock waits of the delivery worker, the time sweep, the request
-  // log's flush) join the clock here as `timers` once they are injectable.
+  /**
+   * The infrastructure's wall-clock now and waits (the delivery worker's retries and timeouts, the time
+   * sweep, long polls): real ones, or a test's ManualTimers (domain/timers.ts).
+   */
+  readonly timers: Timers;
   readonly ids: IdSource;
   /** The configuration the services read (the request log's size bound, the webhook header). */
   readonly config: Readonly<SandboxConfig>;

@@ -11,6 +11,7 @@ import type { Clock } from '../domain/clock.js';
 import { eventBody, orderKeyOf, paymentEventType, serializeEvent, type EventType, type WebhookFaults } from '../domain/events.js';
 import { uuidFromText } from '../domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import { realTimers, type Timers } from '../domain/timers.js';
 import { signEvent } from '../domain/webhook-signature.js';
 import type { DocumentTable } from '../store/document-table.js';
 import type { DeliveryRow, EndpointRecord, EventFilter, EventRepository, EventRow } from '../store/events.js';
@@ -29,6 +30,11 @@ export interface EventServiceDeps {
   hookId: string;
   /** Reproducible event ids (`--deterministic`). */
   seed?: string | undefined;
+  /**
+   * Wall-clock now of deliveries (when each is due) and the waits of long polls.
+   * @default realTimers
+   */
+  timers?: Timers | undefined;
 }
 
 /**
@@ -55,7 +61,10 @@ export class EventService {
   /** Aborted when the sandbox closes: every long poll of `follow` answers at once. */
   private readonly closing = new AbortController();
 
+  private readonly timers: Timers;
+
   constructor(private readonly deps: EventServiceDeps) {
+    this.timers = deps.timers ?? realTimers;
     this.latestSeq = this.committed = deps.events.lastSeq();
   }
 
@@ -141,7 +150,7 @@ export class EventService {
 
   /** Adds a delivery of `event` to every destination it has now: the notifyUrl and matching endpoints. */
   private deliver(event: EventRow, orderKey: string, notifyUrl: string | undefined, only?: { hookId?: string | undefined }): DeliveryRow['id'][] {
-    const now = Date.now();
+    const now = this.timers.now();
     const ids: number[] = [];
     this.deliveriesAdded = true;
     if (notifyUrl !== undefined && (only?.hookId === undefined || only.hookId === this.deps.hookId)) {
@@ -289,15 +298,16 @@ export class EventService {
   async follow(since: number, filter: Omit<EventFilter, 'since' | 'upTo'>, waitMs: number, signal?: AbortSignal): Promise<SignedEvent[]> {
     const found = this.signedSince(since, filter);
     if (found.length > 0 || waitMs <= 0) return found;
-    const end = Date.now() + waitMs;
+    const timers = this.timers;
+    const end = timers.now() + waitMs;
     const stop = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
-    while (Date.now() < end && !stop.aborted) {
+    while (timers.now() < end && !stop.aborted) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, end - Date.now());
+        const timer = timers.setTimeout(done, end - timers.now());
         const off = this.onCommitted(done);
         stop.addEventListener('abort', done, { once: true });
         function done() {
-          clearTimeout(timer);
+          timers.clearTimeout(timer);
           off();
           stop.removeEventListener('abort', done);
           resolve();

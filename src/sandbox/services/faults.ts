@@ -6,9 +6,9 @@
  */
 import {
   afterFiring,
+  FaultRuleIndex,
   fires,
-  matchesRequest,
-  matchesRoute,
+  matchesFacts,
   needsRequestFacts,
   type FaultMatch,
   type FaultRequestFacts,
@@ -28,31 +28,31 @@ export interface FiredFault {
 }
 
 export class FaultService {
-  private rules: FaultRule[];
+  private rules: FaultRuleIndex;
 
   constructor(
     private readonly deps: { store: Store; faults: FaultRepository; random: () => number; now: () => number },
   ) {
-    this.rules = deps.faults.list();
+    this.rules = new FaultRuleIndex(deps.faults.list());
   }
 
   /** Reads the rules again (a snapshot restore replaced the stored ones). */
   reload(): void {
-    this.rules = this.deps.faults.list();
+    this.rules = new FaultRuleIndex(this.deps.faults.list());
   }
 
   /** Whether any rule could still fire: when none can, requests skip fault matching entirely. */
   get active(): boolean {
-    return this.rules.some((r) => r.remaining === undefined || r.remaining > 0);
+    return this.rules.active;
   }
 
   list(): FaultRule[] {
-    return this.rules.map((r) => ({ ...r, match: { ...r.match } }));
+    return this.rules.list().map((r) => ({ ...r, match: { ...r.match } }));
   }
 
   /** The rules that may fire for this method and path, in order; empty when none. */
   candidates(facts: Pick<FaultRequestFacts, 'method' | 'path' | 'marked'>): FaultRule[] {
-    return this.rules.filter((r) => matchesRoute(r, facts));
+    return this.rules.candidates(facts);
   }
 
   /** Whether deciding among `candidates` needs the request's business, brand or amount (its body). */
@@ -66,10 +66,11 @@ export class FaultService {
    */
   pick(candidates: readonly FaultRule[], facts: FaultRequestFacts): FiredFault | undefined {
     for (const candidate of candidates) {
-      const rule = this.rules.find((r) => r.id === candidate.id);
-      if (rule === undefined || !matchesRequest(rule, facts) || !fires(rule, this.deps.random())) continue;
+      // The rule as it is now (its route matched): another request may have spent it since.
+      const rule = this.rules.get(candidate.id);
+      if (rule === undefined || !matchesFacts(rule, facts) || !fires(rule, this.deps.random())) continue;
       const next = afterFiring(rule);
-      this.rules = this.rules.map((r) => (r.id === rule.id ? next : r));
+      this.rules.replace(next);
       const committed = this.deps.store.write(() => this.deps.faults.update(next));
       return { rule: next, committed };
     }
@@ -89,21 +90,21 @@ export class FaultService {
       this.deps.faults.insert(seq, made);
       return made;
     });
-    this.rules = [...this.rules, rule];
+    this.rules.add(rule);
     return rule;
   }
 
   /** Removes one rule; false when there is none with that id. */
   async remove(id: string): Promise<boolean> {
     const removed = await this.deps.store.write(() => this.deps.faults.remove(id));
-    this.rules = this.rules.filter((r) => r.id !== id);
+    this.rules.remove(id);
     return removed;
   }
 
   /** Removes every rule; answers how many there were. */
   async clear(): Promise<number> {
     const count = await this.deps.store.write(() => this.deps.faults.clear());
-    this.rules = [];
+    this.rules.clear();
     return count;
   }
 }

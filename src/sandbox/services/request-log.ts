@@ -10,12 +10,15 @@
  * third of the GET throughput). The price: a `kill -9` can lose the last second of log rows, never an
  * answered request's data.
  */
+import { realTimers, type TimerHandle, type Timers } from '../domain/timers.js';
 import type { ObservedRequest, RequestObserver } from '../domain/observed.js';
 import type { Store } from '../store/group-commit.js';
 
 /** What the request log uses: its rows, the write queue, and the configured size bound. */
 export interface RequestLogDeps {
   readonly store: Store;
+  /** When entries arrive and the flush and long-poll waits (domain/timers.ts); Node's when absent. */
+  readonly timers?: Timers | undefined;
   readonly requestLog: RequestLogRepository;
   readonly config: { readonly requestLogMaxBytes?: number | undefined };
 }
@@ -100,7 +103,7 @@ export class RequestLog {
   private lastEntryAt = 0;
   private lastFlushAt = 0;
   private oldestEntryAt = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private waiters = new Set<() => void>();
   private closed = false;
   private readonly maxBytes: number;
@@ -109,10 +112,13 @@ export class RequestLog {
   private sizesHead = 0;
   private storedBytes = 0;
 
+  private readonly timers: Timers;
+
   constructor(
     private readonly sandbox: RequestLogDeps,
     options: RequestLogOptions = {},
   ) {
+    this.timers = sandbox.timers ?? realTimers;
     this.capacity = options.capacity ?? 10_000;
     this.maxBytes = options.maxBytes ?? sandbox.config.requestLogMaxBytes ?? DEFAULT_LOG_MAX_BYTES;
     this.rows = sandbox.requestLog;
@@ -125,7 +131,7 @@ export class RequestLog {
   readonly observer: RequestObserver = (entry) => {
     if (this.closed || isQuiet(entry)) return;
     const bytes = 256 + (entry.requestJson?.length ?? 0) + (entry.responseJson?.length ?? 0) + entry.query.length;
-    const now = Date.now();
+    const now = this.timers.now();
     if (this.head === this.window.length) this.oldestEntryAt = now;
     // A copy without the parsed bodies where their text exists (masking re-parses the text when it must),
     // so the window holds as little as possible; other observers still see the whole entry.
@@ -165,14 +171,13 @@ export class RequestLog {
   };
 
   private arm(ms: number): void {
-    this.timer = setTimeout(this.onTimer, ms);
-    this.timer.unref();
+    this.timer = this.timers.setTimeout(this.onTimer, ms).unref();
   }
 
   private readonly onTimer = (): void => {
     this.timer = undefined;
     if (this.head === this.window.length) return;
-    const now = Date.now();
+    const now = this.timers.now();
     const quietFor = now - this.lastEntryAt;
     const waited = now - this.oldestEntryAt;
     if (quietFor < IDLE_MS && waited < MAX_DELAY_MS) {
@@ -189,7 +194,7 @@ export class RequestLog {
    */
   flush(): void {
     if (this.head === this.window.length) return;
-    this.lastFlushAt = Date.now();
+    this.lastFlushAt = this.timers.now();
     const entries = this.window;
     const from = this.head;
     const lastSeq = this.nextSeq;
@@ -280,18 +285,19 @@ export class RequestLog {
    * an empty list when none came (or the sandbox is closing).
    */
   async follow(filter: RequestFilter & { since: number }, waitMs: number): Promise<LoggedRequest[]> {
-    const deadline = Date.now() + waitMs;
+    const timers = this.timers;
+    const deadline = timers.now() + waitMs;
     for (;;) {
       const rows = this.list(filter);
-      const left = deadline - Date.now();
+      const left = deadline - timers.now();
       if (rows.length > 0 || left <= 0 || this.closed) return rows;
       await new Promise<void>((resolve) => {
         const done = () => {
-          clearTimeout(timer);
+          timers.clearTimeout(timer);
           this.waiters.delete(done);
           resolve();
         };
-        const timer = setTimeout(done, left);
+        const timer = timers.setTimeout(done, left);
         this.waiters.add(done);
       });
     }
@@ -331,7 +337,7 @@ export class RequestLog {
   /** Writes what is left and ends waiting followers (the sandbox is closing). */
   close(): void {
     this.flush();
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timers.clearTimeout(this.timer);
     this.timer = undefined;
     this.closed = true;
     this.wake();

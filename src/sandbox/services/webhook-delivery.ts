@@ -12,9 +12,10 @@ import { networkInterfaces } from 'node:os';
 import { isProbe, retryDelay, tamperBody, type RetrySchedule } from '../domain/events.js';
 import { maskUrlPasswords } from '../domain/mask.js';
 import { DELIVERY_MARK_HEADER, ownTargetReason, type OwnAddress } from '../domain/own-address.js';
+import { realTimers, type TimerHandle, type Timers } from '../domain/timers.js';
 import { forgeSignature, signEvent } from '../domain/webhook-signature.js';
 import type { Store } from '../store/group-commit.js';
-import type { AttemptRecord, DeliveryRow, EventRepository, EventRow } from '../store/events.js';
+import type { AttemptRecord, DeliveryRow, DueRef, EventRepository, EventRow } from '../store/events.js';
 import type { EventService } from './events.js';
 
 export interface DeliveryOptions {
@@ -37,6 +38,11 @@ export interface DeliveryOptions {
   perDestination?: number;
   /** Where the sandbox itself is reached: deliveries there are not sent (docs/webhooks.md, "Security"). */
   own?: OwnAddressSource;
+  /**
+   * The waits and wall-clock now of retries, attempt timeouts and wake-ups (tests pass ManualTimers).
+   * @default realTimers
+   */
+  timers?: Timers;
   /** Told of every attempt once it is recorded (the request log shows deliveries beside requests). */
   onAttempt?: (attempt: AttemptRecord, delivery: { url: string; eventId: string; type: string; businessId: string; paymentId: string }) => void;
 }
@@ -102,9 +108,11 @@ async function resolveTarget(target: URL, own: OwnAddressSource | undefined): Pr
 /**
  * POSTs `body` to `url` with `headers`; never follows a redirect; resolves with the answer or the network
  * error. With `own`, a URL that reaches the sandbox itself (any spelling of its address) is not sent.
+ * The timeout runs on `timers`; the latency recorded is measured (performance.now).
  */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal, own?: OwnAddressSource): Promise<Answer> {
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal, own?: OwnAddressSource, timers: Timers = realTimers): Promise<Answer> {
   const started = performance.now();
+  const waitStarted = timers.now();
   const latency = () => Math.round((performance.now() - started) * 10) / 10;
   let target: URL;
   try {
@@ -122,7 +130,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     const finish = (answer: Omit<Answer, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       resolve({ ...answer, latencyMs: latency() });
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -136,10 +144,10 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         else callback(null, pinned.address, pinned.family);
       }) as unknown as LookupFunction,
     });
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       req.destroy();
       finish({ status: null, error: `timed out after ${timeoutMs} ms` });
-    }, Math.max(0, timeoutMs - (performance.now() - started)));
+    }, Math.max(0, timeoutMs - (timers.now() - waitStarted)));
     req.on('response', (res) => {
       // The status decides; of the body, only the first KB is kept, so no more is read: at most
       // ANSWER_BYTES or ANSWER_READ_MS, then the connection is closed (an endless answer costs nothing).
@@ -147,11 +155,11 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        clearTimeout(reading);
+        timers.clearTimeout(reading);
         finish({ status, response: Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8') });
         if (!res.complete) req.destroy();
       };
-      const reading = setTimeout(done, Math.max(0, Math.min(ANSWER_READ_MS, timeoutMs - (performance.now() - started))));
+      const reading = timers.setTimeout(done, Math.max(0, Math.min(ANSWER_READ_MS, timeoutMs - (timers.now() - waitStarted))));
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;
@@ -183,7 +191,7 @@ export function deliveryHeaders(header: string, signature: string, event: Pick<E
 export class DeliveryWorker {
   private readonly inFlight = new Set<number>();
   private readonly aborts = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private scheduled = false;
   private stopped = false;
   private running: Promise<void>[] = [];
@@ -194,7 +202,11 @@ export class DeliveryWorker {
     private readonly repo: EventRepository,
     private readonly events: EventService,
     private readonly options: DeliveryOptions,
-  ) {}
+  ) {
+    this.timers = options.timers ?? realTimers;
+  }
+
+  private readonly timers: Timers;
 
   start(): void {
     this.unsubscribe = this.events.onCommitted(() => this.wake());
@@ -208,8 +220,8 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    clearTimeout(this.deepTimer);
+    this.timers.clearTimeout(this.timer);
+    this.timers.clearTimeout(this.deepTimer);
     this.aborts.abort();
     await Promise.allSettled(this.running);
   }
@@ -225,9 +237,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * Starts due deliveries, oldest first, while slots are free: at most `concurrency` in all and
-   * `perDestination` per destination (scheme, host and port), so a destination that hangs holds only its
-   * share and the others' deliveries go past it. One payment's events go one at a time per target.
+   * Starts due deliveries while slots are free: at most `concurrency` in all and `perDestination` per
+   * destination (scheme, host and port). Picks per destination: a destination at its share is passed over
+   * without reading any of its deliveries, so however large its backlog (a hanging endpoint's), another
+   * destination's delivery goes out at the next wake. Destinations take turns at going first; within one,
+   * deliveries go in due order, one payment's events one at a time per target.
    */
   private pump(): void {
     if (this.stopped) return;
@@ -237,76 +251,69 @@ export class DeliveryWorker {
       const busy = new Set(this.flightScope.values());
       const perDestination = new Map<string, number>();
       for (const destination of this.flightDestination.values()) perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
-      const now = Date.now();
+      const now = this.timers.now();
       const upTo = this.events.committedSeq;
-      let after = 0;
-      // Paging past destinations at their share (and payments waiting on an earlier event). A wake reads
-      // a page or two; a deep read (up to MAX_DUE_PAGES) at most every DEEP_SCAN_MS, so a backlog behind a
-      // busy destination costs little per attempt and another destination's delivery still goes out soon.
+      // Within a destination, paging past payments waiting on an earlier event: a wake reads a page or two
+      // per destination; a deep read (up to MAX_DUE_PAGES) at most every DEEP_SCAN_MS.
       const deep = now - this.lastDeepScan >= DEEP_SCAN_MS;
       if (deep) this.lastDeepScan = now;
       const maxPages = deep ? MAX_DUE_PAGES : SHALLOW_DUE_PAGES;
-      let pages = 0;
-      let more = false;
-      for (; pages < maxPages && free > 0; pages++) {
-        const refs = this.repo.dueRefs(now, upTo, after, DUE_PAGE);
-        more = refs.length === DUE_PAGE;
-        for (const ref of refs) {
-          if (free <= 0) break;
-          if (this.inFlight.has(ref.id)) continue;
-          const destination = this.destinationOf(ref.url);
-          if ((perDestination.get(destination) ?? 0) >= share) continue;
-          const scope = `${ref.target} ${ref.orderKey}`;
-          if (busy.has(scope)) continue;
-          let d = this.repo.delivery(ref.id);
-          if (d === undefined || d.status !== 'pending') continue;
-          if (d.data.faults?.outOfOrder) {
-            // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
-            d = this.repo.newestPending(d, upTo) ?? d;
-          } else if (this.repo.hasEarlierPending(d)) {
-            continue;
+      let unread = false;
+      const destinations = this.repo.pendingDestinations();
+      const first = destinations.length === 0 ? 0 : this.turn++ % destinations.length;
+      for (let k = 0; k < destinations.length && free > 0; k++) {
+        const { destination, firstDueAt } = destinations[(first + k) % destinations.length]!;
+        if (firstDueAt > now) continue;
+        let room = share - (perDestination.get(destination) ?? 0);
+        let after: DueRef | undefined;
+        let pages = 0;
+        let more = false;
+        for (; pages < maxPages && room > 0 && free > 0; pages++) {
+          const refs = this.repo.dueRefs(destination, now, upTo, after, DUE_PAGE);
+          more = refs.length === DUE_PAGE;
+          for (const ref of refs) {
+            if (room <= 0 || free <= 0) break;
+            if (this.inFlight.has(ref.id)) continue;
+            const scope = `${ref.target} ${ref.orderKey}`;
+            if (busy.has(scope)) continue;
+            let d = this.repo.delivery(ref.id);
+            if (d === undefined || d.status !== 'pending') continue;
+            if (d.data.faults?.outOfOrder) {
+              // Once the first of a payment's events is due (after the hold), the newest pending one goes first.
+              d = this.repo.newestPending(d, upTo) ?? d;
+            } else if (this.repo.hasEarlierPending(d)) {
+              continue;
+            }
+            busy.add(scope);
+            room -= 1;
+            free -= 1;
+            this.launch(d, scope, destination);
           }
-          busy.add(scope);
-          perDestination.set(destination, (perDestination.get(destination) ?? 0) + 1);
-          free -= 1;
-          this.launch(d, scope, destination);
+          if (!more) break;
+          after = refs.at(-1);
         }
-        if (!more) break;
-        after = refs.at(-1)!.id;
+        if (more && room > 0 && free > 0 && pages >= maxPages) unread = true;
       }
       // Rows were left unread with slots free: read deeper soon, even if nothing else wakes the worker.
-      if (more && free > 0 && pages >= maxPages && this.deepTimer === undefined) {
-        this.deepTimer = setTimeout(() => {
-          this.deepTimer = undefined;
-          this.wake();
-        }, DEEP_SCAN_MS);
-        this.deepTimer.unref();
+      if (unread && this.deepTimer === undefined) {
+        this.deepTimer = this.timers
+          .setTimeout(() => {
+            this.deepTimer = undefined;
+            this.wake();
+          }, DEEP_SCAN_MS)
+          .unref();
       }
     }
     this.armTimer();
   }
 
   private lastDeepScan = 0;
-  private deepTimer: NodeJS.Timeout | undefined;
+  private deepTimer: TimerHandle | undefined;
+  /** Which destination goes first at the next pick. */
+  private turn = 0;
 
   private readonly flightScope = new Map<number, string>();
   private readonly flightDestination = new Map<number, string>();
-  private readonly destinations = new Map<string, string>();
-
-  /** What shares a destination's slots: the URL's scheme, host and port. */
-  private destinationOf(url: string): string {
-    let destination = this.destinations.get(url);
-    if (destination === undefined) {
-      try {
-        destination = new URL(url).origin.toLowerCase();
-      } catch {
-        destination = url;
-      }
-      if (this.destinations.size >= 4096) this.destinations.clear();
-      this.destinations.set(url, destination);
-    }
-    return destination;
-  }
 
   private launch(d: DeliveryRow, scope: string, destination: string): void {
     this.inFlight.add(d.id);
@@ -329,13 +336,13 @@ export class DeliveryWorker {
   private armTimer(): void {
     // An attempt in flight wakes the worker when it ends; the timer is for retries due later.
     if (this.inFlight.size > 0 && this.timer !== undefined) return;
-    clearTimeout(this.timer);
+    this.timers.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped) return;
-    const next = this.repo.nextDueAt(this.events.committedSeq);
+    const now = this.timers.now();
+    const next = this.repo.nextDueAfter(now);
     if (next === undefined) return;
-    this.timer = setTimeout(() => this.wake(), Math.max(0, Math.min(next - Date.now(), 60_000)) + 1);
-    this.timer.unref();
+    this.timer = this.timers.setTimeout(() => this.wake(), Math.max(0, Math.min(next - now, 60_000)) + 1).unref();
   }
 
   private async attempt(d: DeliveryRow): Promise<void> {
@@ -359,10 +366,10 @@ export class DeliveryWorker {
     } else {
       signature = signEvent(event.body, secret, claims());
     }
-    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n, d.id), body, this.options.timeoutMs, this.aborts.signal, this.options.own);
+    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n, d.id), body, this.options.timeoutMs, this.aborts.signal, this.options.own, this.timers);
     if (this.stopped) return;
     const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-    const record: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: answer.status, latencyMs: answer.latencyMs };
+    const record: AttemptRecord = { deliveryId: d.id, n, at: this.timers.now(), status: answer.status, latencyMs: answer.latencyMs };
     if (answer.error !== undefined) record.error = answer.error;
     if (answer.response !== undefined) record.response = answer.response;
     if (fault !== undefined) record.fault = fault;
@@ -389,9 +396,9 @@ export class DeliveryWorker {
       next.status = 'delivered';
       next.data.note = undefined;
       if (faults?.duplicate) {
-        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n, d.id), event.body, this.options.timeoutMs, this.aborts.signal, this.options.own);
+        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n, d.id), event.body, this.options.timeoutMs, this.aborts.signal, this.options.own, this.timers);
         if (this.stopped) return;
-        const dup: AttemptRecord = { deliveryId: d.id, n, at: Date.now(), status: again.status, latencyMs: again.latencyMs, fault: 'duplicate' };
+        const dup: AttemptRecord = { deliveryId: d.id, n, at: this.timers.now(), status: again.status, latencyMs: again.latencyMs, fault: 'duplicate' };
         if (again.error !== undefined) dup.error = again.error;
         if (again.response !== undefined) dup.response = again.response;
         records.push(dup);
@@ -402,7 +409,7 @@ export class DeliveryWorker {
       if (wait === undefined) {
         next.status = 'failed';
       } else {
-        next.nextAt = Date.now() + wait;
+        next.nextAt = this.timers.now() + wait;
       }
     }
     // Deferred: written at once on this connection (so the payment's next event sees this one done) and

@@ -60,6 +60,7 @@ export function migrate(db: Db, migrations: readonly Migration[]): void {
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
+      migration.backfill?.(db);
     }
     if (latest > current) db.pragma(`user_version = ${latest}`);
   });

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { destinationOf } from '../domain/destinations.js';
 import type { EventType, WebhookFaults } from '../domain/events.js';
 import type { Db } from './db.js';
 
@@ -11,6 +12,13 @@ export interface DueRef {
   target: string;
   orderKey: string;
   url: string;
+  nextAt: number;
+}
+
+/** A destination (domain/destinations.ts) with deliveries pending, and when its first one is due. */
+export interface PendingDestination {
+  destination: string;
+  firstDueAt: number;
 }
 
 export interface EventFilter {
@@ -77,12 +85,13 @@ export class EventRepository {
   private readonly insertEventStmt;
   private readonly seqBeforeTimeStmt;
   private readonly dueRefsStmt;
+  private readonly destinationsStmt;
+  private readonly nextDueAfterStmt;
   private readonly insertDeliveryStmt;
   private readonly eventByIdStmt;
   private readonly eventBySeqStmt;
   private readonly lastSeqStmt;
   private readonly earlierPendingStmt;
-  private readonly nextDueStmt;
   private readonly newestPendingStmt;
   private readonly updateDeliveryStmt;
   private readonly deliveriesOfStmt;
@@ -99,19 +108,33 @@ export class EventRepository {
   constructor(private readonly db: Db) {
     this.insertEventStmt = db.prepare('INSERT INTO events (seq, id, type, business_id, payment_id, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.insertDeliveryStmt = db.prepare(
-      "INSERT INTO deliveries (event_seq, target, order_key, hook_id, url, status, attempts, next_at, created_at, data) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
+      "INSERT INTO deliveries (event_seq, target, order_key, hook_id, url, destination, status, attempts, next_at, created_at, data) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)",
     );
     this.eventByIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
     this.seqBeforeTimeStmt = db.prepare('SELECT seq FROM events WHERE created_at >= ? ORDER BY seq LIMIT 1').pluck();
     this.eventBySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     // sqlite_sequence survives a reset, so sequence numbers keep growing and a follower's `since` stays valid.
     this.lastSeqStmt = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'events'").pluck();
-    // `+event_seq`: never through the index on event_seq, which would range over every delivery ever made;
-    // the partial index of pending deliveries (migration 7) gives them in id order.
-    this.dueRefsStmt = db.prepare("SELECT id, target, order_key, url FROM deliveries WHERE status = 'pending' AND next_at <= ? AND +event_seq <= ? AND id > ? ORDER BY id LIMIT ?");
+    // The pending deliveries' destinations, one index seek each (migration 13's deliveries_destination):
+    // the worker picks per destination, so a destination holding any backlog costs one row per pick.
+    const destinations = `WITH RECURSIVE d(destination) AS (
+        SELECT (SELECT min(destination) FROM deliveries WHERE status = 'pending')
+        UNION ALL
+        SELECT (SELECT min(destination) FROM deliveries WHERE status = 'pending' AND destination > d.destination) FROM d WHERE d.destination IS NOT NULL
+      )`;
+    this.destinationsStmt = db.prepare(
+      `${destinations} SELECT destination, (SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND destination = d.destination) AS first_due_at FROM d WHERE destination IS NOT NULL`,
+    );
+    this.nextDueAfterStmt = db
+      .prepare(`${destinations} SELECT min((SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND destination = d.destination AND next_at > ?)) FROM d WHERE destination IS NOT NULL`)
+      .pluck();
+    // One destination's due deliveries in due order, through the same index; `+event_seq`: never through the
+    // index on event_seq, which would range over every delivery ever made.
+    this.dueRefsStmt = db.prepare(
+      "SELECT id, target, order_key, url, next_at FROM deliveries WHERE status = 'pending' AND destination = ? AND next_at <= ? AND (next_at, id) > (?, ?) AND +event_seq <= ? ORDER BY next_at, id LIMIT ?",
+    );
     this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
     this.newestPendingStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1");
-    this.nextDueStmt = db.prepare("SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND +event_seq <= ?").pluck();
     this.updateDeliveryStmt = db.prepare('UPDATE deliveries SET status = ?, attempts = ?, next_at = ?, data = ? WHERE id = ?');
     this.deliveriesOfStmt = db.prepare('SELECT * FROM deliveries WHERE event_seq = ? ORDER BY id');
     this.deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?');
@@ -206,7 +229,7 @@ export class EventRepository {
   // ---- Deliveries ----
 
   insertDelivery(d: Omit<DeliveryRow, 'id' | 'status' | 'attempts'>): number {
-    return Number(this.insertDeliveryStmt.run(d.eventSeq, d.target, d.orderKey, d.hookId, d.url, d.nextAt, d.createdAt, JSON.stringify(d.data)).lastInsertRowid);
+    return Number(this.insertDeliveryStmt.run(d.eventSeq, d.target, d.orderKey, d.hookId, d.url, destinationOf(d.url), d.nextAt, d.createdAt, JSON.stringify(d.data)).lastInsertRowid);
   }
 
   delivery(id: number): DeliveryRow | undefined {
@@ -220,12 +243,18 @@ export class EventRepository {
     return seq === undefined ? undefined : seq - 1;
   }
 
+  /** Every destination with deliveries pending, and when its first is due (one index seek each). */
+  pendingDestinations(): PendingDestination[] {
+    return (this.destinationsStmt.all() as Array<{ destination: string; first_due_at: number }>).map((r) => ({ destination: r.destination, firstDueAt: r.first_due_at }));
+  }
+
   /**
-   * Due deliveries after id `afterId`, oldest first, as references (no data parsed): the worker pages
-   * through them past destinations that are at their share.
+   * Due deliveries to `destination` of events up to `upTo`, in due order after `after`, as references (no
+   * data parsed): the worker pages through them past payments waiting on an earlier event.
    */
-  dueRefs(now: number, upTo: number, afterId: number, limit: number): DueRef[] {
-    return (this.dueRefsStmt.all(now, upTo, afterId, limit) as Array<{ id: number; target: string; order_key: string; url: string }>).map((r) => ({ id: r.id, target: r.target, orderKey: r.order_key, url: r.url }));
+  dueRefs(destination: string, now: number, upTo: number, after: { nextAt: number; id: number } | undefined, limit: number): DueRef[] {
+    const rows = this.dueRefsStmt.all(destination, now, after?.nextAt ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, upTo, limit) as Array<{ id: number; target: string; order_key: string; url: string; next_at: number }>;
+    return rows.map((r) => ({ id: r.id, target: r.target, orderKey: r.order_key, url: r.url, nextAt: r.next_at }));
   }
 
   /** Whether an earlier delivery to the same target about the same payment is still pending. */
@@ -239,9 +268,9 @@ export class EventRepository {
     return row && deliveryOf(row);
   }
 
-  /** The earliest time a pending delivery of an event up to `upTo` is due, if any. */
-  nextDueAt(upTo: number): number | undefined {
-    return (this.nextDueStmt.get(upTo) as number | null) ?? undefined;
+  /** The earliest time after `now` a pending delivery is due, if any (one index seek per destination). */
+  nextDueAfter(now: number): number | undefined {
+    return (this.nextDueAfterStmt.get(now) as number | null) ?? undefined;
   }
 
   updateDelivery(d: DeliveryRow): void {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import { timeDueAt } from '../domain/time-settles.js';
 import { AttemptRepository } from './attempts.js';
 import { WaitingCreditRepository } from './waiting-credits.js';
 import { BrowseRepository } from './browse.js';
@@ -87,6 +88,7 @@ export function openStore(path: string): OpenStore {
         parent_id: (p) => p.parentId ?? null,
         parent_payment_id: (p) => p.parentPaymentId ?? null,
         token_id: (p) => p.token?.token ?? null,
+        time_due_at: (p) => timeDueAt(p) ?? null,
       },
       reads,
     }),
