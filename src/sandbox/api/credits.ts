@@ -9,7 +9,7 @@ import { paymentEnvelope } from '../domain/answers.js';
 import { brandById, SEPA_CREDIT } from '../domain/brands.js';
 import { normalIban } from '../domain/iban.js';
 import { invalidValue, missingProperty } from '../errors.js';
-import { optionalNumber, optionalObject, optionalString, requireObject, requireString, type JsonObject } from '../http/fields.js';
+import { descriptor as descriptorField, optionalNumber, optionalObject, optionalString, requireObject, requireString, type JsonObject } from '../http/fields.js';
 import type { CreditAccount } from '../services/credits.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { parseTransaction } from './common.js';
@@ -39,7 +39,7 @@ async function createCredit(req: RouteRequest) {
   const t = body.transaction as Record<string, unknown>;
   const brandId = optionalNumber(t.brandId, 'body.transaction.brandId');
   const bank = optionalObject(body.bank, 'body.bank');
-  const descriptor = optionalString(t.descriptor, 'body.transaction.descriptor', { max: 127 });
+  const descriptor = descriptorField(t.descriptor, 'body.transaction.descriptor');
   // A credit to a bank account: SEPA, named by its brand or by a bank account sent without a card.
   if (brandId === SEPA_CREDIT.id || (brandId === undefined && bank !== undefined && optionalObject(body.card, 'body.card') === undefined)) {
     if (optionalObject(body.card, 'body.card') !== undefined) throw invalidValue('body.card', 'A SEPA credit (brandId 6010) is paid to body.bank: leave body.card out.');

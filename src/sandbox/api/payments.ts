@@ -6,6 +6,7 @@
 import { brandById, brandTakesCurrency } from '../domain/brands.js';
 import {
   absent,
+  descriptor as descriptorField,
   isObject,
   optionalIdentifier,
   optionalNumber,
@@ -140,7 +141,7 @@ async function createPayment(req: RouteRequest) {
   const brandId = optionalBrandId(t.brandId, 'body.transaction.brandId');
   const tokenize = parseTokenize(t.tokenize, 'body.transaction.tokenize');
   const token = optionalString(t.token, 'body.transaction.token', { max: 100 });
-  const descriptor = optionalString(t.descriptor, 'body.transaction.descriptor', { max: 127 });
+  const descriptor = descriptorField(t.descriptor, 'body.transaction.descriptor');
   const card = optionalObject(body.card, 'body.card');
   const bank = optionalObject(body.bank, 'body.bank');
 

@@ -1,41 +1,87 @@
 /**
- * Card-data masking for everything the request log keeps and every free text a record stores. Card
- * numbers become first six + last four digits, CVVs `***`: by key, whatever the value's type (a number
- * sent as an array of groups, a CVV as `{"value": "987"}`), in JSON bodies, forms and query strings; and
- * in any text (paths, queries, names) every run of 13-19 digits that passes Luhn, with spaces, dashes or
- * their URL encodings between the digits. The sandbox never stores a full card number or a CVV (SANDBOX.md).
+ * The one masking rule for card data and URL passwords: everything the request log keeps, every free text
+ * a record stores, every URL the admin API, the dashboard and the console show. Card numbers become first
+ * six + last four digits, CVVs `***`: by key, whatever the value's type (a number sent as an array of
+ * groups, a CVV as `{"value": "987"}`), in JSON bodies, forms and query strings; and in any text (paths,
+ * queries, names) every run of 13-19 digits that passes Luhn, whatever separates the digits (see
+ * {@link separatorAt}), URL-encoded or not. The sandbox never stores a full card number or a CVV
+ * (docs/reliability.md, "Security").
  */
-import { luhnValid } from './test-cards.js';
 
-const NUMBER_KEYS = new Set(['number', 'cardnumber', 'card_number', 'pan']);
+/**
+ * Keys whose value is a card number or a security code, compared in lower case with `_`, `-` and spaces
+ * taken out (`card_cvv`, `Card-Number` and `cardCvv` are all caught). Whatever the value's type, nothing
+ * under such a key is kept as sent.
+ */
+const NUMBER_KEYS = new Set(['number', 'cardnumber', 'pan', 'cardno', 'ccnumber', 'cardpan', 'primaryaccountnumber']);
 // `secret`: a webhook endpoint's, sent to and answered by POST /__sandbox/webhooks (never logged).
-const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'securitycode', 'secret']);
+const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'cid', 'securitycode', 'cardcvv', 'cardcvc', 'cardcvn', 'cardcsc', 'cardsecuritycode', 'cvvcode', 'secret']);
+
+function normalKey(key: string): string {
+  return key.toLowerCase().replace(/[\s_-]/g, '');
+}
+
+/** The kind of card data a key names, if any. */
+function sensitiveKey(key: string): 'number' | 'secret' | undefined {
+  const k = normalKey(key);
+  return NUMBER_KEYS.has(k) ? 'number' : SECRET_KEYS.has(k) ? 'secret' : undefined;
+}
 
 /** `4111111111111111` -> `411111******1111`; anything too short to keep digits of is starred out. */
 export function maskCardNumber(value: string): string {
-  const digits = value.replace(/[\s-]/g, '');
+  const digits = value.replace(/\D/g, '');
   if (digits.length < 12) return '*'.repeat(digits.length);
   return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
 }
 
 function maskValue(key: string, value: unknown): unknown {
-  const k = key.toLowerCase();
   if (value === null || typeof value === 'boolean' || value === undefined) return value;
-  if (SECRET_KEYS.has(k)) return '***';
-  if (NUMBER_KEYS.has(k)) {
+  const kind = key === '' ? undefined : sensitiveKey(key);
+  if (kind === 'secret') return '***';
+  if (kind === 'number') {
     // Whatever shape the number came in (a string, a number, an array of groups, an object), the digits it
     // holds are masked together; nothing under the key is kept as sent.
     const text = typeof value === 'string' || typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? '');
     return maskCardNumber(text.replace(/\D/g, ''));
   }
+  if (typeof value === 'string') return maskText(value);
+  // A card number sent as a JSON number under any other key.
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1e12) {
+    const masked = maskDigitRuns(String(value));
+    return masked === String(value) ? value : masked;
+  }
   return value;
 }
 
-/** Between two digits of a card number: spaces, dashes, `+` and their URL encodings, at most three. */
-const SEPARATOR = '(?:[ +\\-]|%20|%2[dD]){1,3}';
-/** A run of digits with separators between them (at least 13 digits), longest first. */
-const DIGIT_RUN = new RegExp(`(?<!\\d)\\d(?:(?:${SEPARATOR})?\\d){12,}(?!\\d)`, 'g');
-const DIGIT_RUN_HINT = /\d{4}|\d[ +\-%]/;
+/**
+ * What may stand between two digits of a card number: a space (also a no-break space, a tab, a line
+ * break), `-`, `+`, `.`, `/`, `_`, `,`, and their URL encodings. At most {@link MAX_SEPARATORS} of them in
+ * a row (`4111    1111 ...`, four spaces, is one number).
+ */
+const SEPARATOR_CHARS = new Set([' ', '\t', '\n', '\r', '\u00a0', '+', '-', '.', '/', '_', ',']);
+const ENCODED_SEPARATORS = new Set(['20', '09', '0a', '0d', '2b', '2d', '2e', '2f', '5f', '2c']);
+const MAX_SEPARATORS = 4;
+
+/** Length of the separator at `i` of `text` (0 when there is none). */
+function separatorAt(text: string, i: number): number {
+  const c = text[i];
+  if (c === undefined) return 0;
+  if (SEPARATOR_CHARS.has(c)) return 1;
+  if (c !== '%') return 0;
+  const hex = text.slice(i + 1, i + 3).toLowerCase();
+  if (ENCODED_SEPARATORS.has(hex)) return 3;
+  if (hex === 'c2' && text.slice(i + 3, i + 6).toLowerCase() === '%a0') return 6;
+  return 0;
+}
+
+function isDigit(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/** The shortest and longest card numbers. */
+const MIN_PAN = 13;
+const MAX_PAN = 19;
 
 /** A UUID (8-4-4-4-12 hexadecimal digits) that is not part of a longer token of letters and digits. */
 const UUID = /(?<![0-9A-Za-z])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Za-z])/g;
@@ -51,74 +97,146 @@ const HEX_LETTER = /[A-Fa-f]/;
  * run of digits and separators holding a stretch of 13-19 digits that passes Luhn. Stretches start and end
  * where a group of digits does, so `4242 4242 4242 4242 12` (a number and more digits) is caught too.
  *
+ * Linear in the text's length: runs are found by one scan (no backtracking regular expression), and each
+ * stretch's Luhn sum is read from prefix sums, so a megabyte of digits costs a few milliseconds.
+ *
  * Ids are not card numbers: a UUID is left whole, and so is an unbroken digit run inside a hexadecimal token
  * of at least {@link MIN_HEX_ID} characters with letters in it (an object id, a hash). Otherwise
  * `01a20b82-7736-4000-923c-...` lost the digits `82-7736-4000-923` (which pass Luhn) and no longer matched
  * the link it names. A card number glued to a word (`Ada4111...`) or beside an id is still masked.
  */
 export function maskDigitRuns(text: string): string {
-  if (!DIGIT_RUN_HINT.test(text)) return text;
-  if (!UUID_HINT.test(text)) return text.replace(DIGIT_RUN, maskRunOutsideHexIds);
+  if (!hasDigitRun(text)) return text;
+  if (!UUID_HINT.test(text)) return maskRunsIn(text);
   let out = '';
   let last = 0;
   for (const match of text.matchAll(UUID)) {
-    out += text.slice(last, match.index).replace(DIGIT_RUN, maskRunOutsideHexIds) + match[0];
+    out += maskRunsIn(text.slice(last, match.index)) + match[0];
     last = match.index + match[0].length;
   }
-  return out + text.slice(last).replace(DIGIT_RUN, maskRunOutsideHexIds);
+  return out + maskRunsIn(text.slice(last));
+}
+
+/** True when `text` has at least {@link MIN_PAN} digits (cheap test before scanning). */
+function hasDigitRun(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) if (isDigit(text, i) && ++digits >= MIN_PAN) return true;
+  return false;
+}
+
+function maskRunsIn(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (!isDigit(text, i)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    let digits = '';
+    const bounds: number[] = [0];
+    let end = i;
+    for (;;) {
+      let p = end;
+      while (p < n && isDigit(text, p)) p += 1;
+      digits += text.slice(end, p);
+      end = p;
+      // Separators, then a digit: the run goes on.
+      let q = p;
+      let count = 0;
+      for (let len = separatorAt(text, q); len > 0 && count < MAX_SEPARATORS; len = separatorAt(text, q)) {
+        q += len;
+        count += 1;
+      }
+      if (count === 0 || !isDigit(text, q)) break;
+      bounds.push(digits.length);
+      end = q;
+    }
+    i = end;
+    if (digits.length < MIN_PAN) continue;
+    const masked = maskRunOutsideHexIds(digits, bounds, start, end, text);
+    if (masked === undefined) continue;
+    out += text.slice(copied, start) + masked;
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** {@link maskRun}, unless the run is an unbroken stretch of digits inside a long hexadecimal token. */
-function maskRunOutsideHexIds(run: string, offset: number, text: string): string {
-  const glued = (offset > 0 && ALNUM.test(text[offset - 1]!)) || ALNUM.test(text[offset + run.length] ?? '');
-  if (glued && /^\d+$/.test(run)) {
-    let start = offset;
-    while (start > 0 && ALNUM.test(text[start - 1]!)) start -= 1;
-    let end = offset + run.length;
-    while (end < text.length && ALNUM.test(text[end]!)) end += 1;
-    const token = text.slice(start, end);
-    if (token.length >= MIN_HEX_ID && HEX_TOKEN.test(token) && HEX_LETTER.test(token)) return run;
+function maskRunOutsideHexIds(digits: string, bounds: number[], start: number, end: number, text: string): string | undefined {
+  const glued = (start > 0 && ALNUM.test(text[start - 1]!)) || ALNUM.test(text[end] ?? '');
+  if (glued && bounds.length === 1) {
+    let from = start;
+    while (from > 0 && ALNUM.test(text[from - 1]!)) from -= 1;
+    let to = end;
+    while (to < text.length && ALNUM.test(text[to]!)) to += 1;
+    const token = text.slice(from, to);
+    if (token.length >= MIN_HEX_ID && HEX_TOKEN.test(token) && HEX_LETTER.test(token)) return undefined;
   }
-  return maskRun(run);
+  return maskRun(digits, bounds);
 }
 
-function maskRun(run: string): string {
-  const groups = run.split(/(?:[ +\-]|%20|%2[dD])+/);
-  const digits = groups.join('');
-  if (digits.length <= 19 && luhnValid(digits)) return maskCardNumber(digits);
-  // Try every stretch of whole groups, and for an unbroken run every stretch of digits.
-  const starts: number[] = [];
-  let at = 0;
-  for (const g of groups) {
-    starts.push(at);
-    at += g.length;
+/**
+ * The run's digits with every stretch of 13-19 that passes Luhn masked (its first six and last four kept),
+ * or undefined when none does. Stretches are whole groups; an unbroken run is tried at every digit.
+ */
+function maskRun(digits: string, groupStarts: number[]): string | undefined {
+  const m = digits.length;
+  // Luhn sums of any stretch from two prefix sums: `even[k]` doubles the digits at odd positions, `odd[k]`
+  // those at even positions; a stretch ending at `b - 1` doubles every other digit counting from its end.
+  const even = new Int32Array(m + 1);
+  const odd = new Int32Array(m + 1);
+  for (let p = 0; p < m; p++) {
+    const d = digits.charCodeAt(p) - 48;
+    const twice = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    even[p + 1] = even[p]! + (p % 2 === 0 ? d : twice);
+    odd[p + 1] = odd[p]! + (p % 2 === 0 ? twice : d);
   }
-  starts.push(at);
-  const bounds = groups.length > 1 ? starts : Array.from({ length: digits.length + 1 }, (_, i) => i);
-  const masked = new Array<boolean>(digits.length).fill(false);
+  const bounds = groupStarts.length > 1 ? [...groupStarts, m] : undefined;
+  // +1 where a masked stretch of digits starts, -1 where it ends.
+  const marks = new Int32Array(m + 1);
   let found = false;
-  for (let i = 0; i < bounds.length; i++) {
-    for (let j = i + 1; j < bounds.length; j++) {
-      const length = bounds[j]! - bounds[i]!;
-      if (length > 19) break;
-      if (length >= 13 && luhnValid(digits.slice(bounds[i], bounds[j]))) {
+  const count = bounds ? bounds.length : m + 1;
+  for (let i = 0; i < count; i++) {
+    const a = bounds ? bounds[i]! : i;
+    for (let j = i + 1; j < count; j++) {
+      const b = bounds ? bounds[j]! : j;
+      const length = b - a;
+      if (length > MAX_PAN) break;
+      if (length < MIN_PAN) continue;
+      const sum = (b - 1) % 2 === 0 ? even[b]! - even[a]! : odd[b]! - odd[a]!;
+      if (sum % 10 === 0) {
         found = true;
-        for (let d = bounds[i]! + 6; d < bounds[j]! - 4; d++) masked[d] = true;
+        marks[a + 6]! += 1;
+        marks[b - 4]! -= 1;
       }
     }
   }
-  if (!found) return run;
+  if (!found) return undefined;
   let out = '';
-  for (let d = 0; d < digits.length; d++) out += masked[d] ? '*' : digits[d];
+  let depth = 0;
+  let from = 0;
+  for (let d = 0; d <= m; d++) {
+    const before = depth;
+    depth += marks[d]!;
+    if ((before > 0) === (depth > 0) && d < m) continue;
+    // A stretch of kept or starred digits ends at d.
+    out += before > 0 ? '*'.repeat(d - from) : digits.slice(from, d);
+    from = d;
+  }
   return out;
 }
 
 /**
- * A URL's password, wherever one appears in text: `scheme://user:password@host` (also with the slashes
- * JSON-escaped) keeps the user and becomes `scheme://user:***@host`. The authority ends at the first `/`,
- * `?`, `#`, quote or space and its user information at its last `@`, as URL parsers read it.
+ * A URL's password, wherever one appears in text: `scheme://user:password@host` keeps the user and becomes
+ * `scheme://user:***@host`. The slashes may be spelled as URL parsers accept them: `/`, `\` (which WHATWG
+ * parsers read as `/` in http(s) URLs: `http:\\user:pw@host`), JSON-escaped (`\/`, `\\`), or left out
+ * (`http:user:pw@host`). The authority ends at the first `/`, `\`, `?`, `#`, quote or space and its user
+ * information at its last `@`, as URL parsers read it.
  */
-const URL_PASSWORD = /([a-z][a-z0-9+.-]*:(?:\\?\/){2}[^\s/\\?#"'<>@:]*):[^\s/\\?#"'<>]*@/gi;
+const URL_PASSWORD = /((?:[a-z][a-z0-9+.-]*:(?:\\{1,2}|\\?\/){1,2}|(?:https?|wss?|ftp):)[^\s/\\?#"'<>@:]*):[^\s/\\?#"'<>]*@/gi;
 
 /**
  * Text with the password of every URL in it starred out (a `notifyUrl` such as
@@ -130,35 +248,84 @@ export function maskUrlPasswords(text: string): string {
   return text.replace(URL_PASSWORD, '$1:***@');
 }
 
-/** Free text as the request log keeps it: card numbers and URL passwords masked. */
+/** Free text as the sandbox keeps or shows it: card numbers and URL passwords masked. */
 export function maskText(text: string): string {
   return maskUrlPasswords(maskDigitRuns(text));
 }
 
-/** JSON text of `value` with card data and URL passwords masked; undefined stays undefined. */
-export function maskedJson(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const text = JSON.stringify(value, (key, v) => (key === '' ? v : maskValue(key, v)));
-  return text === undefined ? undefined : maskText(text);
+/**
+ * Text that may be URL-encoded (a path, a query, a `Location`): masked as it is, and also decoded, so a
+ * number spelled with encoded digits (`%34%31%31%31...`) is caught; when only the decoded text held card
+ * data, the masked decoded text is what is kept.
+ */
+export function maskEncoded(text: string): string {
+  const masked = maskText(text);
+  if (masked !== text || !text.includes('%')) return masked;
+  const decoded = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (bytes) => {
+    try {
+      return decodeURIComponent(bytes);
+    } catch {
+      return bytes;
+    }
+  });
+  if (decoded === text) return text;
+  const maskedDecoded = maskText(decoded);
+  return maskedDecoded === decoded ? text : maskedDecoded;
 }
 
-const SENSITIVE_KEY = /"(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|secret)"\s*:/i;
+export interface MaskOptions {
+  /** Strings longer than this are cut (before masking, so masking stays bounded) with a marker. */
+  maxString?: number | undefined;
+}
+
+/** `text` cut at `max` characters, without digits dangling at the cut (a half number cannot be masked). */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max).replace(/[\d\s+\-./_,%]+$/, '');
+  return `${head}… [truncated: ${text.length} characters]`;
+}
+
+/** JSON text of `value` with card data and URL passwords masked; undefined stays undefined. */
+export function maskedJson(value: unknown, options: MaskOptions = {}): string | undefined {
+  if (value === undefined) return undefined;
+  const max = options.maxString;
+  return JSON.stringify(value, (key, v) => maskValue(key, max !== undefined && typeof v === 'string' ? cutText(v, max) : v));
+}
+
+/**
+ * A copy of a record the sandbox stores as sent (a token's `customer`) with card data and URL passwords
+ * masked, strings and keys alike; the same rule as the request log's.
+ */
+export function maskedRecord<T>(value: T): T {
+  const text = maskedJson(value);
+  return (text === undefined ? value : JSON.parse(text)) as T;
+}
 
 /** True when masking `text` needs the parsed value (a card key, or an escape that could hide digits). */
 export function textNeedsValue(text: string): boolean {
-  return SENSITIVE_KEY.test(text) || text.includes('\\u');
+  if (text.includes('\\')) return true;
+  for (const match of text.matchAll(/"([^"\\]{1,40})"\s*:/g)) if (sensitiveKey(match[1]!) !== undefined) return true;
+  return false;
 }
 
 /**
  * {@link maskedJson} for a value already serialized as `text` (the answer as sent, the body as received):
- * the text is reused when it has no card key and no `\u` escape (which could spell one); otherwise it is
- * parsed and masked by key. Spares holding or serializing the value again.
+ * the text is reused when it has no card key, no escape (which could spell one) and nothing to mask;
+ * otherwise it is parsed and masked value by value, so the result is always valid JSON. Spares holding or
+ * serializing the value again. Text longer than `maxString` is always parsed, so its strings are cut
+ * before they are masked.
  */
-export function maskedJsonText(text: string): string | undefined {
-  return textNeedsValue(text) ? maskedJson(JSON.parse(text)) : maskText(text);
+export function maskedJsonText(text: string, options: MaskOptions = {}): string | undefined {
+  const long = options.maxString !== undefined && text.length > options.maxString;
+  if (!long && !textNeedsValue(text) && maskText(text) === text) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return maskedJson(text, options);
+  }
+  return maskedJson(value, options);
 }
-
-const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv2|securitycode|token)=/i;
 
 /**
  * A query string or form body with card parameters masked, and the admin token (`?token=`, which
@@ -166,9 +333,21 @@ const SENSITIVE_PARAM = /(?:^|&)(?:number|cardnumber|card_number|pan|cvv|cvc|cvv
  */
 export function maskQuery(query: string): string {
   if (query.length === 0) return query;
-  if (!SENSITIVE_PARAM.test(query)) return maskText(query);
   const params = new URLSearchParams(query);
+  let sensitive = false;
+  for (const key of params.keys()) if (key.toLowerCase() === 'token' || sensitiveKey(key) !== undefined) sensitive = true;
+  if (!sensitive) return maskEncoded(query);
   const out = new URLSearchParams();
   for (const [key, value] of params) out.append(key, key.toLowerCase() === 'token' ? '***' : String(maskValue(key, value)));
-  return maskText(out.toString());
+  return maskEncoded(out.toString());
+}
+
+/**
+ * A copy of a record with the password of every URL in its strings starred out (a stored `notifyUrl`, as
+ * the admin listings show it); the record itself when none holds an `@`.
+ */
+export function urlPasswordsMasked<T>(value: T): T {
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes('@')) return value;
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? maskUrlPasswords(v) : v))) as T;
 }

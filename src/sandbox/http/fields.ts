@@ -4,6 +4,7 @@
  * only way request data enters the domain, so a wrong type anywhere is an input error, never a crash.
  */
 import { brandById } from '../domain/brands.js';
+import { maskDigitRuns } from '../domain/mask.js';
 import { amountProblem, currencyProblem } from '../domain/money.js';
 import type { AuthorizationMode, Tokenize } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
@@ -163,6 +164,20 @@ export function trackingCode(value: unknown, path: string, required: boolean): s
 
 /** C0 controls and DEL: refused in identifiers that end up in terminals and logs. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * `body.transaction.descriptor`, the statement text: 1-127 characters. Echoed in answers and webhook bodies,
+ * so control characters are refused (as in a holder name), and so is a card number in any spelling
+ * (docs/reliability.md, "Security"): a descriptor is the merchant's own text, never the customer's, so
+ * one holding a card number is a bug to report, not text to keep masked.
+ */
+export function descriptor(value: unknown, path: string): string | undefined {
+  const text = optionalString(value, path, { max: 127 });
+  if (text === undefined) return undefined;
+  if (CONTROL_CHARACTERS.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  if (maskDigitRuns(text) !== text) throw invalidValue(path, 'Must not hold a card number.');
+  return text;
+}
 
 
 

@@ -23,7 +23,7 @@ export interface RequestLogDeps {
   readonly config: { readonly requestLogMaxBytes?: number | undefined };
 }
 import { isoUtcMs } from '../domain/clock.js';
-import { maskedJson, maskedJsonText, maskQuery, maskText } from '../domain/mask.js';
+import { cutText, maskedJson, maskedJsonText, maskEncoded, maskQuery } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
@@ -74,13 +74,18 @@ export const MAX_BODY_CHARS = 16 * 1024;
 /** Most characters of rows one listing answers (the newest first kept); the rest is paged with `before`/`since`. */
 const MAX_LISTING_CHARS = 4 * 1024 * 1024;
 
-/** A body's masked JSON text, or a JSON string of its first {@link MAX_BODY_CHARS} characters and a marker. */
+/**
+ * A body's masked JSON text, at most about {@link MAX_BODY_CHARS} characters: strings are cut before they
+ * are masked (so masking a megabyte costs no more than masking the part kept), and what is still too long
+ * is kept as a JSON string of its first {@link MAX_BODY_CHARS} characters and a marker.
+ */
 function bounded(masked: string | undefined): string | undefined {
   if (masked === undefined || masked.length <= MAX_BODY_CHARS) return masked;
-  // Masked before it is cut, and no digits are left dangling at the cut (a half number cannot be masked).
-  const head = masked.slice(0, MAX_BODY_CHARS).replace(/[\d +-]+$/, '');
-  return JSON.stringify(`${head}… [truncated: ${masked.length} characters]`);
+  return JSON.stringify(cutText(masked, MAX_BODY_CHARS));
 }
+
+/** The cut {@link bounded} applies to each string of a body before masking it. */
+const BODY_LIMIT = { maxString: MAX_BODY_CHARS };
 
 /** One request of the log as `GET /__sandbox/requests` answers it: the stored row, its time in ISO 8601. */
 export type LoggedRequest = Omit<DecodedRequestRow, 'at'> & { at: string };
@@ -232,15 +237,15 @@ export class RequestLog {
   private insert({ seq, entry }: WindowEntry): void {
     try {
       let request = `{"kind":${JSON.stringify(entry.kind)}`;
-      if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(entry.query))}`;
-      const body = bounded(entry.requestJson !== undefined ? maskedJsonText(entry.requestJson) : maskedJson(entry.requestBody));
+      if (entry.query.length > 0) request += `,"query":${JSON.stringify(maskQuery(cutText(entry.query, MAX_BODY_CHARS)))}`;
+      const body = bounded(entry.requestJson !== undefined ? maskedJsonText(entry.requestJson, BODY_LIMIT) : maskedJson(entry.requestBody, BODY_LIMIT));
       if (body !== undefined) request += `,"body":${body}`;
-      if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskText(entry.location))}`;
+      if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskEncoded(cutText(entry.location, MAX_BODY_CHARS)))}`;
       if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
       if (entry.fault !== undefined) request += `,"fault":${JSON.stringify(entry.fault)}`;
       request += '}';
-      const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson) : maskedJson(entry.responseBody)) ?? null;
-      const path = maskText(entry.path);
+      const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, BODY_LIMIT) : maskedJson(entry.responseBody, BODY_LIMIT)) ?? null;
+      const path = maskEncoded(cutText(entry.path, MAX_BODY_CHARS));
       const bytes = path.length + request.length + (response?.length ?? 0);
       this.rows.insert({
         seq,

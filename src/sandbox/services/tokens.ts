@@ -3,6 +3,7 @@
  * expiry (HMAC-SHA256 with a secret kept in this database's `meta` table), so the same card gives the same
  * token while the number itself is never stored. Call the writers inside `sandbox.store.write`.
  */
+import { maskedRecord } from '../domain/mask.js';
 import { createHmac, randomBytes } from 'node:crypto';
 import { isoUtc } from '../domain/clock.js';
 import type { TokenRecord } from '../domain/records.js';
@@ -10,14 +11,15 @@ import type { Deps } from './deps.js';
 import { trackingCodeTaken } from '../domain/tracking-codes.js';
 import { duplicateTrackingCode } from '../errors.js';
 
-const SECRET_KEY = 'tokens.secret';
+/** The `meta` key of the fingerprint secret (left out of snapshots, kept by a restore). */
+export const TOKEN_SECRET_KEY = 'tokens.secret';
 
 /** The per-database fingerprint secret, created on first use (inside a write). */
 function secret(sandbox: Pick<Deps, 'meta'>): string {
-  let value = sandbox.meta.get<string>(SECRET_KEY);
+  let value = sandbox.meta.get<string>(TOKEN_SECRET_KEY);
   if (value === undefined) {
     value = randomBytes(32).toString('hex');
-    sandbox.meta.set(SECRET_KEY, value);
+    sandbox.meta.set(TOKEN_SECRET_KEY, value);
   }
   return value;
 }
@@ -60,7 +62,8 @@ export function saveToken(sandbox: SaveTokenDeps, input: SaveTokenInput): TokenR
     holderName: input.holderName,
     behaviour: input.behaviour,
     fingerprint: input.fingerprint,
-    customer: input.customer,
+    // Stored as sent, but with card data masked: a number or a CVV anywhere inside (docs/reliability.md, "Security").
+    customer: input.customer === undefined ? undefined : maskedRecord(input.customer),
   };
   sandbox.tokens.insert(token);
   return token;
