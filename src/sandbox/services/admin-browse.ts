@@ -3,6 +3,7 @@
  * store/browse.ts's): resources newest first, paged, optionally for one business, and the follow-up
  * payments of a payment.
  */
+import { urlPasswordsMasked } from '../domain/mask.js';
 import type { Deps } from './deps.js';
 import { checkoutState, linkStatus } from '../domain/lifecycle.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
@@ -75,7 +76,8 @@ export function listRecords<K extends ResourceTable>(sandbox: Pick<Deps, 'browse
     total = matching.length;
     items = matching.slice(offset, offset + pageSize);
   }
-  return { items, page, pageSize, total, pages: Math.max(1, Math.ceil(total / pageSize)) };
+  // A notifyUrl's password stays the merchant's: the operator's listings show it masked.
+  return { items: items.map(urlPasswordsMasked), page, pageSize, total, pages: Math.max(1, Math.ceil(total / pageSize)) };
 }
 
 /** Captures, cancels and refunds of a payment, oldest first. */
