@@ -19,12 +19,19 @@ import { invalidValue, notFound } from '../errors.js';
 import { HOLDER_KEY } from '../store/lock.js';
 import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
 import { clockView, type ClockView } from './admin-clock.js';
+import { TOKEN_SECRET_KEY } from './tokens.js';
 import type { Deps } from './deps.js';
 
 export { SNAPSHOT_NAME };
 
-/** Meta values a restore leaves as they are: this process's lock, and the secrets the running sandbox signs with. */
-export const KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'formTokens.secret', 'webhooks.secret', 'webhooks.hookId']);
+/**
+ * Secrets in `meta`, left out of every snapshot (so a snapshot can be copied or shared): the webhook
+ * signing secret, the hosted-form token key and the token fingerprint key.
+ */
+export const SECRETS_LEFT_OUT: ReadonlySet<string> = new Set(['formTokens.secret', 'webhooks.secret', TOKEN_SECRET_KEY]);
+
+/** Meta values a restore leaves as they are: this process's lock, its hookId, and the running sandbox's secrets. */
+export const KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'webhooks.hookId', ...SECRETS_LEFT_OUT]);
 
 /** What snapshots use: the copies, the request log (flushed into them), and what the sandbox holds in memory. */
 export type SnapshotDeps = Pick<Deps, 'store' | 'log' | 'clock' | 'snapshots' | 'events' | 'exactMeta' | 'afterRestore'>;
@@ -51,7 +58,7 @@ export function saveSnapshot(sandbox: SnapshotDeps, name: string): { snapshot: S
   const started = performance.now();
   // Rows of the request log still in memory go into the database, and so into the copy.
   sandbox.log.flush();
-  const info = sandbox.snapshots.save(name, sandbox.exactMeta());
+  const info = sandbox.snapshots.save(name, sandbox.exactMeta(), SECRETS_LEFT_OUT);
   return { snapshot: view(info), location: sandbox.snapshots.location, durationMs: elapsed(started) };
 }
 
