@@ -87,6 +87,12 @@ describe('snapshot files', () => {
     }
     expect((await sb.get('/__sandbox/dashboard')).status).toBe(200);
     expect((await sb.post('/__sandbox/snapshots/good/restore', {})).status).toBe(200);
+    // A snapshot this sandbox saved and restored, emptied afterwards, is checked again.
+    expect((await sb.post('/__sandbox/snapshots', { name: 'later-emptied' })).status).toBe(200);
+    expect((await sb.post('/__sandbox/snapshots/later-emptied/restore', {})).status).toBe(200);
+    writeFileSync(snapshotFile('later-emptied'), '');
+    expect((await sb.post('/__sandbox/snapshots/later-emptied/restore', {})).status).toBe(400);
+    expect((await sb.get(`/gateway/v3/payments/${id}?businessId=${BIZ}`)).status).toBe(200);
   });
 
   it('removes what a save killed midway left, at the next start, and never lists it', async () => {
