@@ -27,6 +27,10 @@ export interface SandboxConfig {
   webhookSecret?: string | undefined;
   /** Characters the request log keeps at most (services/request-log.ts; default 32 MiB). */
   requestLogMaxBytes?: number | undefined;
+  /** Webhook events kept at least; older settled ones are pruned (services/events.ts; default 100,000). */
+  eventsKept?: number | undefined;
+  /** Bytes of snapshots kept at most; a save beyond it is refused (store/snapshots.ts; default 2 GiB). */
+  snapshotsMaxBytes?: number | undefined;
   /** Host names besides loopback, the bound address and the public URL's that requests may name (http/guards.ts). */
   allowedHosts?: readonly string[] | undefined;
   /** The request header webhook signatures go in (shown by the admin API). */

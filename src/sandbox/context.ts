@@ -148,6 +148,7 @@ export class Sandbox implements Deps {
       hookId,
       seed: config.seed,
       timers: this.timers,
+      eventsKept: config.eventsKept,
     });
     this.faults = new FaultService({
       store: this.store,

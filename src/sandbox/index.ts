@@ -71,6 +71,18 @@ export interface StartSandboxOptions {
    * @default 33554432 (32 MiB)
    */
   requestLogMaxBytes?: number;
+  /**
+   * Webhook events kept at least, with their deliveries and attempts; older ones are pruned once none of
+   * their deliveries is pending (docs/reliability.md, "Retention").
+   * @default 100000
+   */
+  eventsKept?: number;
+  /**
+   * Bytes all snapshots may take together; a save that would pass it is refused (docs/reliability.md,
+   * "Retention").
+   * @default 2147483648 (2 GiB)
+   */
+  snapshotsMaxBytes?: number;
   /** Observers of every answered request. */
   observers?: RequestObserver[];
   /**
@@ -160,6 +172,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     seed: options.seed,
     allowedHosts: options.allowedHosts,
     requestLogMaxBytes: options.requestLogMaxBytes,
+    eventsKept: options.eventsKept,
+    snapshotsMaxBytes: options.snapshotsMaxBytes,
     webhookSecret: options.webhookSecret,
     webhookHeader: options.webhookHeader,
     webhookRetry: options.webhookRetry,

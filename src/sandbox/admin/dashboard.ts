@@ -182,6 +182,22 @@ function tableOf(sandbox: SandboxView, table: ResourceTable, pageNo: number, pag
   };
 }
 
+/** What each store holds against its bound (docs/reliability.md, "Retention"), and warnings first. */
+function storageTable(sandbox: SandboxView): TableView {
+  const s = sandbox.services.admin.storage(true);
+  const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  const rows: Cell[][] = [
+    ...(s.warnings ?? []).map((w): Cell[] => ['warning', w, '']),
+    ['database', mib(s.databaseBytes), s.diskFreeBytes == null ? '' : `${mib(s.diskFreeBytes)} free on the disk`],
+    ['events', `${s.events.count}`, `newest ${s.events.kept} kept, older ones pruned once settled`],
+    ['deliveries', `${s.deliveries.count} (${s.deliveries.pending} pending)`, 'pruned with their events; pending ones give up after the last retry'],
+    ['request log', `${s.requestLog.rows} rows, ${mib(s.requestLog.bytes)}`, `${s.requestLog.maxRows} rows, ${mib(s.requestLog.maxBytes)}`],
+    ['used form tokens', `${s.formTokens.count}`, 'kept a day'],
+    ['snapshots', `${s.snapshots.count}, ${mib(s.snapshots.bytes)}`, `${mib(s.snapshots.maxBytes)}; a save past it is refused`],
+  ];
+  return { id: 'storage', title: 'Storage', columns: ['store', 'holds', 'bound'], rows, empty: '' };
+}
+
 /** SEPA credits on their way (1 Waiting) and when each settles by the sandbox clock; none: no table. */
 async function waitingCreditsTable(sandbox: SandboxView): Promise<TableView[]> {
   const waiting = await sandbox.services.credits.waiting();
@@ -213,7 +229,7 @@ async function overview(req: RouteRequest): Promise<Reply> {
       section: 'overview',
       clock: clockPanel(sandbox, '/'),
       notice: noticeOf(req),
-      tables: [...waiting, ...(['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false))],
+      tables: [...waiting, ...(['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false)), storageTable(sandbox)],
       requests: { title: 'Latest requests', rows: recent.map(requestView), empty: 'No requests logged yet.', more: { href: `${BASE}/requests`, label: 'Request log' } },
     }),
   );

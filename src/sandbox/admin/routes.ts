@@ -121,7 +121,8 @@ export const adminRoutes: Route[] = [
     method: 'GET',
     path: '/__sandbox/health',
     kind: 'admin',
-    handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, { status: 'up', baseUrl: sandbox.baseUrl }),
+    // `storage`: what each store holds and its bound, and warnings before a disk fills (docs/reliability.md, "Retention").
+    handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, { status: 'up', baseUrl: sandbox.baseUrl, storage: sandbox.services.admin.storage() }),
   },
   { method: 'GET', path: '/__sandbox/clock', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.admin.clock()) },
   { method: 'POST', path: '/__sandbox/clock', kind: 'admin', handler: postClock },

@@ -17,7 +17,7 @@
 import { isoUtcMs } from '../domain/clock.js';
 import { invalidValue, notFound } from '../errors.js';
 import { HOLDER_KEY } from '../store/lock.js';
-import { SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
+import { DEFAULT_SNAPSHOTS_MAX_BYTES, SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotSpaceError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
 import { clockView, type ClockView } from './admin-clock.js';
 import { TOKEN_SECRET_KEY } from './tokens.js';
 import type { Deps } from './deps.js';
@@ -34,7 +34,7 @@ export const SECRETS_LEFT_OUT: ReadonlySet<string> = new Set(['formTokens.secret
 export const KEPT_ON_RESTORE: ReadonlySet<string> = new Set([HOLDER_KEY, 'webhooks.hookId', ...SECRETS_LEFT_OUT]);
 
 /** What snapshots use: the copies, the request log (flushed into them), and what the sandbox holds in memory. */
-export type SnapshotDeps = Pick<Deps, 'store' | 'log' | 'clock' | 'snapshots' | 'events' | 'exactMeta' | 'afterRestore'>;
+export type SnapshotDeps = Pick<Deps, 'store' | 'log' | 'clock' | 'snapshots' | 'events' | 'exactMeta' | 'afterRestore' | 'config'>;
 
 /** A snapshot as the admin API answers it. */
 export interface SnapshotView {
@@ -58,7 +58,12 @@ export function saveSnapshot(sandbox: SnapshotDeps, name: string): { snapshot: S
   const started = performance.now();
   // Rows of the request log still in memory go into the database, and so into the copy.
   sandbox.log.flush();
-  const info = sandbox.snapshots.save(name, sandbox.exactMeta(), SECRETS_LEFT_OUT);
+  let info: SnapshotInfo;
+  try {
+    info = sandbox.snapshots.save(name, sandbox.exactMeta(), SECRETS_LEFT_OUT, sandbox.config.snapshotsMaxBytes ?? DEFAULT_SNAPSHOTS_MAX_BYTES);
+  } catch (error) {
+    throw snapshotError(error, name);
+  }
   return { snapshot: view(info), location: sandbox.snapshots.location, durationMs: elapsed(started) };
 }
 
@@ -81,7 +86,7 @@ export function restoreSnapshot(sandbox: SnapshotDeps, name: string): { restored
 
 function snapshotError(error: unknown, name: string): unknown {
   if (error instanceof SnapshotNotFoundError) return notFound(`Snapshot "${name}"`);
-  if (error instanceof SnapshotUnusableError) return invalidValue('name', error.message);
+  if (error instanceof SnapshotUnusableError || error instanceof SnapshotSpaceError) return invalidValue('name', error.message);
   return error;
 }
 

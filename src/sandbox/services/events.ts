@@ -35,7 +35,14 @@ export interface EventServiceDeps {
    * @default realTimers
    */
   timers?: Timers | undefined;
+  /** Events kept at least (with their deliveries); older settled ones are pruned. Default {@link DEFAULT_EVENTS_KEPT}. */
+  eventsKept?: number | undefined;
 }
+
+/** The default of {@link EventServiceDeps.eventsKept} (docs/reliability.md, "Retention"). */
+export const DEFAULT_EVENTS_KEPT = 100_000;
+/** Events recorded between two prunings (each deletes at most a thousand, in the write that records one). */
+const PRUNE_EVERY = 256;
 
 /**
  * Events of one payment that arrive within this hold are sent newest first to an endpoint with the
@@ -62,6 +69,8 @@ export class EventService {
   private readonly closing = new AbortController();
 
   private readonly timers: Timers;
+  /** Events recorded since settled old ones were last pruned. */
+  private recordedSincePrune = 0;
 
   constructor(private readonly deps: EventServiceDeps) {
     this.timers = deps.timers ?? realTimers;
@@ -122,6 +131,11 @@ export class EventService {
 
   /** The sequence number, id and time of the next event. */
   private nextEvent(): { seq: number; id: string; createdAt: number } {
+    const kept = this.deps.eventsKept ?? DEFAULT_EVENTS_KEPT;
+    if (++this.recordedSincePrune >= Math.min(PRUNE_EVERY, kept)) {
+      this.recordedSincePrune = 0;
+      this.deps.events.pruneSettled(kept);
+    }
     const seq = Math.max(this.latestSeq, this.deps.events.lastSeq()) + 1;
     const id = this.deps.seed !== undefined ? uuidFromText(`${this.deps.seed}:event:${seq}`) : randomUUID();
     return { seq, id, createdAt: this.deps.clock.now() };

@@ -35,6 +35,7 @@ import { resetBusiness, resetSandbox } from './admin-reset.js';
 import { adviceFor, keptTraffic, type AdviceOptions } from './advisor.js';
 import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore } from './admin-webhooks.js';
 import type { EventRow } from '../domain/webhook-records.js';
+import { storageSizes } from './storage.js';
 import { deleteSnapshot, listSnapshots, restoreSnapshot, saveSnapshot } from './admin-snapshots.js';
 import type { EventFilter } from '../store/events.js';
 import type { FaultRuleInput } from './faults.js';
@@ -111,6 +112,8 @@ export function createServices(deps: Deps) {
       changeClock: (change: ClockChange) => changeClock(deps, change),
       requestLog: () => deps.log,
       advice: (options?: AdviceOptions) => adviceFor(deps, traffic, options),
+      /** Sizes of every store and their bounds (`/__sandbox/health`, the dashboard). */
+      storage: (withDisk?: boolean) => storageSizes(deps, withDisk),
     },
     /** Saved copies of the whole state (the admin API and the dashboard). */
     snapshots: {

@@ -308,6 +308,11 @@ export class RequestLog {
     }
   }
 
+  /** Rows and characters stored (rows still in memory not counted), and the row bound. */
+  size(): { rows: number; bytes: number; maxRows: number } {
+    return { rows: this.sizes.length - this.sizesHead, bytes: this.storedBytes, maxRows: this.capacity };
+  }
+
   /** The newest sequence number handed out (0 when the log never had a row). */
   lastSeq(): number {
     return this.nextSeq;

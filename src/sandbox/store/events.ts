@@ -104,6 +104,12 @@ export class EventRepository {
   private readonly deleteEndpointStmt;
   private readonly recentFindingsStmt;
   private readonly listQueries = new Map<string, Statement<unknown[]>>();
+  private readonly retentionCutoffStmt;
+  private readonly settledBeforeStmt;
+  private readonly deleteAttemptsStmt;
+  private readonly deleteDeliveriesStmt;
+  private readonly deleteEventsStmt;
+  private readonly countsStmt;
 
   constructor(private readonly db: Db) {
     this.insertEventStmt = db.prepare('INSERT INTO events (seq, id, type, business_id, payment_id, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -145,6 +151,42 @@ export class EventRepository {
     this.insertEndpointStmt = db.prepare('INSERT INTO webhook_endpoints (hook_id, business_id, created_at, data) VALUES (?, ?, ?, ?)');
     this.deleteEndpointStmt = db.prepare('DELETE FROM webhook_endpoints WHERE hook_id = ?');
     this.recentFindingsStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'finding' ORDER BY id DESC LIMIT ?");
+    // Retention: the newest `keep` events stay; older ones go once none of their deliveries is pending.
+    this.retentionCutoffStmt = db.prepare('SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck();
+    this.settledBeforeStmt = db
+      .prepare("SELECT seq FROM events WHERE seq <= ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_seq = events.seq AND status = 'pending') ORDER BY seq LIMIT ?")
+      .pluck();
+    this.deleteAttemptsStmt = db.prepare('DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?)))');
+    this.deleteDeliveriesStmt = db.prepare('DELETE FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?))');
+    this.deleteEventsStmt = db.prepare('DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))');
+    this.countsStmt = db.prepare(
+      "SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM deliveries) AS deliveries, (SELECT count(*) FROM deliveries WHERE status = 'pending' AND id > -1) AS pending",
+    );
+  }
+
+  // ---- Retention ----
+
+  /**
+   * Deletes up to `batch` of the oldest events beyond the newest `keep`, with their deliveries and their
+   * attempts, skipping any event with a delivery still pending (it goes once that delivery is delivered or
+   * given up). Answers how many events were deleted. Call inside `store.write`.
+   */
+  pruneSettled(keep: number, batch = 1000): number {
+    const cutoff = this.retentionCutoffStmt.get(keep) as number | undefined;
+    if (cutoff === undefined) return 0;
+    const seqs = this.settledBeforeStmt.all(cutoff, batch) as number[];
+    if (seqs.length === 0) return 0;
+    const list = JSON.stringify(seqs);
+    this.deleteAttemptsStmt.run(list);
+    this.deleteDeliveriesStmt.run(list);
+    this.deleteEventsStmt.run(list);
+    return seqs.length;
+  }
+
+  /** How many events and deliveries are stored, and how many deliveries are pending (`/__sandbox/health`). */
+  counts(): { events: number; deliveries: number; pendingDeliveries: number } {
+    const row = this.countsStmt.get() as { events: number; deliveries: number; pending: number };
+    return { events: row.events, deliveries: row.deliveries, pendingDeliveries: row.pending };
   }
 
   // ---- Endpoints ----

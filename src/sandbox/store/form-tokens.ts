@@ -19,6 +19,7 @@ export class FormTokenRepository {
   private readonly pruneStmt;
   private readonly findStmt;
   private readonly outcomeStmt;
+  private readonly countStmt;
   /** Tokens recorded since the expired ones were last deleted. */
   private inserted = 0;
 
@@ -27,6 +28,12 @@ export class FormTokenRepository {
     this.pruneStmt = db.prepare('DELETE FROM form_tokens WHERE created_at < ?');
     this.findStmt = db.prepare('SELECT target_id, used_at, outcome FROM form_tokens WHERE token = ?');
     this.outcomeStmt = db.prepare('UPDATE form_tokens SET outcome = ? WHERE token = ?');
+    this.countStmt = db.prepare('SELECT count(*) FROM form_tokens').pluck();
+  }
+
+  /** How many used tokens are kept (each at most a day: services/submission.ts prunes older ones). */
+  count(): number {
+    return this.countStmt.get() as number;
   }
 
   /** Records a token as used at `usedAt`; `issuedAt` is when the page that carried it was shown. */

@@ -30,9 +30,9 @@
  * Keys of `meta` named in `keep` (this process's lock holder, secrets) keep their current value.
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Store } from './group-commit.js';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
@@ -66,6 +66,20 @@ export class SnapshotUnusableError extends Error {
     this.name = 'SnapshotUnusableError';
   }
 }
+
+/** Thrown for a save there is no room for (past the snapshots' limit, or a disk nearly full); `code` is `ENOSPACE`. */
+export class SnapshotSpaceError extends Error {
+  readonly code = 'ENOSPACE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotSpaceError';
+  }
+}
+
+/** The default limit of all snapshots together (docs/reliability.md, "Retention"). */
+export const DEFAULT_SNAPSHOTS_MAX_BYTES = 2 * 1024 ** 3;
+/** Free disk space a save always leaves (and below which `/__sandbox/health` warns). */
+export const DISK_RESERVE_BYTES = 256 * 1024 ** 2;
 
 export class SnapshotRepository {
   /** `<db>.snapshots`, or for `:memory:` a temporary folder removed on close. */
@@ -109,11 +123,12 @@ export class SnapshotRepository {
    * `meta` values are written into the copy only (exact values the served file holds ahead of time); `meta`
    * keys in `omit` (secrets) are left out of it.
    */
-  save(name: string, meta: Record<string, unknown> = {}, omit: ReadonlySet<string> = new Set()): SnapshotInfo {
+  save(name: string, meta: Record<string, unknown> = {}, omit: ReadonlySet<string> = new Set(), maxBytes = DEFAULT_SNAPSHOTS_MAX_BYTES): SnapshotInfo {
     checkName(name);
     this.store.flush();
     const db = this.store.db;
     mkdirSync(this.dir, { recursive: true });
+    this.checkRoom(name, maxBytes);
     const target = join(this.dir, `${name}.db`);
     const temporary = join(this.dir, `.${name}.${process.pid}.${Date.now()}.partial`);
     try {
@@ -137,6 +152,35 @@ export class SnapshotRepository {
     const stat = statSync(target);
     this.sound.set(target, stampOf(stat));
     return { name, bytes: stat.size, savedAt: stat.mtimeMs };
+  }
+
+  /**
+   * Refuses a save that would take the snapshots past `maxBytes` together, or leave the disk with less than
+   * {@link DISK_RESERVE_BYTES} free: the copy is about the size of the database's used pages.
+   */
+  private checkRoom(name: string, maxBytes: number): void {
+    const copyBytes = this.databaseBytes();
+    const others = this.list().filter((s) => s.name !== name).reduce((sum, s) => sum + s.bytes, 0);
+    if (others + copyBytes > maxBytes) {
+      throw new SnapshotSpaceError(
+        `Saving "${name}" (about ${mib(copyBytes)}) would take the snapshots to ${mib(others + copyBytes)}, past their limit of ${mib(maxBytes)}: delete some (paylink snapshot delete <name>) or raise the limit (snapshotsMaxBytes).`,
+      );
+    }
+    const free = freeBytes(this.dir);
+    if (free !== undefined && free - copyBytes < DISK_RESERVE_BYTES) {
+      throw new SnapshotSpaceError(`Saving "${name}" (about ${mib(copyBytes)}) would leave less than ${mib(DISK_RESERVE_BYTES)} free on the disk of ${this.location}: delete some snapshots or free space first.`);
+    }
+  }
+
+  /** Bytes of the served database's used pages (what a copy takes). */
+  databaseBytes(): number {
+    const pages = (this.sql('PRAGMA page_count').pluck().get() as number) - (this.sql('PRAGMA freelist_count').pluck().get() as number);
+    return pages * (this.sql('PRAGMA page_size').pluck().get() as number);
+  }
+
+  /** Free bytes on the disk the snapshots are kept on (undefined where the platform cannot tell). */
+  freeDiskBytes(): number | undefined {
+    return freeBytes(this.dir);
   }
 
   /** The saved snapshots, by name. */
@@ -358,6 +402,22 @@ export class SnapshotRepository {
 function checkName(name: string): void {
   if (!SNAPSHOT_NAME.test(name)) {
     throw new SnapshotUnusableError(`"${name}" is not a snapshot name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter, digit or "_".`);
+  }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+/** Free bytes on the file system holding `dir` (or its nearest existing parent), if the platform tells. */
+function freeBytes(dir: string): number | undefined {
+  let at = dir;
+  for (let i = 0; i < 64 && !existsSync(at); i++) at = dirname(at);
+  try {
+    const stats = statfsSync(at);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
   }
 }
 
