@@ -4,8 +4,10 @@
  * not SQLite, rows of another shape) is refused with a 4xx envelope and the current state is kept.
  */
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { describe, expect, it } from 'vitest';
 import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
@@ -105,5 +107,23 @@ describe('snapshot files', () => {
     await sb.restart();
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
     expect(existsSync(snapshotFile('good'))).toBe(true);
+  });
+
+  it('keeps a :memory: sandbox\'s snapshots in a folder of its own, removed on close, or by the next one after a kill', async () => {
+    const dead = 2 ** 22 + 54321;
+    const abandoned = join(tmpdir(), `paylink-snapshots-${dead}-test`);
+    mkdirSync(abandoned, { recursive: true });
+    writeFileSync(join(abandoned, 'left.db'), 'x');
+    const running = await startSandbox({ port: 0, db: ':memory:' });
+    const mine = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`paylink-snapshots-${process.pid}-`));
+    try {
+      expect(existsSync(abandoned)).toBe(false);
+      const saved = await fetch(`${running.url}/__sandbox/snapshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'mem' }) });
+      expect(saved.status).toBe(200);
+      expect(mine().length).toBe(1);
+    } finally {
+      await running.close();
+    }
+    expect(mine()).toEqual([]);
   });
 });

@@ -2,8 +2,9 @@
  * Snapshots of the whole sandbox database: saved while the sandbox serves, restored in one transaction.
  *
  * Where they live: beside a database file, in `<db>.snapshots/<name>.db` (each one an ordinary SQLite file
- * that `sqlite3` opens); for `:memory:`, in a temporary folder of this process, removed when it closes (they
- * were serialized buffers held in memory: 40 saves raised the process's memory from 114 to 556 MB).
+ * that `sqlite3` opens); for `:memory:`, in a temporary folder of this process, removed when it closes, or
+ * by the next `:memory:` sandbox when the process was killed (they were serialized buffers held in memory:
+ * 40 saves raised the process's memory from 114 to 556 MB).
  *
  * Secrets are left out of the copy (`omit`: the webhook, form-token and token keys in `meta`), and the
  * copy's freed pages are zeroed, so a snapshot can be copied or shared; a restore keeps the running ones.
@@ -101,7 +102,8 @@ export class SnapshotRepository {
   ) {
     this.memory = path === ':memory:' || path === '';
     if (this.memory) {
-      const dir = mkdtempSync(join(tmpdir(), 'paylink-snapshots-'));
+      removeAbandonedMemoryFolders();
+      const dir = mkdtempSync(join(tmpdir(), `${MEMORY_FOLDER_PREFIX}${process.pid}-`));
       this.dir = dir;
       store.onBeforeClose(() => rmSync(dir, { recursive: true, force: true }));
     } else {
@@ -446,6 +448,25 @@ function removeSave(temporary: string): void {
 
 /** `.<name>.<pid>.<time>.partial` and its `-journal`: a save in progress, or abandoned by a killed process. */
 const PARTIAL = /^\..+\.(\d+)\.\d+\.partial(?:-journal|-wal|-shm)?$/;
+
+/** `paylink-snapshots-<pid>-<random>` in the temporary folder: a `:memory:` sandbox's snapshots. */
+const MEMORY_FOLDER_PREFIX = 'paylink-snapshots-';
+const MEMORY_FOLDER = /^paylink-snapshots-(\d+)-/;
+
+/** Removes the snapshot folders of `:memory:` sandboxes that were killed (their process is gone). */
+function removeAbandonedMemoryFolders(): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = MEMORY_FOLDER.exec(entry)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+    rmSync(join(tmpdir(), entry), { recursive: true, force: true });
+  }
+}
 
 /** Removes what saves killed midway left in `dir` (those of processes still running are kept). */
 function removeAbandonedSaves(dir: string): void {
