@@ -7,7 +7,7 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from './records.js';
+import type { CardSummary, CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields, TransactionReferences } from './records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -16,6 +16,17 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
     authorizationMode: t.authorizationMode,
   };
   if (t.trackingCode !== undefined) view.trackingCode = t.trackingCode;
+  Object.assign(view, referencesView(t));
+  return view;
+}
+
+/** The merchant's references (`storeId`, `invoiceId`, `purchaseId`, `countryCode`, `languageCode`) it sent. */
+export function referencesView(refs: TransactionReferences | undefined): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  if (refs === undefined) return view;
+  for (const key of ['storeId', 'invoiceId', 'purchaseId', 'countryCode', 'languageCode'] as const) {
+    if (refs[key] !== undefined) view[key] = refs[key];
+  }
   return view;
 }
 
@@ -65,13 +76,20 @@ export function paymentTransactionView(p: PaymentRecord): Record<string, unknown
   if (p.trackingCode !== undefined) view.trackingCode = p.trackingCode;
   if (p.parentPaymentId !== undefined) view.parentId = p.parentPaymentId;
   if (p.descriptor !== undefined) view.descriptor = p.descriptor;
+  Object.assign(view, referencesView(p.references));
   return view;
+}
+
+/** `body.card`: the card's summary; a card sent without a holder name (optional) is answered without one. */
+export function cardView(card: CardSummary): Record<string, unknown> {
+  const { holderName, ...rest } = card;
+  return holderName === '' ? rest : { ...rest, holderName };
 }
 
 /** The `body` of a payment: transaction, card, token when tokenized, redirect while pending, error on failure. */
 export function paymentBody(p: PaymentRecord): Record<string, unknown> {
   const body: Record<string, unknown> = { transaction: paymentTransactionView(p) };
-  if (p.card !== undefined) body.card = { ...p.card };
+  if (p.card !== undefined) body.card = cardView(p.card);
   if (p.token !== undefined) body.token = { ...p.token };
   if (p.redirect !== undefined) body.redirect = p.redirect.fields !== undefined ? { ...p.redirect, fields: { ...p.redirect.fields } } : { ...p.redirect };
   if (p.error !== undefined) body.error = errorBody(p.error);

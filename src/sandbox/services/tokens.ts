@@ -77,9 +77,10 @@ export function tokenView(token: TokenRecord): Record<string, unknown> {
     lastFourDigits: token.lastFourDigits,
     expiryMonth: token.expiryMonth,
     expiryYear: token.expiryYear,
-    holderName: token.holderName,
     createdAt: isoUtc(token.createdAt),
   };
+  // A card saved without a holder name (optional in the provider's reference) has none to show.
+  if (token.holderName !== '') view.holderName = token.holderName;
   if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
   if (token.customer !== undefined) view.customer = token.customer;
   return view;

@@ -1,0 +1,121 @@
+/**
+ * The provider's developer portal, followed (docs/compatibility.md, "The developer portal, page by page"):
+ * each test is written from what a portal page documents (its field tables and its example requests), not
+ * from any client's code.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkoutRequest, linkRequest, uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
+import { expectError, FUTURE } from './client.js';
+
+const sb = useSandbox();
+const BIZ = 'portal';
+
+function payment(patch: { action?: string; businessId?: string; transaction?: Record<string, unknown>; card?: Record<string, unknown> | null; more?: Record<string, unknown> } = {}) {
+  const body: Record<string, unknown> = {
+    transaction: { amount: 10, currencyCode: 'EUR', trackingCode: uniqueCode('portal'), ...patch.transaction },
+    ...patch.more,
+  };
+  if (patch.card !== null) body.card = { number: '4111111111111111', cvv: '123', ...FUTURE, ...patch.card };
+  return { action: patch.action ?? 'payment', header: { businessId: patch.businessId ?? BIZ }, body };
+}
+
+async function pay(body: unknown): Promise<JsonResponse> {
+  return sb.post('/gateway/v3/payments', body);
+}
+
+describe('optional means optional (the reference and the SDK classes)', () => {
+  it('takes a card payment without card.holderName, as the 3DS 2.0 and tokenization examples send it, and answers no name', async () => {
+    const res = await pay(payment());
+    expect([res.status, res.body.result], res.text).toEqual([200, 0]);
+    expect(res.body.body.card.lastFourDigits).toBe('1111');
+    expect(res.body.body.card).not.toHaveProperty('holderName');
+    const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.body.card).not.toHaveProperty('holderName');
+  });
+
+  it('takes a token creation without card.holderName (the key fields are business, customer, number and expiry)', async () => {
+    const res = await sb.post('/gateway/v3/tokens', { header: { businessId: BIZ }, body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE } } });
+    expect([res.status, res.body.result], res.text).toEqual([200, 0]);
+    expect(res.body.body.displayHint).toMatch(/1111$/);
+  });
+
+  it('still refuses a holderName that is not text', async () => {
+    expectError(await pay(payment({ card: { holderName: 7 } })), { result: -1, code: 1002, path: 'body.card.holderName' });
+  });
+});
+
+describe('field rules of POST /payments (the reference)', () => {
+  const refusals: Array<[string, unknown, string]> = [
+    ['a tracking code shorter than 8 characters ("Minimal length: 8 characters")', payment({ transaction: { trackingCode: 'abc1234' } }), 'body.transaction.trackingCode'],
+    ['a businessId longer than String(50)', payment({ businessId: 'b'.repeat(51) }), 'header.businessId'],
+    ['an invoiceId longer than String(255)', payment({ transaction: { invoiceId: 'i'.repeat(256) } }), 'body.transaction.invoiceId'],
+    ['a purchaseId longer than String(100)', payment({ transaction: { purchaseId: 'p'.repeat(101) } }), 'body.transaction.purchaseId'],
+    ['a three-letter countryCode (String(2), ISO 3166-1 alpha-2)', payment({ transaction: { countryCode: 'NLD' } }), 'body.transaction.countryCode'],
+    ['a languageCode that is not two letters (String(2), ISO 639-1)', payment({ transaction: { languageCode: 'nl-NL' } }), 'body.transaction.languageCode'],
+    ['a storeId that is not a number', payment({ transaction: { storeId: 'main' } }), 'body.transaction.storeId'],
+  ];
+  for (const [name, body, path] of refusals) {
+    it(`refuses ${name} with the input-error envelope, storing nothing`, async () => {
+      const res = await pay(body);
+      expectError(res, { result: -1, code: 1002, path });
+    });
+  }
+
+  it('takes a tracking code of exactly 8 characters and a businessId of 50', async () => {
+    const code = `t${Date.now().toString(36)}`.slice(0, 8).padEnd(8, '0');
+    const res = await pay(payment({ businessId: 'b'.repeat(50), transaction: { trackingCode: code } }));
+    expect([res.status, res.body.result], res.text).toEqual([200, 0]);
+    expect(res.body.body.trackingCode).toBe(code);
+  });
+
+  it('stores and answers storeId, invoiceId, purchaseId, countryCode and languageCode on the payment, its GET and its lookup', async () => {
+    const references = { storeId: 1, invoiceId: 'INV-2019-0001', purchaseId: 'PO-77', countryCode: 'nl', languageCode: 'NL' };
+    const res = await pay(payment({ transaction: references }));
+    expect(res.body.result, res.text).toBe(0);
+    const expected = { storeId: 1, invoiceId: 'INV-2019-0001', purchaseId: 'PO-77', countryCode: 'NL', languageCode: 'nl' };
+    expect(res.body.body.transaction).toMatchObject(expected);
+    const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.body.transaction).toMatchObject(expected);
+  });
+
+  it('answers the references of a bank payment too (the iDEAL sheet: countryCode NL, languageCode nl)', async () => {
+    const res = await pay(payment({ card: null, transaction: { brandId: 3010, returnUrl: 'https://shop.example/back', countryCode: 'NL', languageCode: 'nl', purchaseId: 'PO-78' }, more: { bank: { issuerId: 10 } } }));
+    expect(res.body.result, res.text).toBe(2);
+    expect(res.body.body.transaction).toMatchObject({ countryCode: 'NL', languageCode: 'nl', purchaseId: 'PO-78' });
+  });
+
+  it('echoes the references of a payment link and a checkout in body.transaction, on creation and on GET', async () => {
+    const references = { storeId: 2, invoiceId: 'your_invoiceId', purchaseId: 'your_purchaseId', languageCode: 'en', countryCode: 'DE' };
+    const link = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: BIZ, transaction: references }));
+    expect(link.body.result, link.text).toBe(0);
+    expect(link.body.body.transaction).toMatchObject(references);
+    const linkRead = await sb.get(`/gateway/v3/paymentlinks/${link.body.body.link.linkId}?businessId=${BIZ}`);
+    expect(linkRead.body.body.transaction).toMatchObject(references);
+
+    const checkout = await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: BIZ, transaction: references }));
+    expect(checkout.body.result, checkout.text).toBe(2);
+    expect(checkout.body.body.transaction).toMatchObject(references);
+  });
+});
+
+describe('"authorize" on a brand without separate capture (the reference\'s note on POST /payments)', () => {
+  it('makes an iDEAL authorize a final payment, answered with action "payment"', async () => {
+    const res = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 3010, returnUrl: 'https://shop.example/back' }, more: { bank: { issuerId: 10 } } }));
+    expect([res.status, res.body.result], res.text).toEqual([200, 2]);
+    expect(res.body.body.transaction.action).toBe('payment');
+    const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.body.transaction.action).toBe('payment');
+  });
+
+  it('does the same for Giropay and PayPal', async () => {
+    const giropay = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 3025, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }));
+    expect([giropay.body.result, giropay.body.body.transaction.action], giropay.text).toEqual([2, 'payment']);
+    const paypal = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 4010, returnUrl: 'https://shop.example/back' } }));
+    expect([paypal.body.result, paypal.body.body.transaction.action], paypal.text).toEqual([2, 'payment']);
+  });
+
+  it('keeps a card authorize an authorization', async () => {
+    const res = await pay(payment({ action: 'authorize' }));
+    expect([res.body.result, res.body.body.transaction.action], res.text).toEqual([0, 'authorize']);
+  });
+});
