@@ -119,3 +119,51 @@ describe('"authorize" on a brand without separate capture (the reference\'s note
     expect([res.body.result, res.body.body.transaction.action], res.text).toEqual([0, 'authorize']);
   });
 });
+
+describe('payment links as the portal shows them ("Create Payment Link", "Get Payment Link")', () => {
+  it('gives a link created without brandIds the portal\'s default list, less the brands the sandbox does not offer', async () => {
+    const request = linkRequest({ businessId: BIZ });
+    delete (request.body.link as Record<string, unknown>).brandIds;
+    const res = await sb.post('/gateway/v3/paymentlinks', request);
+    expect(res.body.result, res.text).toBe(0);
+    const expected = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 5020];
+    expect(res.body.body.link.brandIds).toEqual(expected);
+    const read = await sb.get(`/gateway/v3/paymentlinks/${res.body.body.link.linkId}?businessId=${BIZ}`);
+    expect(read.body.body.link.brandIds).toEqual(expected);
+  });
+
+  it('stores and answers the link\'s type and descriptor (the creation example\'s "SINGLE" and "your_descriptor")', async () => {
+    const res = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: BIZ, transaction: { type: 'single', descriptor: 'your_descriptor' } }));
+    expect(res.body.result, res.text).toBe(0);
+    expect(res.body.body.transaction).toMatchObject({ type: 'SINGLE', descriptor: 'your_descriptor' });
+    const read = await sb.get(`/gateway/v3/paymentlinks/${res.body.body.link.linkId}?businessId=${BIZ}`);
+    expect(read.body.body.transaction).toMatchObject({ type: 'SINGLE', descriptor: 'your_descriptor' });
+    expect(read.body.body.link.expirationTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+});
+
+describe('session timeouts from the brand sheets (iDEAL 600 s, Giropay 420 s)', () => {
+  async function bankPayment(brandId: number): Promise<string> {
+    const res = await pay(payment({ businessId: 'portal-time', card: null, transaction: { brandId, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }));
+    expect(res.body.result, res.text).toBe(2);
+    return res.body.body.id;
+  }
+  async function advance(step: string): Promise<string[]> {
+    const res = await sb.post('/__sandbox/clock', { advance: step });
+    expect(res.status, res.text).toBe(200);
+    return (res.body.body.settled as Array<{ paymentId: string }>).map((s) => s.paymentId);
+  }
+
+  it('expires a Giropay payment after 420 seconds and an iDEAL payment after 600, each as 4 Timeout', async () => {
+    await sb.post('/__sandbox/clock', { reset: true });
+    const giropay = await bankPayment(3025);
+    const ideal = await bankPayment(3010);
+    expect(await advance('6m')).toEqual([]);
+    expect(await advance('2m')).toEqual([giropay]);
+    expect(await advance('2m')).toEqual([]);
+    expect(await advance('1m')).toEqual([ideal]);
+    const read = await sb.get(`/gateway/v3/payments/${ideal}?businessId=portal-time`);
+    expect(read.body.result).toBe(4);
+    await sb.post('/__sandbox/clock', { reset: true });
+  });
+});

@@ -3,7 +3,7 @@
  * and token payments, redirect payments (a card brand's hosted form, bank and wallet pages), invoice
  * payments (AfterPay), their lookup, and capture, cancel and refund.
  */
-import { brandById, brandTakesCurrency } from '../domain/brands.js';
+import { brandAuthorizes, brandById, brandTakesCurrency } from '../domain/brands.js';
 import {
   absent,
   isObject,
@@ -172,7 +172,8 @@ async function createPayment(req: RouteRequest) {
       return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand } }));
     }
     // The reference: a brand without a separate authorize-capture flow makes an "authorize" a final payment,
-    // answered with action "payment" (below, the request goes on as a PAYMENT).
+    // answered with action "payment".
+    const brandAction = brandAuthorizes(brand) ? action : 'PAYMENT';
     const back = optionalReturnUrl(t.returnUrl);
     let bankInput: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
     if (brand.kind === 'bank') {
@@ -184,7 +185,7 @@ async function createPayment(req: RouteRequest) {
     } else if (bank !== undefined) {
       throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
     }
-    return paymentReply(await payments.create({ via: 'brand', request: { ...common, action: 'PAYMENT', brand, returnUrl: back, bank: bankInput } }));
+    return paymentReply(await payments.create({ via: 'brand', request: { ...common, action: brandAction, brand, returnUrl: back, bank: bankInput } }));
   }
 
   // A card brand and a returnUrl without card data: the customer enters the card on the hosted form.

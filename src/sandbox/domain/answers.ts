@@ -16,6 +16,8 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
     authorizationMode: t.authorizationMode,
   };
   if (t.trackingCode !== undefined) view.trackingCode = t.trackingCode;
+  if (t.type !== undefined) view.type = t.type;
+  if (t.descriptor !== undefined) view.descriptor = t.descriptor;
   Object.assign(view, referencesView(t));
   return view;
 }

@@ -40,6 +40,10 @@ export interface TransactionFields extends TransactionReferences {
   trackingCode?: string | undefined;
   /** `body.transaction.notifyUrl`: where webhook events about its payments go (docs/webhooks.md). */
   notifyUrl?: string | undefined;
+  /** A link's `type` (the portal's example: `SINGLE`), upper case, echoed. */
+  type?: string | undefined;
+  /** A link's statement descriptor, echoed. */
+  descriptor?: string | undefined;
 }
 
 /** Stored link status; `EXPIRED` is derived from the clock at read time, never stored. */
