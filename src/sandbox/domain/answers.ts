@@ -57,13 +57,16 @@ export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string):
 
 /** `body.checkout` (spec 2.4). */
 export function checkoutView(checkout: CheckoutRecord, baseUrl: string): Record<string, unknown> {
-  return {
+  const view: Record<string, unknown> = {
     checkoutId: checkout.id,
     redirect: { method: 'GET', url: hostedPageUrl(baseUrl, 'checkout', checkout.id) },
     brandIds: checkout.brandIds,
     expirationTime: isoUtc(checkout.expiresAt),
     tokenize: checkout.tokenize,
   };
+  // The portal's 3-D Secure checkout answers `threeDSecure: true`; its other examples show no such field.
+  if (checkout.threeDSecure === true) view.threeDSecure = true;
+  return view;
 }
 
 /** `body.transaction` of a payment (entry or direct payment). */

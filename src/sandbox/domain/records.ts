@@ -81,6 +81,10 @@ export interface CheckoutRecord extends StoredDocument {
   expiresAt: number;
   state: CheckoutStoredState;
   tokenize: Tokenize;
+  /** Created with `body.checkout.threeDSecure: true`: approved cards go through the challenge first. */
+  threeDSecure?: boolean | undefined;
+  /** `body.threeDSecure.version` as sent. */
+  threeDSecureVersion?: string | undefined;
   /** True while a 3-D Secure challenge is open. */
   challengeOpen: boolean;
   attempts: number;
