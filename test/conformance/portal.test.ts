@@ -211,3 +211,34 @@ describe('3-D Secure on checkouts ("3D Secure with Checkout")', () => {
     expectError(await sb.post('/gateway/v3/checkouts', bad), { result: -1, code: 1002, path: 'body.threeDSecure.version' });
   });
 });
+
+describe('tokens keyed as the tokenization pages say (business, customer id, card number, expiry)', () => {
+  async function tokenFor(customer: Record<string, unknown> | undefined, expiryYear = '2035'): Promise<string> {
+    const body: Record<string, unknown> = { brandId: 1010, card: { number: '4242424242424242', expiryMonth: '12', expiryYear } };
+    if (customer !== undefined) body.customer = customer;
+    const res = await sb.post('/gateway/v3/tokens', { header: { businessId: 'portal-tokens' }, body });
+    expect(res.body.result, res.text).toBe(0);
+    return res.body.body.token;
+  }
+
+  it('gives the same card the stored token for the same customer id, and another token for another customer or none', async () => {
+    const first = await tokenFor({ customerId: '98765', email: 'johndoe@example.com' });
+    expect(await tokenFor({ customerId: '98765' })).toBe(first);
+    expect(await tokenFor({ customerId: 98765 })).toBe(first);
+    const other = await tokenFor({ customerId: '12345' });
+    expect(other).not.toBe(first);
+    const none = await tokenFor(undefined);
+    expect([first, other]).not.toContain(none);
+    expect(await tokenFor(undefined)).toBe(none);
+    expect(await tokenFor({ customerId: '98765' }, '2036')).not.toBe(first);
+  });
+
+  it('keys the token a tokenized payment saves by its customer id too ("Payment with Tokenize")', async () => {
+    const saved = await tokenFor({ customerId: 'cust-pay-1' });
+    const res = await pay(
+      payment({ action: 'authorize', businessId: 'portal-tokens', transaction: { tokenize: true, brandId: 1010, countryCode: 'NL' }, card: { number: '4242424242424242', expiryMonth: '12', expiryYear: '2035' }, more: { customer: { customerId: 'cust-pay-1' } } }),
+    );
+    expect(res.body.result, res.text).toBe(0);
+    expect(res.body.body.token.token).toBe(saved);
+  });
+});

@@ -198,6 +198,9 @@ async function createPayment(req: RouteRequest) {
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };
+  // The token a tokenized payment saves is keyed by the customer too, when the request names one.
+  const customer = optionalObject(body.customer, 'body.customer');
+  const customerId = customer === undefined ? undefined : optionalIdentifier(customer.customerId, 'body.customer.customerId', { max: 100 });
 
   const record = await payments.create({
     via: 'card',
@@ -214,6 +217,7 @@ async function createPayment(req: RouteRequest) {
       source,
       brandId,
       tokenize,
+      customerId,
     },
   });
   return paymentReply(record);

@@ -50,6 +50,8 @@ export interface ChargeRequest {
   allowedBrandIds?: number[];
   /** Save the card as a token on success. */
   tokenize: boolean;
+  /** `body.customer.customerId` of a direct payment: a key field of the token it saves. */
+  customerId?: string | undefined;
   parent?: { kind: 'link' | 'checkout'; id: string };
   /** What retry cards count attempts by: 'link:<id>', 'checkout:<id>' or 'tc:<businessId>:<trackingCode>'. */
   attemptKey: string;
@@ -278,7 +280,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
     record.token = { token: source.token.token, displayHint: source.token.displayHint };
   } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
     const pending = {
-      fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear),
+      fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear, req.customerId),
       behaviour: source.behaviour,
       displayHint: source.displayHint,
     };

@@ -22,9 +22,14 @@ function secret(sandbox: Pick<Deps, 'meta'>): string {
   return value;
 }
 
-/** The fingerprint of a card for a business: what makes the same card give the same token. */
-export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string): string {
-  return createHmac('sha256', secret(sandbox)).update(`${businessId}\n${number}\n${expiryMonth}\n${expiryYear}`).digest('hex');
+/**
+ * The fingerprint of a card for a business: what makes the same card give the same token. The key fields
+ * are the provider's ("Create Token": business, customer id when given, card number, expiry month and
+ * year); a card saved without a customer id keeps the fingerprint it always had.
+ */
+export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string, customerId?: string): string {
+  const key = `${businessId}\n${number}\n${expiryMonth}\n${expiryYear}${customerId !== undefined ? `\ncustomer:${customerId}` : ''}`;
+  return createHmac('sha256', secret(sandbox)).update(key).digest('hex');
 }
 
 /** What a new token is made of: the record less what `saveToken` assigns itself. */
