@@ -3,9 +3,10 @@
  * each test is written from what a portal page documents (its field tables and its example requests), not
  * from any client's code.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutRequest, linkRequest, uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
 import { customerSubmits, expectError, FUTURE } from './client.js';
+import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
 const sb = useSandbox();
 const BIZ = 'portal';
@@ -240,5 +241,47 @@ describe('tokens keyed as the tokenization pages say (business, customer id, car
     );
     expect(res.body.result, res.text).toBe(0);
     expect(res.body.body.token.token).toBe(saved);
+  });
+});
+
+describe('Tokenization webhooks (the portal\'s event types Transaction and Tokenization, each Create and Update)', () => {
+  const SECRET = 'portal-tokenization-secret-42';
+  let tokensRx: Receiver;
+  let plainRx: Receiver;
+  beforeAll(async () => {
+    tokensRx = await startReceiver();
+    plainRx = await startReceiver();
+  });
+  afterAll(async () => {
+    await tokensRx.close();
+    await plainRx.close();
+  });
+
+  it('sends Tokenization.Create, signed, with the token in its payload, to an endpoint that subscribed to it, and only Transaction events to one that named no types', async () => {
+    const biz = 'portal-hooks';
+    const subscribed = await sb.post('/__sandbox/webhooks', { businessId: biz, url: tokensRx.url, secret: SECRET, events: ['Tokenization.Create', 'Transaction.Create'] });
+    expect(subscribed.body.result, subscribed.text).toBe(0);
+    const plain = await sb.post('/__sandbox/webhooks', { businessId: biz, url: plainRx.url, secret: SECRET });
+    expect(plain.body.result, plain.text).toBe(0);
+    expect(plain.body.body.endpoint.events).toEqual(['Transaction.Create', 'Transaction.Update']);
+    expect(subscribed.body.body.endpoint.events).toEqual(['Tokenization.Create', 'Transaction.Create']);
+
+    const created = await sb.post('/gateway/v3/tokens', { header: { businessId: biz }, body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } } });
+    expect(created.body.result, created.text).toBe(0);
+    const [delivery] = await tokensRx.waitFor(1, (d) => d.body?.Type === 'Tokenization.Create');
+    await verifyDelivery(delivery!, SECRET);
+    expect(delivery!.body.Message).toBe('A token was created.');
+    expect(delivery!.body.Payload.result).toBe(0);
+    expect(delivery!.body.Payload.body).toMatchObject({ token: created.body.body.token, displayHint: created.body.body.displayHint, brandId: 1010 });
+    expect(JSON.stringify(delivery!.body)).not.toContain('4111111111111111');
+
+    // The same card again is the stored token: no second Tokenization.Create.
+    await sb.post('/gateway/v3/tokens', { header: { businessId: biz }, body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } } });
+    const paid = await pay(payment({ businessId: biz }));
+    expect(paid.body.result, paid.text).toBe(0);
+    await plainRx.waitFor(1, (d) => d.body?.Type === 'Transaction.Create' && d.body?.Payload?.body?.id === paid.body.body.id);
+    await tokensRx.waitFor(1, (d) => d.body?.Type === 'Transaction.Create' && d.body?.Payload?.body?.id === paid.body.body.id);
+    expect(plainRx.deliveries.filter((d) => String(d.body?.Type).startsWith('Tokenization'))).toEqual([]);
+    expect(tokensRx.deliveries.filter((d) => d.body?.Type === 'Tokenization.Create')).toHaveLength(1);
   });
 });
