@@ -7,7 +7,7 @@ import { absent, optionalIdentifier, optionalObject, requireInteger, requireObje
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import { tokenView } from '../services/tokens.js';
+import { tokenView } from '../domain/answers.js';
 import { parseCardInput } from './payments.js';
 
 /** `customer` is stored as sent; far deeper than any real customer record and it overflowed the stack on save. */

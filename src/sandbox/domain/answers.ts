@@ -7,7 +7,7 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { CardSummary, CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields, TransactionReferences } from './records.js';
+import type { CardSummary, CheckoutRecord, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields, TransactionReferences } from './records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -151,4 +151,24 @@ export function bankView(p: PaymentRecord): Record<string, string> {
 /** The envelope of a payment, as its creation answered it (and every later GET answers it). */
 export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
   return paymentEntry(p, directPaymentBody(p));
+}
+
+/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
+export function tokenView(token: TokenRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    tokenId: token.id,
+    token: token.token,
+    brandId: token.brandId,
+    displayHint: token.displayHint,
+    firstSixDigits: token.firstSixDigits,
+    lastFourDigits: token.lastFourDigits,
+    expiryMonth: token.expiryMonth,
+    expiryYear: token.expiryYear,
+    createdAt: isoUtc(token.createdAt),
+  };
+  // A card saved without a holder name (optional in the provider's reference) has none to show.
+  if (token.holderName !== '') view.holderName = token.holderName;
+  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
+  if (token.customer !== undefined) view.customer = token.customer;
+  return view;
 }

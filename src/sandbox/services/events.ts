@@ -10,7 +10,7 @@ import { paymentEnvelope } from '../domain/answers.js';
 import type { Clock } from '../domain/clock.js';
 import { DEFAULT_EVENT_TYPES, eventBody, orderKeyOf, paymentEventType, serializeEvent, tokenEventType, type EventType, type WebhookFaults } from '../domain/events.js';
 import { isoUtc } from '../domain/clock.js';
-import { tokenView } from './tokens.js';
+import { tokenView } from '../domain/answers.js';
 import { uuidFromText } from '../domain/ids.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { realTimers, type Timers } from '../domain/timers.js';

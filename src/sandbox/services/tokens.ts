@@ -4,7 +4,6 @@
  * token while the number itself is never stored. Call the writers inside `sandbox.store.write`.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { isoUtc } from '../domain/clock.js';
 import type { TokenRecord } from '../domain/records.js';
 import type { Deps } from './deps.js';
 import { trackingCodeTaken } from '../domain/tracking-codes.js';
@@ -71,22 +70,3 @@ export function saveToken(sandbox: SaveTokenDeps, input: SaveTokenInput): TokenR
   return token;
 }
 
-/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
-export function tokenView(token: TokenRecord): Record<string, unknown> {
-  const view: Record<string, unknown> = {
-    tokenId: token.id,
-    token: token.token,
-    brandId: token.brandId,
-    displayHint: token.displayHint,
-    firstSixDigits: token.firstSixDigits,
-    lastFourDigits: token.lastFourDigits,
-    expiryMonth: token.expiryMonth,
-    expiryYear: token.expiryYear,
-    createdAt: isoUtc(token.createdAt),
-  };
-  // A card saved without a holder name (optional in the provider's reference) has none to show.
-  if (token.holderName !== '') view.holderName = token.holderName;
-  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
-  if (token.customer !== undefined) view.customer = token.customer;
-  return view;
-}
