@@ -716,7 +716,7 @@ printed either way).
 Examples:
   $ paylink api GET payments/7a9d...
   $ paylink api GET 'payments?trackingCode=order-1001'
-  $ paylink api POST payments --data '{"action":"payment","body":{"transaction":{"amount":10,"currencyCode":"EUR","trackingCode":"order-1"},"card":{"number":"4111111111111111","cvv":"123","expiryMonth":"12","expiryYear":"2030","holderName":"Ada"}}}'
+  $ paylink api POST payments --data '{"action":"payment","body":{"transaction":{"amount":10,"currencyCode":"EUR","trackingCode":"order-0001"},"card":{"number":"4111111111111111","cvv":"123","expiryMonth":"12","expiryYear":"2030","holderName":"Ada"}}}'
   $ paylink api POST payments/7a9d.../refund --data '{"body":{"transaction":{"amount":2}}}'
   $ paylink api POST paymentlinks --data @link.json --json | jq -r .body.link.linkId`,
     )

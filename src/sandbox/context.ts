@@ -158,6 +158,7 @@ export class Sandbox implements Deps {
     });
     // Every payment write is an event candidate, in the same transaction (services/events.ts).
     this.payments.onWrite((before, after) => this.events.paymentWritten(before, after));
+    this.tokens.onWrite((before, after) => this.events.tokenWritten(before, after));
     this.store.onCommit(() => this.events.afterCommit());
     this.store.onRollback(() => this.events.afterRollback());
     this.log = new RequestLog(this);

@@ -25,21 +25,21 @@ describe('createTestSandbox', () => {
   it('serves an in-memory sandbox on a free port with a typed client that fills in the business id', async () => {
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const link = await sandbox.api.links.create({
-      transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: 'kit-1' },
+      transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: 'kit-0001' },
       link: { returnUrl: 'https://shop.example/return', brandIds: [1010, 1020] },
     });
     expect(link.status).toBe(200);
     expect(link.result).toBe(0);
     expect(link.body.link.redirect.url).toContain(`${sandbox.url}/gateway/v3/web/paymentlinks/`);
     const read = await sandbox.api.links.get(link.body.link.linkId);
-    expect(read.body.transaction).toMatchObject({ trackingCode: 'kit-1' });
+    expect(read.body.transaction).toMatchObject({ trackingCode: 'kit-0001' });
     expect((await sandbox.api.links.get(link.body.link.linkId, 'another-shop')).result).not.toBe(0);
   });
 
   it('moves the clock, and snapshots and restores the state', async () => {
     await sandbox.clock.set('2031-01-01T00:00:00Z', { freeze: true });
     await sandbox.snapshot('kit');
-    const paid = await sandbox.api.payments.create({ transaction: { amount: 5, currencyCode: 'EUR', trackingCode: 'kit-pay' }, card: CARD });
+    const paid = await sandbox.api.payments.create({ transaction: { amount: 5, currencyCode: 'EUR', trackingCode: 'kit-pay-1' }, card: CARD });
     expect(paid.result).toBe(0);
     expect(await sandbox.clock.advance('1d')).toBe('2031-01-02T00:00:00.000Z');
     await sandbox.restore('kit');

@@ -25,13 +25,15 @@ function business(): string {
 }
 
 async function bankPayment(businessId: string, patch: { amount?: number; brandId?: number } = {}): Promise<string> {
-  const brandId = patch.brandId ?? 3010;
+  // EPS: a bank brand whose sheet gives no session timeout, so the sandbox's 15-minute bank window applies
+  // (iDEAL's 600 s and Giropay's 420 s are held by test/conformance/portal.test.ts).
+  const brandId = patch.brandId ?? 3030;
   const answer = await sb.post('/gateway/v3/payments', {
     action: 'payment',
     header: { businessId },
     body: {
       transaction: { amount: patch.amount ?? 10, currencyCode: 'EUR', trackingCode: uniqueCode('settle'), brandId, returnUrl: 'https://shop.example/back', notifyUrl: rx.url },
-      ...(brandId === 3010 ? { bank: { countryCode: 'NL', issuerId: 20 } } : {}),
+      ...(brandId === 3010 ? { bank: { countryCode: 'NL', issuerId: 20 } } : brandId !== 4010 ? { bank: {} } : {}),
     },
   });
   expect(answer.status, answer.text).toBe(200);

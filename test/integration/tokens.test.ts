@@ -22,7 +22,7 @@ function payWith(patch: { token?: string; card?: Record<string, unknown>; tokeni
 describe('POST /gateway/v3/tokens', () => {
   const refusals: Array<[string, unknown, number, number, string?]> = [
     ['a missing card', { header: { businessId: BIZ }, body: {} }, -1, 1004, 'body.card'],
-    ['a missing holder name', tokenRequest({ holderName: undefined }), -1, 1004, 'body.card.holderName'],
+    ['a holder name that is not text', tokenRequest({ holderName: 42 }), -1, 1002, 'body.card.holderName'],
     ['a bad expiry month', tokenRequest({ expiryMonth: '0' }), -1, 1002, 'body.card.expiryMonth'],
     ['a brandId that is not the card brand', tokenRequest({}, BIZ, { brandId: 1030 }), -1, 1002, 'body.brandId'],
     ['a bank brandId', tokenRequest({}, BIZ, { brandId: 3010 }), -1, 1002, 'body.brandId'],

@@ -51,7 +51,6 @@ const invalidLinkFields: Array<[string, Patch, string]> = [
 ];
 
 const missingLinkFields: Array<[string, Patch, string]> = [
-  ['brandIds', { link: { brandIds: undefined } }, 'body.link.brandIds'],
   ['returnUrl', { link: { returnUrl: undefined } }, 'body.link.returnUrl'],
 ];
 

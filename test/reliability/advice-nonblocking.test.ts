@@ -30,7 +30,7 @@ async function seed(): Promise<void> {
     const answer = await fetch(`${running.url}/gateway/v3/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'payment', header: { businessId: 'advice-load' }, body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'load-0' }, card: card('4111111111111111') } }),
+      body: JSON.stringify({ action: 'payment', header: { businessId: 'advice-load' }, body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'load-0000' }, card: card('4111111111111111') } }),
     });
     expect(answer.status).toBe(200);
     const payment = seen.find((e) => e.method === 'POST')!;

@@ -36,7 +36,7 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1))) query[key] = value;
   if (verb === 'GET') {
-    if (flags.data !== undefined) throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-1).');
+    if (flags.data !== undefined) throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-0001).');
     return { method: verb, path: fullPath, query };
   }
   let body: Record<string, unknown> = {};

@@ -12,7 +12,7 @@ import { adminOk, type AdminConnection } from '../client.js';
 import { ApiResponseError, UnreachableError, UsageError } from '../errors.js';
 import { httpRequest, type Transport } from '../http.js';
 import type { Ui } from '../ui.js';
-import { tamperBody } from '../../sandbox/domain/events.js';
+import { DEFAULT_EVENT_TYPES, tamperBody } from '../../sandbox/domain/events.js';
 import { parseClockStep } from '../../sandbox/domain/clock.js';
 import { maskUrlPasswords } from '../../sandbox/domain/mask.js';
 import { DELIVERY_MARK_HEADER } from '../../sandbox/domain/own-address.js';
@@ -246,7 +246,9 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
   const wait = options.waitSeconds ?? 25;
   const base = new URLSearchParams();
   if (options.businessId) base.set('businessId', options.businessId);
-  const types = options.events ?? [];
+  // Tokenization events only when asked for by name, as for a webhook endpoint: a handler built on the
+  // provider's SDKs cannot read their payload (docs/webhooks.md).
+  const types = options.events ?? [...DEFAULT_EVENT_TYPES];
   // The stream filters by one type; more than one is filtered here.
   if (types.length === 1) base.set('type', types[0]!);
   const file = options.cursorDir !== undefined ? cursorPath(options.cursorDir, url) : undefined;

@@ -72,7 +72,7 @@ export function parseEventTypes(values: string[] | undefined): string[] | undefi
     .filter(Boolean)
     .map((v) => {
       const found = EVENT_TYPES.find((t) => t.toLowerCase() === v.toLowerCase() || t.slice('Transaction.'.length).toLowerCase() === v.toLowerCase());
-      if (found === undefined) throw new UsageError(`--events: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update).`);
+      if (found === undefined) throw new UsageError(`--events: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
       return found;
     });
 }

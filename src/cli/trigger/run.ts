@@ -161,7 +161,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const doc =
           step.do === 'link'
             ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
-            : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds } } };
+            : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } };
         const body = await post(step.do === 'link' ? '/gateway/v3/paymentlinks' : '/gateway/v3/checkouts', doc, `${scenario.name}: ${step.do}`);
         ids[step.as] = step.do === 'link' ? body.body.link.linkId : body.body.checkout.checkoutId;
         return;
@@ -189,7 +189,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const body = await post(
           '/gateway/v3/payments',
           {
-            action: 'payment',
+            action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...transaction(step.as, amount), brandId: bankBrand.id, returnUrl: 'http://127.0.0.1:9/return' },
               ...(bankBrand.kind === 'bank' ? { bank: { countryCode: bankBrand.id === 3010 ? 'NL' : 'DE', ...(bankBrand.id === 3010 ? { issuerId: 20 } : {}) } } : {}),

@@ -16,7 +16,7 @@ export type Step =
   /** The customer on the hosted page of `of`: a test card of `outcome`, the 3-D Secure code (null: cancel), saving the card. */
   | { do: 'hosted-page'; of: string; outcome?: OutcomeName; threeDSCode?: string | null; saveCard?: boolean; as: string }
   /** A bank or wallet payment (iDEAL unless `--brand` names another), waiting for its page. */
-  | { do: 'bank-payment'; as: string; amount?: number }
+  | { do: 'bank-payment'; as: string; amount?: number; authorize?: boolean }
   /** The customer on the bank or wallet page of `of`. */
   | { do: 'bank-page'; of: string; outcome: 'approved' | 'cancelled' | 'failed' }
   /** The merchant reads the payment `of` (a bank payment settles by the amount convention on a read). */
@@ -143,6 +143,24 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       { do: 'bank-payment', as: 'payment', amount: 3.5 },
       { do: 'read', of: 'payment' },
+    ],
+  },
+  {
+    name: 'bank.authorize-is-payment',
+    description: 'An iDEAL "authorize": a brand without separate capture makes it a final payment (action payment), approved on the bank page.',
+    events: ['Transaction.Create', 'Transaction.Update'],
+    steps: [
+      { do: 'bank-payment', as: 'payment', authorize: true },
+      { do: 'bank-page', of: 'payment', outcome: 'approved' },
+    ],
+  },
+  {
+    name: 'checkout.3ds',
+    description: 'A checkout created with threeDSecure: true, its approved card sent through the challenge, code 1234.',
+    events: ['Transaction.Create', 'Transaction.Update'],
+    steps: [
+      { do: 'checkout', as: 'checkout', threeDSecure: true },
+      { do: 'hosted-page', of: 'checkout', threeDSCode: '1234', as: 'payment' },
     ],
   },
   {

@@ -3,7 +3,7 @@
  * per business; list, show and resend events; and the long-polled stream `paylink listen` forwards from.
  * Secrets are answered in full only when an endpoint is created; afterwards as their last four characters.
  */
-import { EVENT_TYPES, faultNames, faultsOf, FAULT_NAMES, maskSecret, type EventType, type WebhookFaults } from '../domain/events.js';
+import { DEFAULT_EVENT_TYPES, EVENT_TYPES, faultNames, faultsOf, FAULT_NAMES, maskSecret, type EventType, type WebhookFaults } from '../domain/events.js';
 import { maskUrlPasswords } from '../domain/mask.js';
 import { isoUtcMs, parseClockStep } from '../domain/clock.js';
 import { envelope } from '../http/envelope.js';
@@ -60,7 +60,7 @@ export function endpointView(sandbox: SandboxView, e: EndpointRecord) {
     hookId: e.hookId,
     businessId: e.businessId,
     url: maskUrlPasswords(e.url),
-    events: e.events ?? [...EVENT_TYPES],
+    events: e.events ?? [...DEFAULT_EVENT_TYPES],
     secret: maskSecret(e.secret ?? sandbox.services.webhooks.secret()),
     ownSecret: e.secret !== undefined,
     faults: faultNames(e.faults),

@@ -2,7 +2,7 @@
  * Checkouts (spec 4.4-4.5, SANDBOX.md "Lifecycle"): created Pending, valid for 30 minutes, optionally
  * tokenizing the card.
  */
-import { brandIds, requireObject, returnUrl, tokenize } from '../http/fields.js';
+import { brandIds, optionalBoolean, requireObject, returnUrl, threeDSecureVersion, tokenize } from '../http/fields.js';
 import { checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
@@ -21,8 +21,11 @@ async function createCheckout(req: RouteRequest) {
   const brands = brandIds(c.brandIds, 'body.checkout.brandIds');
   const url = returnUrl(c.returnUrl, 'body.checkout.returnUrl');
   const tokenizeMode = tokenize(c.tokenize, 'body.checkout.tokenize');
+  // The portal's "3D Secure with Checkout": the flag turns the challenge on, the version says which protocol.
+  const threeDSecure = optionalBoolean(c.threeDSecure, 'body.checkout.threeDSecure') ?? false;
+  const version = threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
 
-  const checkout = await sandbox.services.checkouts.create({ businessId, transaction, brandIds: brands, returnUrl: url, tokenize: tokenizeMode });
+  const checkout = await sandbox.services.checkouts.create({ businessId, transaction, brandIds: brands, returnUrl: url, tokenize: tokenizeMode, threeDSecure, threeDSecureVersion: version });
   return envelope(sandbox, RESULTS.pending, {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),

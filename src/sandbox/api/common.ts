@@ -1,7 +1,7 @@
 /**
  * Parsing shared by the API resources: the `body.transaction` block and the payment entries of a link or checkout.
  */
-import { absent, authorizationMode, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
+import { absent, authorizationMode, transactionReferences, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
 import type { Services } from '../services/index.js';
@@ -22,6 +22,7 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
     authorizationMode: authorizationMode(t.authorizationMode, 'body.transaction.authorizationMode'),
     trackingCode: trackingCode(t.trackingCode, 'body.transaction.trackingCode', options.trackingRequired),
   };
+  Object.assign(fields, transactionReferences(t, 'body.transaction'));
   // Where webhook events about its payments go (docs/webhooks.md); http and https only.
   if (!absent(t.notifyUrl)) fields.notifyUrl = returnUrl(t.notifyUrl, 'body.transaction.notifyUrl');
   return fields;

@@ -1,7 +1,8 @@
 /**
  * Payment links (spec 4.1-4.3, SANDBOX.md "Lifecycle"): parse -> validate -> domain -> envelope.
  */
-import { brandIds, duration, optionalBoolean, requireObject, returnUrl, threeDSecureVersion, tokenize } from '../http/fields.js';
+import { absent, brandIds, duration, optionalBoolean, optionalString, requireObject, returnUrl, threeDSecureVersion, tokenize, type JsonObject } from '../http/fields.js';
+import { LINK_DEFAULT_BRAND_IDS } from '../domain/brands.js';
 import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
@@ -17,9 +18,16 @@ async function createLink(req: RouteRequest) {
   const businessId = req.businessFromBody(json);
   const body = requireObject(json.body, 'body');
   const transaction = parseTransaction(body, { trackingRequired: false });
+  const t = body.transaction as JsonObject;
+  // The portal's "Create Payment Link" example: the link's type (SINGLE) and descriptor, echoed back.
+  const type = optionalString(t.type, 'body.transaction.type', { max: 50 })?.toUpperCase();
+  if (type !== undefined) transaction.type = type;
+  const descriptor = optionalString(t.descriptor, 'body.transaction.descriptor', { max: 127 });
+  if (descriptor !== undefined) transaction.descriptor = descriptor;
   const l = requireObject(body.link, 'body.link');
   const period = duration(l.duration, 'body.link.duration');
-  const brands = brandIds(l.brandIds, 'body.link.brandIds');
+  // Without brandIds a link offers the portal's default list ("Get Payment Link").
+  const brands = absent(l.brandIds) ? [...LINK_DEFAULT_BRAND_IDS] : brandIds(l.brandIds, 'body.link.brandIds');
   const url = returnUrl(l.returnUrl, 'body.link.returnUrl');
   const tokenizeMode = tokenize(l.tokenize, 'body.link.tokenize');
   const threeDSecure = optionalBoolean(l.threeDSecure, 'body.link.threeDSecure') ?? false;

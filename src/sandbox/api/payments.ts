@@ -3,7 +3,7 @@
  * and token payments, redirect payments (a card brand's hosted form, bank and wallet pages), invoice
  * payments (AfterPay), their lookup, and capture, cancel and refund.
  */
-import { brandById, brandTakesCurrency } from '../domain/brands.js';
+import { brandAuthorizes, brandById, brandTakesCurrency } from '../domain/brands.js';
 import {
   absent,
   descriptor as descriptorField,
@@ -12,6 +12,7 @@ import {
   optionalNumber,
   optionalObject,
   optionalString,
+  paymentTrackingCode,
   requireAmount,
   requireCurrency,
   requireInteger,
@@ -22,13 +23,19 @@ import {
   type Json,
   type JsonObject,
 } from '../http/fields.js';
-import type { PaymentRecord } from '../domain/records.js';
+import type { PaymentRecord, TransactionReferences } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { CardInput } from '../services/charge.js';
 import type { FollowUpAction } from '../domain/follow-ups.js';
 import { parseTransaction } from './common.js';
 import { paymentEnvelope } from '../domain/answers.js';
+
+/** The references actually sent, or undefined when none was. */
+function pruned(refs: TransactionReferences): TransactionReferences | undefined {
+  const kept = Object.fromEntries(Object.entries(refs).filter(([, v]) => v !== undefined)) as TransactionReferences;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
 
 /** A payment answered with the HTTP status of its result: 200, 400 for failures, 500 for the -7 test card. */
 function paymentReply(p: PaymentRecord): Reply {
@@ -60,9 +67,11 @@ export function parseCardInput(card: JsonObject, options: { cvvRequired: boolean
   const number = requireString(card.number, 'body.card.number', { max: 30 });
   const expiryMonth = stringOrInteger(card.expiryMonth, 'body.card.expiryMonth');
   const expiryYear = stringOrInteger(card.expiryYear, 'body.card.expiryYear');
-  const holderName = requireString(card.holderName, 'body.card.holderName', { max: 100 });
+  // Optional, as the provider's reference marks it: its own examples (3DS 2.0 payment, tokenization) leave it out.
+  const holderName = optionalString(card.holderName, 'body.card.holderName', { max: 100 });
   const cvv = options.cvvRequired ? requireString(card.cvv, 'body.card.cvv', { max: 4 }) : optionalString(card.cvv, 'body.card.cvv', { max: 4 });
-  const input: CardInput = { number, expiryMonth, expiryYear, holderName };
+  const input: CardInput = { number, expiryMonth, expiryYear };
+  if (holderName !== undefined) input.holderName = holderName;
   if (cvv !== undefined) input.cvv = cvv;
   return input;
 }
@@ -137,7 +146,9 @@ async function createPayment(req: RouteRequest) {
   const body = requireObject(json.body, 'body');
   const transaction = parseTransaction(body, { trackingRequired: true });
   const t = body.transaction as JsonObject;
-  const trackingCode = transaction.trackingCode!;
+  const trackingCode = paymentTrackingCode(t.trackingCode, 'body.transaction.trackingCode');
+  const { storeId, invoiceId, purchaseId, countryCode, languageCode } = transaction;
+  const references = pruned({ storeId, invoiceId, purchaseId, countryCode, languageCode });
   const brandId = optionalBrandId(t.brandId, 'body.transaction.brandId');
   const tokenize = parseTokenize(t.tokenize, 'body.transaction.tokenize');
   const token = optionalString(t.token, 'body.transaction.token', { max: 100 });
@@ -146,7 +157,7 @@ async function createPayment(req: RouteRequest) {
   const bank = optionalObject(body.bank, 'body.bank');
 
   const brand = brandId !== undefined ? brandById(brandId) : undefined;
-  const extra = transaction.notifyUrl !== undefined ? { notifyUrl: transaction.notifyUrl } : undefined;
+  const extra = { ...(transaction.notifyUrl !== undefined ? { notifyUrl: transaction.notifyUrl } : {}), ...(references !== undefined ? { references } : {}) };
   const common = { businessId, action, amount: transaction.amount, currencyCode: transaction.currencyCode, trackingCode, descriptor, extra };
   const payments = req.sandbox.services.payments;
 
@@ -161,7 +172,9 @@ async function createPayment(req: RouteRequest) {
       if (bank !== undefined) throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
       return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand } }));
     }
-    if (action !== 'PAYMENT') throw invalidValue('action', `A ${brand.name} payment can only be a payment, not an authorization.`);
+    // The reference: a brand without a separate authorize-capture flow makes an "authorize" a final payment,
+    // answered with action "payment".
+    const brandAction = brandAuthorizes(brand) ? action : 'PAYMENT';
     const back = optionalReturnUrl(t.returnUrl);
     let bankInput: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
     if (brand.kind === 'bank') {
@@ -173,7 +186,7 @@ async function createPayment(req: RouteRequest) {
     } else if (bank !== undefined) {
       throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
     }
-    return paymentReply(await payments.create({ via: 'brand', request: { ...common, action: 'PAYMENT', brand, returnUrl: back, bank: bankInput } }));
+    return paymentReply(await payments.create({ via: 'brand', request: { ...common, action: brandAction, brand, returnUrl: back, bank: bankInput } }));
   }
 
   // A card brand and a returnUrl without card data: the customer enters the card on the hosted form.
@@ -186,6 +199,9 @@ async function createPayment(req: RouteRequest) {
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };
+  // The token a tokenized payment saves is keyed by the customer too, when the request names one.
+  const customer = optionalObject(body.customer, 'body.customer');
+  const customerId = customer === undefined ? undefined : optionalIdentifier(customer.customerId, 'body.customer.customerId', { max: 100 });
 
   const record = await payments.create({
     via: 'card',
@@ -196,11 +212,13 @@ async function createPayment(req: RouteRequest) {
       currencyCode: transaction.currencyCode,
       trackingCode,
       descriptor,
+      references,
       notifyUrl: transaction.notifyUrl,
       returnUrl: optionalReturnUrl(t.returnUrl),
       source,
       brandId,
       tokenize,
+      customerId,
     },
   });
   return paymentReply(record);

@@ -3,11 +3,11 @@
  * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';
-import { absent, optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
+import { absent, optionalIdentifier, optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import { tokenView } from '../services/tokens.js';
+import { tokenView } from '../domain/answers.js';
 import { parseCardInput } from './payments.js';
 
 /** `customer` is stored as sent; far deeper than any real customer record and it overflowed the stack on save. */
@@ -38,6 +38,7 @@ async function createToken(req: RouteRequest) {
   if (customer !== undefined && nestingDepth(customer) > MAX_CUSTOMER_DEPTH) {
     throw invalidValue('body.customer', `Nested more than ${MAX_CUSTOMER_DEPTH} levels deep.`);
   }
+  const customerId = customer === undefined ? undefined : optionalIdentifier(customer.customerId, 'body.customer.customerId', { max: 100 });
   const code = trackingCode(body.trackingCode, 'body.trackingCode', false);
   let brandId: number | undefined;
   if (!absent(body.brandId)) {
@@ -45,7 +46,7 @@ async function createToken(req: RouteRequest) {
     if (brandById(brandId)?.kind !== 'card') throw invalidValue('body.brandId', 'Expected the id of a card brand; see docs/api.md.');
   }
 
-  const token = await sandbox.services.tokens.create({ businessId, card: input, brandId, trackingCode: code, customer });
+  const token = await sandbox.services.tokens.create({ businessId, card: input, brandId, trackingCode: code, customer, customerId });
   const answer: Record<string, unknown> = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
   // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
   if (token.trackingCode !== undefined) answer.trackingCode = token.trackingCode;

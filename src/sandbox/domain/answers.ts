@@ -7,7 +7,7 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { CheckoutRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields } from './records.js';
+import type { CardSummary, CheckoutRecord, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields, TransactionReferences } from './records.js';
 
 export function transactionView(t: TransactionFields): Record<string, unknown> {
   const view: Record<string, unknown> = {
@@ -16,6 +16,19 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
     authorizationMode: t.authorizationMode,
   };
   if (t.trackingCode !== undefined) view.trackingCode = t.trackingCode;
+  if (t.type !== undefined) view.type = t.type;
+  if (t.descriptor !== undefined) view.descriptor = t.descriptor;
+  Object.assign(view, referencesView(t));
+  return view;
+}
+
+/** The merchant's references (`storeId`, `invoiceId`, `purchaseId`, `countryCode`, `languageCode`) it sent. */
+export function referencesView(refs: TransactionReferences | undefined): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  if (refs === undefined) return view;
+  for (const key of ['storeId', 'invoiceId', 'purchaseId', 'countryCode', 'languageCode'] as const) {
+    if (refs[key] !== undefined) view[key] = refs[key];
+  }
   return view;
 }
 
@@ -44,13 +57,16 @@ export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string):
 
 /** `body.checkout` (spec 2.4). */
 export function checkoutView(checkout: CheckoutRecord, baseUrl: string): Record<string, unknown> {
-  return {
+  const view: Record<string, unknown> = {
     checkoutId: checkout.id,
     redirect: { method: 'GET', url: hostedPageUrl(baseUrl, 'checkout', checkout.id) },
     brandIds: checkout.brandIds,
     expirationTime: isoUtc(checkout.expiresAt),
     tokenize: checkout.tokenize,
   };
+  // The portal's 3-D Secure checkout answers `threeDSecure: true`; its other examples show no such field.
+  if (checkout.threeDSecure === true) view.threeDSecure = true;
+  return view;
 }
 
 /** `body.transaction` of a payment (entry or direct payment). */
@@ -65,13 +81,20 @@ export function paymentTransactionView(p: PaymentRecord): Record<string, unknown
   if (p.trackingCode !== undefined) view.trackingCode = p.trackingCode;
   if (p.parentPaymentId !== undefined) view.parentId = p.parentPaymentId;
   if (p.descriptor !== undefined) view.descriptor = p.descriptor;
+  Object.assign(view, referencesView(p.references));
   return view;
+}
+
+/** `body.card`: the card's summary; a card sent without a holder name (optional) is answered without one. */
+export function cardView(card: CardSummary): Record<string, unknown> {
+  const { holderName, ...rest } = card;
+  return holderName === '' ? rest : { ...rest, holderName };
 }
 
 /** The `body` of a payment: transaction, card, token when tokenized, redirect while pending, error on failure. */
 export function paymentBody(p: PaymentRecord): Record<string, unknown> {
   const body: Record<string, unknown> = { transaction: paymentTransactionView(p) };
-  if (p.card !== undefined) body.card = { ...p.card };
+  if (p.card !== undefined) body.card = cardView(p.card);
   if (p.token !== undefined) body.token = { ...p.token };
   if (p.redirect !== undefined) body.redirect = p.redirect.fields !== undefined ? { ...p.redirect, fields: { ...p.redirect.fields } } : { ...p.redirect };
   if (p.error !== undefined) body.error = errorBody(p.error);
@@ -128,4 +151,24 @@ export function bankView(p: PaymentRecord): Record<string, string> {
 /** The envelope of a payment, as its creation answered it (and every later GET answers it). */
 export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
   return paymentEntry(p, directPaymentBody(p));
+}
+
+/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
+export function tokenView(token: TokenRecord): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    tokenId: token.id,
+    token: token.token,
+    brandId: token.brandId,
+    displayHint: token.displayHint,
+    firstSixDigits: token.firstSixDigits,
+    lastFourDigits: token.lastFourDigits,
+    expiryMonth: token.expiryMonth,
+    expiryYear: token.expiryYear,
+    createdAt: isoUtc(token.createdAt),
+  };
+  // A card saved without a holder name (optional in the provider's reference) has none to show.
+  if (token.holderName !== '') view.holderName = token.holderName;
+  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
+  if (token.customer !== undefined) view.customer = token.customer;
+  return view;
 }

@@ -25,6 +25,12 @@ export interface Brand {
   currencies?: readonly string[];
   /** The brand's home country, answered as `body.bank.countryCode` when the request names none. */
   countryCode?: string;
+  /**
+   * How long the customer has on the bank's or wallet's page before the payment expires, from the brand's
+   * sheet on the provider's portal ("Session timeout is the time when the consumer is redirected to his
+   * bank and his session getting expired"). Absent: the sandbox's window for the brand's kind.
+   */
+  sessionTimeoutSeconds?: number;
 }
 
 /** PayPal's currencies (its published list, those the sandbox knows). */
@@ -46,10 +52,11 @@ export const BRANDS: readonly Brand[] = [
   { id: 1060, name: 'Diners Club', kind: 'card', cvvLength: 3, groups: [[4, 6, 4]] },
   { id: 1090, name: 'JCB', kind: 'card', cvvLength: 3 },
   { id: 1210, name: 'Bancontact', kind: 'card', cvvLength: 3 },
-  { id: 3010, name: 'iDEAL', kind: 'bank', currencies: ['EUR'], countryCode: 'NL' },
+  // Timeouts from the portal's brand sheets: iDEAL 600 s, Giropay 420 s.
+  { id: 3010, name: 'iDEAL', kind: 'bank', currencies: ['EUR'], countryCode: 'NL', sessionTimeoutSeconds: 600 },
   // Sofort ran in several countries (DE, AT, NL, BE, CH, PL, GB): no home country, four currencies.
   { id: 3020, name: 'Sofort', kind: 'bank', currencies: ['EUR', 'CHF', 'GBP', 'PLN'] },
-  { id: 3025, name: 'Giropay', kind: 'bank', currencies: ['EUR'], countryCode: 'DE' },
+  { id: 3025, name: 'Giropay', kind: 'bank', currencies: ['EUR'], countryCode: 'DE', sessionTimeoutSeconds: 420 },
   { id: 3030, name: 'EPS', kind: 'bank', currencies: ['EUR'], countryCode: 'AT' },
   { id: 4010, name: 'PayPal', kind: 'wallet', currencies: PAYPAL_CURRENCIES },
   // AfterPay's countries: NL, BE, DE, AT (EUR), CH, SE, NO, DK.
@@ -75,3 +82,27 @@ export function brandTakesCurrency(brand: Brand, currencyCode: string): boolean 
 
 /** Ids of every card brand, the default offer of `paylink link create`. */
 export const CARD_BRAND_IDS: readonly number[] = BRANDS.filter((b) => b.kind === 'card').map((b) => b.id);
+
+/**
+ * Whether `brand` has a separate authorize-capture flow. Only cards and AfterPay do: the portal's brand
+ * sheets list no "Authorize -> capture" workflow for the bank and wallet brands, and the reference says an
+ * `authorize` of such a brand "leads directly to a final payment", answered with action `payment`.
+ */
+export function brandAuthorizes(brand: Brand): boolean {
+  return brand.kind === 'card' || brand.kind === 'invoice';
+}
+
+/** The window a waiting payment of `brandId` has on its bank or wallet page, in ms, when its sheet gives one. */
+export function brandSessionMs(brandId: number): number | undefined {
+  const seconds = brandById(brandId)?.sessionTimeoutSeconds;
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/**
+ * The brands a payment link offers when it is created without `body.link.brandIds`: the list the portal's
+ * "Get Payment Link" and "Cancel Payment Link" answers show for such a link (1010 ... 4010, 6010, 5020,
+ * 8010), in its order, less 6010 (SEPA, a credit brand here) and 8010 (no brand the sandbox knows).
+ */
+export const LINK_DEFAULT_BRAND_IDS: readonly number[] = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 6010, 5020, 8010].filter(
+  (id) => BY_ID.has(id),
+);

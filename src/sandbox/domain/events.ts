@@ -4,11 +4,32 @@
  * times in, values out; services/events.ts stores them, services/webhook-delivery.ts sends them.
  */
 import { crc32 } from 'node:zlib';
-import type { PaymentRecord } from './records.js';
+import type { PaymentRecord, TokenRecord } from './records.js';
 
-/** The two event types the provider sent; its SDKs do not check the type, they read the payload. */
-export type EventType = 'Transaction.Create' | 'Transaction.Update';
-export const EVENT_TYPES: readonly EventType[] = ['Transaction.Create', 'Transaction.Update'];
+/**
+ * The event types the provider's portal lists ("Webhooks"): Transaction and Tokenization, each Create and
+ * Update. Its SDKs do not check the type, they read the payload, and only a payment's: the PHP SDK's event
+ * builder throws on a payload without `body.transaction`.
+ */
+export type EventType = 'Transaction.Create' | 'Transaction.Update' | 'Tokenization.Create' | 'Tokenization.Update';
+export const EVENT_TYPES: readonly EventType[] = ['Transaction.Create', 'Transaction.Update', 'Tokenization.Create', 'Tokenization.Update'];
+/**
+ * What an endpoint registered without a list of types receives: the Transaction events. Tokenization
+ * events go only to endpoints that name them, so a handler built on the provider's SDKs never meets a
+ * payload they cannot read.
+ */
+export const DEFAULT_EVENT_TYPES: readonly EventType[] = ['Transaction.Create', 'Transaction.Update'];
+
+/** The event a write of a token is: a new token is `Tokenization.Create`; a change of what it holds `Tokenization.Update`. */
+export function tokenEventType(before: TokenRecord | undefined, after: TokenRecord): EventType | undefined {
+  if (before === undefined) return 'Tokenization.Create';
+  const changed =
+    before.expiryMonth !== after.expiryMonth ||
+    before.expiryYear !== after.expiryYear ||
+    before.holderName !== after.holderName ||
+    JSON.stringify(before.customer) !== JSON.stringify(after.customer);
+  return changed ? 'Tokenization.Update' : undefined;
+}
 
 /**
  * The event a write of a payment is: every new payment is `Transaction.Create`; a later write is
@@ -52,12 +73,19 @@ export interface EventBody {
   Payload: Record<string, unknown>;
 }
 
+const EVENT_MESSAGES: Record<EventType, string> = {
+  'Transaction.Create': 'A payment was created.',
+  'Transaction.Update': 'A payment was updated.',
+  'Tokenization.Create': 'A token was created.',
+  'Tokenization.Update': 'A token was updated.',
+};
+
 export function eventBody(id: string, type: EventType, createdAt: number, payload: Record<string, unknown>): EventBody {
   return {
     Id: id,
     Type: type,
     CreateTime: eventTime(createdAt),
-    Message: type === 'Transaction.Create' ? 'A payment was created.' : 'A payment was updated.',
+    Message: EVENT_MESSAGES[type],
     Payload: payload,
   };
 }

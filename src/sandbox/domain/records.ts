@@ -17,7 +17,22 @@ export type AuthorizationMode = 'PAYMENT' | 'AUTHORIZE';
 /** `tokenize` of a link or checkout: never, at the customer's choice (a checkbox), or always. */
 export type Tokenize = 'FALSE' | 'INQUIRE' | 'TRUE';
 
-export interface TransactionFields {
+/**
+ * The merchant's references the provider's reference lists in `body.transaction` beside the amount, stored
+ * as sent and echoed in the answers: the store (sub-account), the invoice and purchase of the order, and the
+ * customer's country and language.
+ */
+export interface TransactionReferences {
+  storeId?: number | undefined;
+  invoiceId?: string | undefined;
+  purchaseId?: string | undefined;
+  /** ISO 3166-1 alpha-2, upper case. */
+  countryCode?: string | undefined;
+  /** ISO 639-1, lower case. */
+  languageCode?: string | undefined;
+}
+
+export interface TransactionFields extends TransactionReferences {
   amount: number;
   /** Upper case. */
   currencyCode: string;
@@ -25,6 +40,10 @@ export interface TransactionFields {
   trackingCode?: string | undefined;
   /** `body.transaction.notifyUrl`: where webhook events about its payments go (docs/webhooks.md). */
   notifyUrl?: string | undefined;
+  /** A link's `type` (the portal's example: `SINGLE`), upper case, echoed. */
+  type?: string | undefined;
+  /** A link's statement descriptor, echoed. */
+  descriptor?: string | undefined;
 }
 
 /** Stored link status; `EXPIRED` is derived from the clock at read time, never stored. */
@@ -62,6 +81,10 @@ export interface CheckoutRecord extends StoredDocument {
   expiresAt: number;
   state: CheckoutStoredState;
   tokenize: Tokenize;
+  /** Created with `body.checkout.threeDSecure: true`: approved cards go through the challenge first. */
+  threeDSecure?: boolean | undefined;
+  /** `body.threeDSecure.version` as sent. */
+  threeDSecureVersion?: string | undefined;
   /** True while a 3-D Secure challenge is open. */
   challengeOpen: boolean;
   attempts: number;
@@ -145,6 +168,8 @@ export interface PaymentRecord extends StoredDocument {
   tokenize?: boolean | undefined;
   /** The statement descriptor the merchant sent, echoed in `body.transaction`. */
   descriptor?: string | undefined;
+  /** `storeId`, `invoiceId`, `purchaseId`, `countryCode`, `languageCode` as sent, echoed in `body.transaction`. */
+  references?: TransactionReferences | undefined;
   /** `body.transaction.notifyUrl` of a direct payment; hosted-page payments and follow-ups use their parent's. */
   notifyUrl?: string | undefined;
   /** Bank payments: the request's country and issuer, the bank's name, and the payer's account once paid. */

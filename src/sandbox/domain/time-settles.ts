@@ -4,10 +4,12 @@
  * passes. Pure: the windows, and when (and how) a waiting payment is due to settle. SEPA credits wait for
  * their settlement day instead (domain/lifecycle.ts), and are settled by the same sweep.
  */
+import { brandSessionMs } from './brands.js';
 import type { PaymentRecord } from './records.js';
 
 /**
- * A bank payment (iDEAL, Sofort, Giropay, EPS) whose customer never finishes on the bank page: 15 minutes,
+ * A bank payment (Sofort, EPS: brands whose sheet gives no session timeout; iDEAL and Giropay use theirs,
+ * `sessionTimeoutSeconds` in domain/brands.ts) whose customer never finishes on the bank page: 15 minutes,
  * as the provider's pending iDEAL payments expired (iDEAL sessions last at most 15 minutes).
  */
 export const BANK_PENDING_MS = 15 * 60_000;
@@ -39,7 +41,8 @@ export function timeSettlementOf(p: PaymentRecord, flow: 'bank' | 'wallet' | und
   if (p.result !== 2) return undefined;
   if (p.challenge !== undefined) return { kind: 'challenge-abandoned', dueAt: p.createdAt + CHALLENGE_OPEN_MS };
   if (flow === undefined || Math.trunc(p.amount) === 4) return undefined;
-  return flow === 'bank' ? { kind: 'bank-expired', dueAt: p.createdAt + BANK_PENDING_MS } : { kind: 'wallet-expired', dueAt: p.createdAt + WALLET_PENDING_MS };
+  const window = brandSessionMs(p.brandId);
+  return flow === 'bank' ? { kind: 'bank-expired', dueAt: p.createdAt + (window ?? BANK_PENDING_MS) } : { kind: 'wallet-expired', dueAt: p.createdAt + (window ?? WALLET_PENDING_MS) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { brandById } from '../domain/brands.js';
 import { maskDigitRuns } from '../domain/mask.js';
 import { amountProblem, currencyProblem } from '../domain/money.js';
-import type { AuthorizationMode, Tokenize } from '../domain/records.js';
+import type { AuthorizationMode, Tokenize, TransactionReferences } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { DEFAULT_LINK_DURATION, linkDurationMs } from '../domain/link-duration.js';
 
@@ -162,6 +162,16 @@ export function trackingCode(value: unknown, path: string, required: boolean): s
   return code;
 }
 
+/**
+ * `body.transaction.trackingCode` of a payment: the reference's "Minimal length: 8 characters" on top of
+ * {@link trackingCode}'s rules.
+ */
+export function paymentTrackingCode(value: unknown, path: string): string {
+  const code = trackingCode(value, path, true)!;
+  if (code.length < 8) throw invalidValue(path, 'At least 8 characters (the provider\'s minimum for a payment\'s tracking code).');
+  return code;
+}
+
 /** C0 controls and DEL: refused in identifiers that end up in terminals and logs. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
@@ -180,6 +190,41 @@ export function descriptor(value: unknown, path: string): string | undefined {
 }
 
 
+
+/**
+ * `storeId`, `invoiceId`, `purchaseId`, `countryCode` and `languageCode` of `body.transaction`, with the
+ * reference's types and lengths: storeId a Number (a whole number, or a string of digits as some clients
+ * send it), invoiceId String(255), purchaseId String(100), countryCode ISO 3166-1 alpha-2 and languageCode
+ * ISO 639-1 (two letters, any case). Each optional; absent ones are left out.
+ */
+export function transactionReferences(t: { [key: string]: unknown }, path: string): TransactionReferences {
+  const refs: TransactionReferences = {};
+  if (!absent(t.storeId)) {
+    const store = requireNumber(t.storeId, `${path}.storeId`);
+    if (!Number.isSafeInteger(store) || store < 0) throw invalidValue(`${path}.storeId`, 'Expected a whole number.');
+    refs.storeId = store;
+  }
+  const invoiceId = optionalIdentifier(t.invoiceId, `${path}.invoiceId`, { max: 255 });
+  if (invoiceId !== undefined) refs.invoiceId = noControls(invoiceId, `${path}.invoiceId`);
+  const purchaseId = optionalIdentifier(t.purchaseId, `${path}.purchaseId`, { max: 100 });
+  if (purchaseId !== undefined) refs.purchaseId = noControls(purchaseId, `${path}.purchaseId`);
+  const countryCode = optionalString(t.countryCode, `${path}.countryCode`);
+  if (countryCode !== undefined) {
+    if (!/^[A-Za-z]{2}$/.test(countryCode)) throw invalidValue(`${path}.countryCode`, 'Expected an ISO 3166-1 alpha-2 country code, such as NL.');
+    refs.countryCode = countryCode.toUpperCase();
+  }
+  const languageCode = optionalString(t.languageCode, `${path}.languageCode`);
+  if (languageCode !== undefined) {
+    if (!/^[A-Za-z]{2}$/.test(languageCode)) throw invalidValue(`${path}.languageCode`, 'Expected an ISO 639-1 language code, such as nl.');
+    refs.languageCode = languageCode.toLowerCase();
+  }
+  return refs;
+}
+
+function noControls(text: string, path: string): string {
+  if (CONTROL_CHARACTERS.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  return text;
+}
 
 /** `false`, `inquire` or `true` in any case (a JSON boolean is taken too), returned upper case; default FALSE. */
 export function tokenize(value: unknown, path: string): Tokenize {

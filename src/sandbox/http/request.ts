@@ -150,7 +150,8 @@ function checkBusinessId(value: unknown, path: string): string {
   if (value === undefined || value === null || value === '') throw missingProperty(path);
   // The provider's clients configure the business id as a number (its JS SDK's README: `businessId: 123456`).
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  if (typeof value !== 'string' || value.length > 100) throw invalidValue(path, 'Expected a string of at most 100 characters.');
+  // String(50) in the provider's reference.
+  if (typeof value !== 'string' || value.length > 50) throw invalidValue(path, 'Expected a string of at most 50 characters.');
   if (CONTROL_CHARACTERS.test(value)) throw invalidValue(path, 'Control characters are not allowed.');
   return value;
 }

@@ -9,7 +9,7 @@ import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, norm
 import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
-import type { CardSummary, PaymentRecord, PaymentRedirect, TokenRecord } from '../domain/records.js';
+import type { CardSummary, PaymentRecord, PaymentRedirect, TokenRecord, TransactionReferences } from '../domain/records.js';
 import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
 import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
 import { challengePath } from '../domain/paths.js';
@@ -22,7 +22,8 @@ export interface CardInput {
   cvv?: string;
   expiryMonth: string;
   expiryYear: string;
-  holderName: string;
+  /** Optional (the provider's reference); a card without one is stored and answered without a name. */
+  holderName?: string | undefined;
 }
 
 export interface ChargeRequest {
@@ -33,6 +34,8 @@ export interface ChargeRequest {
   trackingCode?: string;
   /** Statement descriptor, echoed in the answer. */
   descriptor?: string | undefined;
+  /** `storeId`, `invoiceId`, `purchaseId`, `countryCode`, `languageCode` of the request, echoed in the answer. */
+  references?: TransactionReferences | undefined;
   /** `body.transaction.notifyUrl` of a direct payment (webhook events). */
   notifyUrl?: string | undefined;
   /**
@@ -47,6 +50,8 @@ export interface ChargeRequest {
   allowedBrandIds?: number[];
   /** Save the card as a token on success. */
   tokenize: boolean;
+  /** `body.customer.customerId` of a direct payment: a key field of the token it saves. */
+  customerId?: string | undefined;
   parent?: { kind: 'link' | 'checkout'; id: string };
   /** What retry cards count attempts by: 'link:<id>', 'checkout:<id>' or 'tc:<businessId>:<trackingCode>'. */
   attemptKey: string;
@@ -98,8 +103,7 @@ function cardSource(card: CardInput): Source {
   const expiryYear = parseExpiryYear(card.expiryYear);
   if (expiryYear === undefined) throw invalidValue('body.card.expiryYear', 'Expected a year as YYYY or YY.');
 
-  if (typeof card.holderName !== 'string' || card.holderName.trim() === '') throw missingProperty('body.card.holderName');
-  const holderName = card.holderName.trim();
+  const holderName = typeof card.holderName === 'string' ? card.holderName.trim() : '';
   if (holderName.length > MAX_HOLDER_NAME) throw invalidValue('body.card.holderName', `At most ${MAX_HOLDER_NAME} characters.`);
   if (/[\u0000-\u001f\u007f]/.test(holderName)) throw invalidValue('body.card.holderName', 'Control characters are not allowed.');
 
@@ -266,6 +270,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
     card: source.behaviour === 'not-a-test-card' ? undefined : cardSummary(source, outcome),
   };
   if (req.descriptor !== undefined) record.descriptor = req.descriptor;
+  if (req.references !== undefined && Object.keys(req.references).length > 0) record.references = req.references;
   if (req.notifyUrl !== undefined) record.notifyUrl = req.notifyUrl;
   if (req.returnUrl !== undefined && base === undefined) record.returnUrl = req.returnUrl;
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
@@ -275,7 +280,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
     record.token = { token: source.token.token, displayHint: source.token.displayHint };
   } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
     const pending = {
-      fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear),
+      fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear, req.customerId),
       behaviour: source.behaviour,
       displayHint: source.displayHint,
     };

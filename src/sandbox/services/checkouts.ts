@@ -16,6 +16,10 @@ export interface NewCheckout {
   brandIds: number[];
   returnUrl: string;
   tokenize: Tokenize;
+  /** `body.checkout.threeDSecure`: every card on the checkout goes through the challenge, as on a link. */
+  threeDSecure?: boolean | undefined;
+  /** `body.threeDSecure.version` as sent (`"1"`, `"2"`...), kept with the checkout. */
+  threeDSecureVersion?: string | undefined;
 }
 
 /** Stores a new PENDING checkout; -8 when its tracking code is already used by another checkout of the business. */
@@ -34,6 +38,8 @@ export async function createCheckout(deps: Pick<Deps, 'store' | 'checkouts' | 'c
     expiresAt: now + CHECKOUT_VALIDITY_MS,
     state: 'PENDING',
     tokenize: input.tokenize,
+    ...(input.threeDSecure === true ? { threeDSecure: true } : {}),
+    ...(input.threeDSecureVersion !== undefined ? { threeDSecureVersion: input.threeDSecureVersion } : {}),
     challengeOpen: false,
     attempts: 0,
     paymentIds: [],

@@ -8,9 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { paymentEnvelope } from '../domain/answers.js';
 import type { Clock } from '../domain/clock.js';
-import { eventBody, orderKeyOf, paymentEventType, serializeEvent, type EventType, type WebhookFaults } from '../domain/events.js';
+import { DEFAULT_EVENT_TYPES, eventBody, orderKeyOf, paymentEventType, serializeEvent, tokenEventType, type EventType, type WebhookFaults } from '../domain/events.js';
+import { isoUtc } from '../domain/clock.js';
+import { tokenView } from '../domain/answers.js';
 import { uuidFromText } from '../domain/ids.js';
-import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
+import type { CheckoutRecord, LinkRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { realTimers, type Timers } from '../domain/timers.js';
 import { signEvent } from '../domain/webhook-signature.js';
 import type { DocumentTable } from '../store/document-table.js';
@@ -129,6 +131,24 @@ export class EventService {
     this.deliver(event, orderKeyOf(after), this.notifyUrlOf(after));
   }
 
+  /**
+   * The tokens repository's write hook (the portal's Tokenization events). Runs inside the write. The
+   * payload is the token's envelope: what `GET /gateway/v3/tokens/{token}` answers. Stored like every
+   * event (its `paymentId` is the token, the resource it is about) and delivered only to the endpoints
+   * that name its type; a token has no notifyUrl.
+   */
+  tokenWritten(before: TokenRecord | undefined, after: TokenRecord): void {
+    const type = tokenEventType(before, after);
+    if (type === undefined) return;
+    const { seq, id, createdAt } = this.nextEvent();
+    const payload = { result: 0, description: 'Ok', header: { requestTimestamp: isoUtc(createdAt) }, body: tokenView(after) };
+    const body = serializeEvent(eventBody(id, type, createdAt, payload));
+    const event: EventRow = { seq, id, type, businessId: after.businessId, paymentId: after.id, createdAt, body };
+    this.deps.events.insertEvent(event);
+    this.latestSeq = seq;
+    this.deliver(event, after.id, undefined);
+  }
+
   /** The sequence number, id and time of the next event. */
   private nextEvent(): { seq: number; id: string; createdAt: number } {
     const kept = this.deps.eventsKept ?? DEFAULT_EVENTS_KEPT;
@@ -183,7 +203,7 @@ export class EventService {
     }
     for (const endpoint of this.endpointsOf(event.businessId)) {
       if (only?.hookId !== undefined && only.hookId !== endpoint.hookId) continue;
-      if (endpoint.events !== undefined && !endpoint.events.includes(event.type)) continue;
+      if (!(endpoint.events ?? DEFAULT_EVENT_TYPES).includes(event.type)) continue;
       ids.push(
         this.deps.events.insertDelivery({
           eventSeq: event.seq,

@@ -268,7 +268,7 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
         tokenize,
         parent: { kind: parent.kind, id: record.id },
         attemptKey: `${parent.kind}:${record.id}`,
-        forceThreeDSecure: parent.kind === 'link' && parent.record.threeDSecure,
+        forceThreeDSecure: parent.record.threeDSecure === true,
       }),
     );
   } catch (error) {

@@ -17,6 +17,8 @@ export interface NewToken {
   brandId?: number | undefined;
   trackingCode?: string | undefined;
   customer?: TokenRecord['customer'];
+  /** `body.customer.customerId`: one of the token's key fields. */
+  customerId?: string | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export function createToken(deps: Pick<Deps, 'store'> & SaveTokenDeps, input: Ne
   return deps.store.write(() =>
     saveToken(deps, {
       businessId: input.businessId,
-      fingerprint: cardFingerprint(deps, input.businessId, card.number, card.expiryMonth, card.expiryYear),
+      fingerprint: cardFingerprint(deps, input.businessId, card.number, card.expiryMonth, card.expiryYear, input.customerId),
       behaviour: card.behaviour,
       brandId: card.brandId,
       displayHint: card.displayHint,

@@ -5,7 +5,6 @@
  */
 import { maskedRecord } from '../domain/mask.js';
 import { createHmac, randomBytes } from 'node:crypto';
-import { isoUtc } from '../domain/clock.js';
 import type { TokenRecord } from '../domain/records.js';
 import type { Deps } from './deps.js';
 import { trackingCodeTaken } from '../domain/tracking-codes.js';
@@ -24,9 +23,14 @@ function secret(sandbox: Pick<Deps, 'meta'>): string {
   return value;
 }
 
-/** The fingerprint of a card for a business: what makes the same card give the same token. */
-export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string): string {
-  return createHmac('sha256', secret(sandbox)).update(`${businessId}\n${number}\n${expiryMonth}\n${expiryYear}`).digest('hex');
+/**
+ * The fingerprint of a card for a business: what makes the same card give the same token. The key fields
+ * are the provider's ("Create Token": business, customer id when given, card number, expiry month and
+ * year); a card saved without a customer id keeps the fingerprint it always had.
+ */
+export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string, customerId?: string): string {
+  const key = `${businessId}\n${number}\n${expiryMonth}\n${expiryYear}${customerId !== undefined ? `\ncustomer:${customerId}` : ''}`;
+  return createHmac('sha256', secret(sandbox)).update(key).digest('hex');
 }
 
 /** What a new token is made of: the record less what `saveToken` assigns itself. */
@@ -69,21 +73,3 @@ export function saveToken(sandbox: SaveTokenDeps, input: SaveTokenInput): TokenR
   return token;
 }
 
-/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
-export function tokenView(token: TokenRecord): Record<string, unknown> {
-  const view: Record<string, unknown> = {
-    tokenId: token.id,
-    token: token.token,
-    brandId: token.brandId,
-    displayHint: token.displayHint,
-    firstSixDigits: token.firstSixDigits,
-    lastFourDigits: token.lastFourDigits,
-    expiryMonth: token.expiryMonth,
-    expiryYear: token.expiryYear,
-    holderName: token.holderName,
-    createdAt: isoUtc(token.createdAt),
-  };
-  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
-  if (token.customer !== undefined) view.customer = token.customer;
-  return view;
-}

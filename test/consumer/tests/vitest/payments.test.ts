@@ -22,20 +22,20 @@ afterAll(async () => {
 
 describe('payments against the sandbox', () => {
   it('approves a card payment and sends a signed Transaction.Create webhook', async () => {
-    const payment = await sandbox.api.payments.create({ transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'order-1' }, card });
+    const payment = await sandbox.api.payments.create({ transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'order-0001' }, card });
     expect(payment.result).toBe(0);
     const event = await received.next({ type: 'Transaction.Create', paymentId: payment.body.id });
     expect(event.body.Payload.body).toMatchObject({ id: payment.body.id });
   });
 
   it('starts from the seeded state: the order of the test before is gone', async () => {
-    const lookup = await sandbox.api.request<unknown[]>('GET', `/gateway/v3/payments?businessId=shop-vitest&trackingCode=order-1`);
+    const lookup = await sandbox.api.request<unknown[]>('GET', `/gateway/v3/payments?businessId=shop-vitest&trackingCode=order-0001`);
     expect(lookup.body).toEqual([]);
   });
 
   it('expires a checkout when the clock moves 31 minutes', async () => {
     const checkout = await sandbox.api.checkouts.create({
-      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: 'order-2' },
+      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: 'order-0002' },
       checkout: { returnUrl: 'https://shop.example/return', brandIds: [1010] },
     });
     await sandbox.clock.advance('31m');
