@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, until } from '../helpers/cli.js';
 import { startProxySandbox, type ProxySandbox } from '../helpers/drop-in.js';
 
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
@@ -38,6 +38,13 @@ describe('paylink env', () => {
     const answer = JSON.parse(run.stdout);
     expect(typeof answer.result).toBe('number');
     expect(answer.result).not.toBe(0);
+  });
+
+  it.runIf(hasTools)('leaves the sandbox saying which target its proxy refused', async () => {
+    const env = await sandbox.env();
+    const run = spawnSync('curl', ['-sS', '--max-time', '10', 'https://example.com/'], { env: { PATH: process.env.PATH, ...env.variables }, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    await until(() => sandbox.output().includes('proxy refused example.com:443'), 10_000);
   });
 
   it('prints export lines, the Chromium switches and how to undo them', async () => {
