@@ -49,6 +49,8 @@ export interface StartSandboxOptions {
    * @default "$XDG_CONFIG_HOME/paylink/ca", else "~/.config/paylink/ca"
    */
   authority?: AuthorityFiles;
+  /** Told of each target the proxy refused (`paylink sandbox` prints it), with `proxy`. */
+  onProxyRefused?: (target: string) => void;
   /** Public base URL (tunnel or reverse proxy); every `redirect.url` and library target uses it. */
   publicUrl?: string;
   /** HTTP Basic credentials; when given, the API refuses requests without them (401) or for other businesses (403). */
@@ -231,7 +233,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   let proxyUrl: string | undefined;
   if (options.proxy !== undefined && authority !== undefined) {
     try {
-      const proxy = await startProxy({ port: options.proxy, tls: serverCertificate(authority), listener: nodeListener });
+      const proxy = await startProxy({
+        port: options.proxy,
+        tls: serverCertificate(authority),
+        listener: nodeListener,
+        ...(options.onProxyRefused !== undefined ? { onRefused: options.onProxyRefused } : {}),
+      });
       proxyUrl = proxy.url;
       sandbox.addTask({ name: 'proxy', stop: () => proxy.close() });
     } catch (error) {

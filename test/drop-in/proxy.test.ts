@@ -63,6 +63,12 @@ describe('paylink sandbox --proxy', () => {
     expect(body.body.link.redirect.url).toBe(`${running.url}/gateway/v3/web/paymentlinks/${body.body.link.linkId}`);
   });
 
+  it('answers an absolute-URI request for a provider host in the clear, as the provider', async () => {
+    const answer = await absoluteThrough(running.proxyUrl!, 'http://stagconnect.acehubpaymentservices.com/gateway/v3/paymentlinks/none?businessId=drop-in-biz');
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.text).result).not.toBe(0);
+  });
+
   it('serves the library at its CDN path, targeting the staging API', async () => {
     const script = await fetchThrough(running.proxyUrl!, ca, 'https://cdn.payvision.com/checkout/1.0.2/checkout-library.js');
     expect(script.status).toBe(200);

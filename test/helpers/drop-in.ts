@@ -16,6 +16,8 @@ export interface ProxySandbox {
   config: string;
   entry: { url: string; listen: string; proxy: string; authority: string };
   child: ChildProcess;
+  /** What the sandbox process printed so far (stdout and stderr). */
+  output(): string;
   /** `paylink env --json` run in its folder. */
   env(): Promise<{ variables: Record<string, string>; chromium: { args: string[]; spkiPin: string }; bundle: string; authority: string }>;
   stop(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startProxySandbox(args: string[] = []): Promise<ProxySandb
     config,
     entry,
     child,
+    output: () => output,
     async env() {
       const run = await runCli(['env', '--json'], { cwd: dir });
       if (run.code !== 0) throw new Error(`paylink env failed: ${run.stderr}`);

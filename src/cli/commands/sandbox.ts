@@ -119,7 +119,9 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
     ...(webhookSecret !== undefined ? { webhookSecret } : {}),
     webhookRetry: retry,
     ...(header !== undefined ? { webhookHeader: header } : {}),
-    ...(options.proxy !== undefined ? { proxy: parsePort(options.proxy, '--proxy') } : {}),
+    ...(options.proxy !== undefined
+      ? { proxy: parsePort(options.proxy, '--proxy'), onProxyRefused: (target: string) => ui.warn(`proxy refused ${target}: only the provider's hosts are served, nothing else is contacted`) }
+      : {}),
   });
   let certificateFile: string | undefined;
   try {
