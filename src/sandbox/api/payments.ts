@@ -4,6 +4,7 @@
  * payments (AfterPay), their lookup, and capture, cancel and refund.
  */
 import { brandById, brandTakesCurrency } from '../domain/brands.js';
+import { HOLDER_NAME_MAX } from '../domain/cards.js';
 import {
   absent,
   descriptor as descriptorField,
@@ -60,7 +61,7 @@ export function parseCardInput(card: JsonObject, options: { cvvRequired: boolean
   const number = requireString(card.number, 'body.card.number', { max: 30 });
   const expiryMonth = stringOrInteger(card.expiryMonth, 'body.card.expiryMonth');
   const expiryYear = stringOrInteger(card.expiryYear, 'body.card.expiryYear');
-  const holderName = requireString(card.holderName, 'body.card.holderName', { max: 100 });
+  const holderName = requireString(card.holderName, 'body.card.holderName', { max: HOLDER_NAME_MAX });
   const cvv = options.cvvRequired ? requireString(card.cvv, 'body.card.cvv', { max: 4 }) : optionalString(card.cvv, 'body.card.cvv', { max: 4 });
   const input: CardInput = { number, expiryMonth, expiryYear, holderName };
   if (cvv !== undefined) input.cvv = cvv;

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BRANDS } from './brands.js';
-import { CARD_RANGES, cvvLength } from './cards.js';
+import { CARD_RANGES, cvvLength, HOLDER_NAME_MAX } from './cards.js';
 import { TEST_CARDS } from './test-cards.js';
 
 /** The names of the card form's fields (docs/hosted-pages.md, "The card form"). */
@@ -43,7 +43,7 @@ export const FIELD_LIMITS = {
   expiryYear: 4,
   /** The longest CVV of any brand (American Express). */
   cvv: 4,
-  holderName: 100,
+  holderName: HOLDER_NAME_MAX,
 } as const;
 
 /**
