@@ -5,6 +5,8 @@
 import type { TestSandbox } from '../helpers/sandbox.js';
 // The same reader of the hosted page as `paylink pay` (one parser of the form's HTML, not a copy).
 import { alertText, hiddenInput, pageState } from '../../src/cli/customer.js';
+import { testCardCvv } from '../../src/sandbox/domain/hosted-form.js';
+import { detectBrand } from '../../src/sandbox/domain/test-cards.js';
 
 export interface PageResponse {
   status: number;
@@ -53,7 +55,7 @@ export function card(number: string, more: Record<string, string | undefined> = 
     cardNumber: number,
     expiryMonth: '12',
     expiryYear: String(new Date().getUTCFullYear() + 3),
-    cvv: number.startsWith('37') || number.startsWith('34') ? '1234' : '123',
+    cvv: testCardCvv(detectBrand(number)),
     holderName: 'Test Customer',
     ...more,
   };

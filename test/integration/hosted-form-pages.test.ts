@@ -271,6 +271,18 @@ describe('assets', () => {
     expect(script).toContain('event.source !== window.parent');
   });
 
+  it('serves a page script that carries no card rule of its own: brand ids, ranges and test cards come as page data', async () => {
+    const script = await (await fetch(`${sb.url}/gateway/v3/web/assets/hosted.js`)).text();
+    expect(script).not.toMatch(/\b(1010|1020|1030|1040|1050|1060|1090|1210|6011|3528|2221|622126|4111111111111111)\b/);
+    const link = await newLink();
+    const { html } = await openPage(sb, link.page);
+    const config = JSON.parse(/<script type="application\/json" id="pl-config">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(config.cards.ranges).toContainEqual({ brandId: 1030, from: '37', to: '37' });
+    expect(config.cards.brands['1030']).toMatchObject({ name: 'American Express', cvvLength: 4, groups: [[4, 6, 5]] });
+    expect(config.cards.testCards['36227206271667']).toBe(1060);
+    expect(config.fields).toMatchObject({ cardNumber: 'cardNumber', cvv: 'cvv', holderName: 'holderName' });
+  });
+
   it('answers an unknown asset with 404', async () => {
     const res = await fetch(`${sb.url}/gateway/v3/web/assets/other.js`);
     expect(res.status).toBe(404);

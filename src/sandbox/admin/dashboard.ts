@@ -16,7 +16,7 @@ import type { LoggedRequest, RequestFilter } from '../services/request-log.js';
 import type { CustomerPlay } from '../services/submission.js';
 import { endingOf, parentState, parentStatus, paymentStateText, type Parent } from '../domain/lifecycle.js';
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
-import { cvvLength } from '../domain/cards.js';
+import { testCardCvv } from '../domain/hosted-form.js';
 import { brandById } from '../domain/brands.js';
 import { formatAmount } from '../domain/money.js';
 import { describeFiredFault } from '../domain/faults.js';
@@ -60,11 +60,6 @@ function money(amount: number, currency: string): string {
 
 function detailHref(kind: 'links' | 'checkouts' | 'payments' | 'tokens', id: string): string {
   return `${BASE}/${kind}/${encodeURIComponent(id)}`;
-}
-
-/** A CVV of the right length for a brand's test card. */
-function cvvFor(brandId: number): string {
-  return '1234'.slice(0, cvvLength(brandId));
 }
 
 /** A time in a table row: short (`2026-11-23 14:19`), the full ISO time on hover. */
@@ -498,7 +493,7 @@ async function payAsCustomer(req: RouteRequest, kind: 'link' | 'checkout'): Prom
   const ended = await sandbox.services.hosted.playCustomer(kind, id, (parent): CustomerPlay => {
     // A card of a brand this link or checkout accepts, when the outcome has one.
     const card = choice === 'decline-button' ? undefined : cardForOutcome(choice as OutcomeName, parent.record.brandIds);
-    return card ? { action: 'pay', card: { number: card.number, cvv: cvvFor(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
+    return card ? { action: 'pay', card: { number: card.number, cvv: testCardCvv(card.brandId) }, threeDsCode: THREE_DS_APPROVE_CODE } : { action: 'decline' };
   });
   const state = parentStatus(ended, sandbox.clock.now());
   const table = kind === 'link' ? 'links' : 'checkouts';

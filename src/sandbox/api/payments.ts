@@ -4,6 +4,7 @@
  * payments (AfterPay), their lookup, and capture, cancel and refund.
  */
 import { brandAuthorizes, brandById, brandTakesCurrency } from '../domain/brands.js';
+import { HOLDER_NAME_MAX } from '../domain/cards.js';
 import {
   absent,
   descriptor as descriptorField,
@@ -68,7 +69,7 @@ export function parseCardInput(card: JsonObject, options: { cvvRequired: boolean
   const expiryMonth = stringOrInteger(card.expiryMonth, 'body.card.expiryMonth');
   const expiryYear = stringOrInteger(card.expiryYear, 'body.card.expiryYear');
   // Optional, as the provider's reference marks it: its own examples (3DS 2.0 payment, tokenization) leave it out.
-  const holderName = optionalString(card.holderName, 'body.card.holderName', { max: 100 });
+  const holderName = optionalString(card.holderName, 'body.card.holderName', { max: HOLDER_NAME_MAX });
   const cvv = options.cvvRequired ? requireString(card.cvv, 'body.card.cvv', { max: 4 }) : optionalString(card.cvv, 'body.card.cvv', { max: 4 });
   const input: CardInput = { number, expiryMonth, expiryYear };
   if (holderName !== undefined) input.holderName = holderName;

@@ -4,6 +4,9 @@
  */
 import { brandById } from './brands.js';
 
+/** The longest name on a card the sandbox takes (the API's `body.card.holderName`, the hosted form's field). */
+export const HOLDER_NAME_MAX = 100;
+
 /** Digits of a card number as a person types it: spaces and dashes are dropped, anything else is kept (and fails). */
 export function normalizeCardNumber(input: string): string {
   return input.replace(/[\s-]+/g, '');

@@ -7,7 +7,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BRANDS } from './brands.js';
-import { CARD_RANGES, cvvLength } from './cards.js';
+import { CARD_RANGES, cvvLength, HOLDER_NAME_MAX } from './cards.js';
 import { TEST_CARDS } from './test-cards.js';
 
 /** The names of the card form's fields (docs/hosted-pages.md, "The card form"). */
@@ -43,7 +43,7 @@ export const FIELD_LIMITS = {
   expiryYear: 4,
   /** The longest CVV of any brand (American Express). */
   cvv: 4,
-  holderName: 100,
+  holderName: HOLDER_NAME_MAX,
 } as const;
 
 /**
@@ -76,9 +76,14 @@ export interface FilledCardFields {
 /** The name a filled form carries when none is given. */
 export const DEFAULT_HOLDER_NAME = 'Test Customer';
 
+/** The CVV a test card of `brandId` is filled with: `123`, or `1234` for a brand that takes 4 digits. */
+export function testCardCvv(brandId: number | undefined): string {
+  return '1234'.slice(0, cvvLength(brandId));
+}
+
 /** The fields a test card of `brandId` is filled with when the year is `year` (the sandbox clock's). */
 export function defaultCardFields(brandId: number | undefined, year: number): FilledCardFields {
-  return { expiryMonth: '12', expiryYear: String(year + 3), cvv: '1234'.slice(0, cvvLength(brandId)), holderName: DEFAULT_HOLDER_NAME };
+  return { expiryMonth: '12', expiryYear: String(year + 3), cvv: testCardCvv(brandId), holderName: DEFAULT_HOLDER_NAME };
 }
 
 /**

@@ -5,7 +5,7 @@
  * functions are synchronous and must run inside `sandbox.store.write(() => ...)`.
  */
 import { brandById } from '../domain/brands.js';
-import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength } from '../domain/cards.js';
+import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength, HOLDER_NAME_MAX } from '../domain/cards.js';
 import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
@@ -66,7 +66,6 @@ export interface ChargeRequest {
   into?: PaymentRecord;
 }
 
-const MAX_HOLDER_NAME = 100;
 
 /** A charge source after validation: what the outcome engine and the record need, without the CVV. */
 interface Source {
@@ -104,7 +103,7 @@ function cardSource(card: CardInput): Source {
   if (expiryYear === undefined) throw invalidValue('body.card.expiryYear', 'Expected a year as YYYY or YY.');
 
   const holderName = typeof card.holderName === 'string' ? card.holderName.trim() : '';
-  if (holderName.length > MAX_HOLDER_NAME) throw invalidValue('body.card.holderName', `At most ${MAX_HOLDER_NAME} characters.`);
+  if (holderName.length > HOLDER_NAME_MAX) throw invalidValue('body.card.holderName', `At most ${HOLDER_NAME_MAX} characters.`);
   if (/[\u0000-\u001f\u007f]/.test(holderName)) throw invalidValue('body.card.holderName', 'Control characters are not allowed.');
 
   const known = testCard(number);

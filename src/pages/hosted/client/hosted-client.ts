@@ -9,7 +9,7 @@
  * It knows no card rule of its own: brand ranges, CVV lengths, number groups, test cards and field names
  * come from domain/ as page data (`<script type="application/json" id="pl-config">`, page-config.ts).
  */
-import type { CardRules, HostedPageConfig } from '../page-config.js';
+import type { CardRules, FieldNames, HostedPageConfig } from '../page-config.js';
 
 (function () {
   'use strict';
@@ -25,7 +25,8 @@ import type { CardRules, HostedPageConfig } from '../page-config.js';
   var configNode = doc.getElementById('pl-config');
   var config = readConfig();
   var cards: CardRules = config.cards || { ranges: [], brands: {}, testCards: {} };
-  var names = config.fields || { framed: 'framed', action: 'action', cardNumber: 'cardNumber', expiryMonth: 'expiryMonth', expiryYear: 'expiryYear', cvv: 'cvv', holderName: 'holderName' };
+  // The field names are page data too; a page without them has no form to drive (every lookup finds nothing).
+  var names: FieldNames = config.fields || ({} as FieldNames);
 
   function readConfig(): HostedPageConfig {
     var empty = { state: '', styleMap: [], fields: undefined, cards: undefined } as unknown as HostedPageConfig;
