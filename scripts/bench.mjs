@@ -597,7 +597,8 @@ function printProcesses(p) {
   return checks.every(([, , ok]) => ok !== false);
 }
 
-// BENCH_ONLY=suite runs the suite's-sandbox section alone (a minute on a quiet machine, not ten).
+// BENCH_ONLY=suite runs the suite's-sandbox section alone (a minute on a quiet machine, not ten); BENCH_ONLY=backlogs
+// the backlogs section.
 const only =
   process.env.BENCH_ONLY === 'suite'
     ? measureSuiteSandbox().then((s) => (process.exitCode = printSuiteSandbox(s) ? 0 : 1))
