@@ -26,6 +26,10 @@
 // restore beside it (the machine may be loaded); ten refused 1 MB bodies of digits (the request log masks
 // them) and the sandbox's CPU time for them (issue 32.5); and its memory before and after 40 saves
 // (issue 32.15). `BENCH_ONLY=suite npm run bench` runs this part alone.
+//
+// Then backlogs (scripts/bench-backlogs.mjs, issue 32): a healthy receiver's webhook delay with BENCH_BACKLOG
+// deliveries (default 20,000) due to a hanging one, and a GET with 1,000 fault rules that do not match it.
+// `BENCH_ONLY=backlogs npm run bench` runs this part alone.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +37,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureBacklogs, printBacklogs } from './bench-backlogs.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -439,6 +444,7 @@ async function main() {
   let snapshots;
   let suite;
   let advice;
+  let backlogs;
   try {
     // The CLI as a process first, while nothing else runs: a sandbox for `paylink pay`, stopped afterwards.
     {
@@ -517,6 +523,7 @@ async function main() {
     snapshots = await measureSnapshots(dir);
     advice = await measureAdvice(dir);
     suite = await measureSuiteSandbox();
+    backlogs = await measureBacklogs();
     const unexpected = sandbox
       .stderrText()
       .split('\n')
@@ -530,6 +537,7 @@ async function main() {
     const snapshotsOk = printSnapshots(snapshots);
     const adviceOk = printAdvice(advice);
     const suiteOk = printSuiteSandbox(suite);
+    printBacklogs(backlogs);
     const ok =
       rows[1].ratio >= TARGETS.getRatio &&
       rows[3].ratio >= TARGETS.postRatio &&
@@ -589,8 +597,14 @@ function printProcesses(p) {
   return checks.every(([, , ok]) => ok !== false);
 }
 
-// BENCH_ONLY=suite runs the suite's-sandbox section alone (a minute on a quiet machine, not ten).
-const only = process.env.BENCH_ONLY === 'suite' ? measureSuiteSandbox().then((s) => (process.exitCode = printSuiteSandbox(s) ? 0 : 1)) : main();
+// BENCH_ONLY=suite runs the suite's-sandbox section alone (a minute on a quiet machine, not ten); BENCH_ONLY=backlogs
+// the backlogs section.
+const only =
+  process.env.BENCH_ONLY === 'suite'
+    ? measureSuiteSandbox().then((s) => (process.exitCode = printSuiteSandbox(s) ? 0 : 1))
+    : process.env.BENCH_ONLY === 'backlogs'
+      ? measureBacklogs().then(printBacklogs)
+      : main();
 only.catch((error) => {
   console.error(`bench failed: ${error?.stack ?? error}`);
   process.exitCode = 1;

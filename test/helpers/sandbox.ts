@@ -111,3 +111,18 @@ export function uniqueCode(prefix = 'tc'): string {
   counter += 1;
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
+
+/**
+ * Reads `read()` again and again until `done` holds for what it gives (a condition the sandbox reaches, polled
+ * over HTTP), then answers it; throws with the last value after `ms`. The one poll interval of the tests
+ * that wait on the sandbox: a test waits on an event, never for a fixed time.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`still not there after ${ms} ms: ${JSON.stringify(value)?.slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

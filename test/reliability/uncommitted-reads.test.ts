@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { until } from '../helpers/cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { json, linkBody, postJson, startProcess, tempDir } from './process.js';
 
@@ -40,9 +41,12 @@ test('reads during a write whose commit fails answer the committed state, before
           if (JSON.stringify(read.body).includes('CANCELLED')) seenCancelled += 1;
         }
       });
-      await new Promise((r) => setTimeout(r, 20));
+      // Reads before, during and after the write whose commit fails: counted, not timed.
+      const started = reads;
+      await until(() => reads >= started + 20, 20_000);
       const cancel = await postJson(`${sandbox.url}/gateway/v3/paymentlinks/${id}/cancel`, { header: { businessId: 'biz-rel' } });
-      await new Promise((r) => setTimeout(r, 20));
+      const answered = reads;
+      await until(() => reads >= answered + 20, 20_000);
       stop = true;
       await Promise.all(readers);
       expect(cancel.status).toBeGreaterThanOrEqual(500);

@@ -34,6 +34,7 @@ export const realTimers: Timers = {
 
 interface ManualTimer extends TimerHandle {
   at: number;
+  ms: number;
   every: number | undefined;
   fn: () => void;
   seq: number;
@@ -81,6 +82,13 @@ export class ManualTimers implements Timers {
     return this.pending.size;
   }
 
+  /** How many pending waits were set for `ms` or longer (a long poll's, say), so a test can wait for one. */
+  waitingAtLeast(ms: number): number {
+    let count = 0;
+    for (const timer of this.pending) if (timer.ms >= ms) count += 1;
+    return count;
+  }
+
   /** When the next wait falls due, if any. */
   nextAt(): number | undefined {
     let next: number | undefined;
@@ -118,6 +126,7 @@ export class ManualTimers implements Timers {
   private add(fn: () => void, ms: number, every: number | undefined): TimerHandle {
     const timer: ManualTimer = {
       at: this.time + Math.max(0, ms),
+      ms,
       every,
       fn,
       seq: this.seq++,

@@ -5,6 +5,7 @@
  * so one sent just before a crash is sent again after the restart, which resumes every pending delivery.
  */
 import { lookup } from 'node:dns/promises';
+import { setMaxListeners } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -204,6 +205,8 @@ export class DeliveryWorker {
     private readonly options: DeliveryOptions,
   ) {
     this.timers = options.timers ?? realTimers;
+    // Every attempt in flight (up to `concurrency`) listens on the one signal that stops them all.
+    setMaxListeners(0, this.aborts.signal);
   }
 
   private readonly timers: Timers;
