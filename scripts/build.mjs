@@ -13,18 +13,20 @@ run('tsconfig.hosted.json');
 buildHostedScript();
 if (existsSync(new URL('../tsconfig.library.json', import.meta.url))) {
   run('tsconfig.library.json');
-  buildLibraryModule();
+  await buildLibraryModule();
 }
 
 /**
  * `paylink/library`: the same ES5 core as the served scripts, as an ES module for bundlers. It has no base
  * URL built in (merchants pass `options.baseUrl`); its types are hand-written.
  */
-function buildLibraryModule() {
+async function buildLibraryModule() {
   const dir = new URL('../dist/library/', import.meta.url);
   const core = readFileSync(new URL('library-core.js', dir), 'utf8');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const config = JSON.stringify({ baseUrl: null, sandbox: false, version });
+  // The hosted pages' paths come from the route table, as in the scripts a sandbox serves.
+  const { LIBRARY_PAGES } = await import(new URL('../dist/sandbox/web/library-scripts.js', import.meta.url).href);
+  const config = JSON.stringify({ baseUrl: null, sandbox: false, version, pages: LIBRARY_PAGES });
   writeFileSync(
     new URL('index.js', dir),
     `${core}\nvar created = PaylinkLibrary.create(${config});\nexport var PaymentLink = created.PaymentLink;\nexport var Checkout = created.Checkout;\n`,

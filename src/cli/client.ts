@@ -70,7 +70,7 @@ export class ApiClient {
       options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
   }
 
-  /** Absolute URL of an API path (`/gateway/v3/...`). */
+  /** Absolute URL of an API path (`{api}/...`). */
   url(path: string): string {
     return /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
   }

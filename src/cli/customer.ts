@@ -11,6 +11,7 @@ import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, SA
 import { bankPath, walletPath } from '../sandbox/domain/paths.js';
 import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
+import { matchRoute, pathOfId } from '../sandbox/domain/routes.js';
 
 export type ResourceKind = 'link' | 'checkout';
 
@@ -104,7 +105,7 @@ const MAX_STEPS = 6;
 
 /** Reads the link or checkout's status envelope, trying the link first when `kind` is not given. */
 export async function findResource(client: ApiClient, id: string, kind?: ResourceKind, admin?: AdminConnection): Promise<{ kind: ResourceKind; response: ApiResponse }> {
-  const path = (k: ResourceKind) => `/gateway/v3/${k === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+  const path = (k: ResourceKind) => pathOfId(k === 'link' ? 'links.get' : 'checkouts.get', id);
   if (!kind && admin) {
     const resolved = await resolveKind(admin, id, client.businessId);
     if (resolved === 'link' || resolved === 'checkout') kind = resolved;
@@ -327,7 +328,7 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   }
 
   step('Reading the resulting status');
-  const after = expectOk(await client.get(`/gateway/v3/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`), `${kind} ${id}`);
+  const after = expectOk(await client.get(pathOfId(kind === 'link' ? 'links.get' : 'checkouts.get', id)), `${kind} ${id}`);
   result.status = after.body;
   result.state = lifecycleOf(kind, after.body);
   const payments: any[] = Array.isArray(after.body?.body?.payments) ? after.body.body.payments : [];
@@ -360,7 +361,7 @@ function judge(result: PlayResult): boolean {
 function isThreeDSecure(target: string, baseUrl: string, pageUrl: string): boolean {
   const url = new URL(target);
   const sameOrigin = url.origin === new URL(pageUrl).origin || url.origin === new URL(baseUrl).origin;
-  return sameOrigin && /^\/gateway\/v3\/web\/3ds\//i.test(url.pathname);
+  return sameOrigin && matchRoute('GET', url.pathname).target?.name === 'challenge.page';
 }
 
 async function visitMerchant(client: ApiClient, url: string): Promise<{ status?: number; error?: string }> {
@@ -421,7 +422,7 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
     await response.body?.cancel();
   }
   if (!found) {
-    const read = await client.get(`/gateway/v3/payments/${encodeURIComponent(id)}`);
+    const read = await client.get(pathOfId('payments.get', id));
     if (read.status === 404) throw ApiResponseError.fromEnvelope(404, read.body as ErrorEnvelope, `No payment ${id} for business ${client.businessId}`);
     throw new ApiResponseError(
       `Payment ${id} has no bank or wallet page: \`paylink pay\` plays iDEAL, Sofort, Giropay, EPS and PayPal payments (and the hosted form of links and checkouts); this one is ${describePayment(read.body)}.`,
@@ -472,7 +473,7 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
   }
 
   step('Reading the payment');
-  const after = await client.get(`/gateway/v3/payments/${encodeURIComponent(id)}`);
+  const after = await client.get(pathOfId('payments.get', id));
   // A settled payment that did not succeed answers 400 with its envelope: still the payment, read back.
   const envelope: any = after.body;
   if (envelope?.body?.transaction?.id === undefined) expectOk(after, `payment ${id}`);

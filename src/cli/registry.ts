@@ -10,6 +10,7 @@ import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
 import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
 import type { CommandContext } from './context.js';
 import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './flag-parsers.js';
+import { API_BASE } from '../sandbox/domain/routes.js';
 
 export interface RunOptions {
   /**
@@ -656,7 +657,7 @@ function registerFaults(program: Command, run: Runner): void {
     .description('Add a rule: requests it matches are faulted (the first matching rule that fires applies)')
     .option('--kind <kind>', 'status (answer an error, do nothing), latency (answer late), timeout (hold, no answer, do nothing), reset (drop the connection, do nothing), ghost (do it, then timeout or reset)')
     .option('--method <method>', 'only GET or POST (default: any)')
-    .option('--path <pattern>', 'path under /gateway/v3/: payments, payments/*, payments/*/refund, ** (default: the whole API)')
+    .option('--path <pattern>', `path under ${API_BASE}/: payments, payments/*, payments/*/refund, ** (default: the whole API)`)
     .option('--business <id>', 'only requests of this business id')
     .option('--brand <id|name>', "only requests of this brand (transaction.brandId, or the card number's brand)")
     .option('--amount <amount|range>', 'only this amount (13.37) or range (10..20, 10.., ..20)')
@@ -709,7 +710,7 @@ function registerApi(program: Command, run: Runner): void {
     .addHelpText(
       'after',
       `
-The path is under /gateway/v3/ unless it starts with /gateway/. A GET gets businessId in its query and a
+The path is under ${API_BASE}/ unless it starts with /gateway/. A GET gets businessId in its query and a
 POST header.businessId in its body, unless given. Exit 0 for a 2xx answer, 3 otherwise (the answer is
 printed either way).
 

@@ -26,7 +26,7 @@ import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, HostCheck, refuseCrossOrigin } from './http/guards.js';
-import { JSON_CONTENT_TYPE, Reply, Router, type Access, type Rendering, type Route, type RouteMatch, type RouteRequest, type SandboxView } from './http/router.js';
+import { JSON_CONTENT_TYPE, Reply, Router, bindRoutes, type Access, type BoundRoute, type Rendering, type RouteMatch, type RouteRequest, type SandboxView } from './http/router.js';
 import { readClientMark } from './http/client-mark.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './http/fields.js';
@@ -42,6 +42,7 @@ import { customEventRoutes } from './admin/custom-events.js';
 import { faultDashboardRoutes } from './admin/faults-dashboard.js';
 import { snapshotDashboardRoutes } from './admin/snapshots-dashboard.js';
 import { webRoutes, renderErrorPage } from './web/index.js';
+import { unmatchedRender } from './domain/routes.js';
 
 export interface BuiltApp {
   /** The h3 app: the pipeline as its one event handler (for embedding in another h3 or nitro app). */
@@ -59,9 +60,9 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 } as const;
 
-/** Every route the sandbox serves, in one list. */
-export function allRoutes(): Route[] {
-  return [...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...customEventRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes];
+/** Every route the sandbox serves, in one list: the handlers bound to the route table (domain/routes.ts). */
+export function allRoutes(): BoundRoute[] {
+  return bindRoutes([...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...customEventRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes]);
 }
 
 /** What the handler's services and facts are, for one sandbox: never its repositories (http/router.ts). */
@@ -85,7 +86,7 @@ interface Exchange {
   readonly path: string;
   readonly observed: ObservedRequest;
   match?: RouteMatch | undefined;
-  route?: Route | undefined;
+  route?: BoundRoute | undefined;
   access?: Access | undefined;
   rendering?: Rendering | undefined;
   request?: RouteRequest | undefined;
@@ -311,11 +312,8 @@ function errorReply(sandbox: Sandbox, view: SandboxView, error: unknown, renderi
   // A busy or full database is the environment's doing, not a bug: answered, logged, not counted.
   if (storage !== undefined) sandbox.reportStorage(path, storage, error);
   else if (!(error instanceof ApiError)) sandbox.reportUnexpected(path, error);
-  // Unmatched paths answer like their neighbours: HTML under the hosted pages and outside the API, the
-  // envelope under /gateway and /__sandbox (empty segments ignored, as the router does).
-  const pageLike =
-    rendering === 'page' ||
-    (rendering === undefined && (/^\/+gateway\/+v3\/+web(\/|$)/i.test(path) || (!/^\/+(gateway|__sandbox)(\/|$)/i.test(path) && !/^\/*$/.test(path))));
+  // Unmatched paths answer like their neighbours (domain/routes.ts, unmatchedRender).
+  const pageLike = rendering === 'page' || (rendering === undefined && unmatchedRender(path) === 'page');
   if (pageLike) return renderErrorPage(view, apiError);
   if (apiError.bare) return new Reply(apiError.httpStatus, null, apiError.headers ?? {});
   return Reply.json(apiError.httpStatus, errorEnvelope(sandbox, apiError), apiError.headers ?? {});

@@ -10,6 +10,7 @@
  */
 import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS } from '../sandbox/domain/hosted-form.js';
 import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
+import { HOSTED_BASE } from '../sandbox/domain/routes.js';
 
 export type { OutcomeName } from '../sandbox/domain/test-cards.js';
 
@@ -92,7 +93,7 @@ export interface PayOnHostedPageResult {
   error?: string;
 }
 
-const HOSTED_PATH = '/gateway/v3/web/';
+const HOSTED_PATH = `${HOSTED_BASE}/`;
 const POLL_MS = 100;
 /** Longest one look at a page waits (an element may go with a navigation between count and read). */
 const PEEK = { timeout: 1000 };

@@ -8,6 +8,7 @@
  * into a consumer's type check.
  */
 import { startSandbox } from '../sandbox/index.js';
+import { pathOf, pathOfId, type RouteName } from '../sandbox/domain/routes.js';
 
 export interface TestSandboxOptions {
   /**
@@ -120,7 +121,7 @@ export interface TokenBody {
   [field: string]: unknown;
 }
 
-/** A typed client of the sandbox's API (`/gateway/v3/...`); `businessId` defaults to the sandbox's. */
+/** A typed client of the sandbox's API (`{api}/...`); `businessId` defaults to the sandbox's. */
 export interface ApiClient {
   links: {
     create(input: LinkInput, businessId?: string): Promise<ApiAnswer<LinkBody>>;
@@ -221,7 +222,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     if (Array.isArray(parsed)) return { status: response.status, result: 0, description: 'Ok', header: {}, body: parsed as unknown as B };
     return { ...parsed, status: response.status };
   }
-  const q = (id: string, biz?: string) => `${encodeURIComponent(id)}?businessId=${encodeURIComponent(biz ?? businessId)}`;
+  const read = (route: RouteName, id: string, biz?: string) => `${pathOfId(route, id)}?businessId=${encodeURIComponent(biz ?? businessId)}`;
   const post = <B>(path: string, body: unknown, biz?: string) => request<B>('POST', path, { header: { businessId: biz ?? businessId }, body });
   async function admin<B>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<B> {
     const answer = await request<B>(method, path, body);
@@ -235,24 +236,24 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
 
   const api: ApiClient = {
     links: {
-      create: (input, biz) => post('/gateway/v3/paymentlinks', input, biz),
-      get: (id, biz) => request('GET', `/gateway/v3/paymentlinks/${q(id, biz)}`),
-      cancel: (id, biz) => post(`/gateway/v3/paymentlinks/${encodeURIComponent(id)}/cancel`, {}, biz),
+      create: (input, biz) => post(pathOf('links.create'), input, biz),
+      get: (id, biz) => request('GET', read('links.get', id, biz)),
+      cancel: (id, biz) => post(pathOfId('links.cancel', id), {}, biz),
     },
     checkouts: {
-      create: (input, biz) => post('/gateway/v3/checkouts', input, biz),
-      get: (id, biz) => request('GET', `/gateway/v3/checkouts/${q(id, biz)}`),
+      create: (input, biz) => post(pathOf('checkouts.create'), input, biz),
+      get: (id, biz) => request('GET', read('checkouts.get', id, biz)),
     },
     payments: {
-      create: (input, opts = {}) => request('POST', '/gateway/v3/payments', { action: opts.action ?? 'payment', header: { businessId: opts.businessId ?? businessId }, body: input }),
-      get: (id, biz) => request('GET', `/gateway/v3/payments/${q(id, biz)}`),
-      capture: (id, input = {}, biz) => post(`/gateway/v3/payments/${encodeURIComponent(id)}/capture`, { transaction: input }, biz),
-      refund: (id, input = {}, biz) => post(`/gateway/v3/payments/${encodeURIComponent(id)}/refund`, { transaction: input }, biz),
-      cancel: (id, biz) => post(`/gateway/v3/payments/${encodeURIComponent(id)}/cancel`, {}, biz),
+      create: (input, opts = {}) => request('POST', pathOf('payments.create'), { action: opts.action ?? 'payment', header: { businessId: opts.businessId ?? businessId }, body: input }),
+      get: (id, biz) => request('GET', read('payments.get', id, biz)),
+      capture: (id, input = {}, biz) => post(pathOfId('payments.capture', id), { transaction: input }, biz),
+      refund: (id, input = {}, biz) => post(pathOfId('payments.refund', id), { transaction: input }, biz),
+      cancel: (id, biz) => post(pathOfId('payments.cancel', id), {}, biz),
     },
     tokens: {
-      create: (input, biz) => post('/gateway/v3/tokens', input, biz),
-      get: (token, biz) => request('GET', `/gateway/v3/tokens/${q(token, biz)}`),
+      create: (input, biz) => post(pathOf('tokens.create'), input, biz),
+      get: (token, biz) => request('GET', read('tokens.get', token, biz)),
     },
     request,
   };

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { allRoutes } from '../../src/sandbox/app.js';
-import { accessOf, type Route } from '../../src/sandbox/http/router.js';
+import { accessOf, type BoundRoute as Route } from '../../src/sandbox/http/router.js';
 
 // Every admin API route and dashboard page, taken from the route list itself (a route added later is
 // walked too): without the admin token, or with a wrong one, none of them answers anything but 401 or 403.

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import type { CommandContext } from '../context.js';
+import { API_BASE } from '../../sandbox/domain/routes.js';
 
 export interface ApiFlags {
   /** A JSON document, `@file` to read one, or `@-` for standard input. */
@@ -14,15 +15,15 @@ export interface ApiFlags {
 
 export interface ApiCall {
   method: 'GET' | 'POST';
-  /** The path under the base URL, `/gateway/v3/...`. */
+  /** The path under the base URL, `{api}/...`. */
   path: string;
   query: Record<string, string>;
   body?: Record<string, unknown> | undefined;
 }
 
 /**
- * What to send for `paylink api METHOD PATH`: the path under `/gateway/v3/` unless it starts with
- * `/gateway/` (`payments/abc`, `/payments/abc` and `/gateway/v3/payments/abc` are the same), its query
+ * What to send for `paylink api METHOD PATH`: the path under `{api}/` unless it starts with
+ * `/gateway/` (`payments/abc`, `/payments/abc` and `{api}/payments/abc` are the same), its query
  * string kept, the body read from `--data`.
  */
 export function apiCallOf(method: string, path: string, flags: ApiFlags, readInput: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8')): ApiCall {
@@ -32,7 +33,7 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
   const q = path.indexOf('?');
   const rawPath = q < 0 ? path : path.slice(0, q);
   const trimmed = rawPath.replace(/^\/+/, '');
-  const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `/gateway/v3/${trimmed}`;
+  const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `${API_BASE}/${trimmed}`;
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1))) query[key] = value;
   if (verb === 'GET') {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as tlsConnect } from 'node:tls';
 import { PROVIDER_HOSTS, PROVIDER_STAGING_API } from '../../sandbox/domain/provider-hosts.js';
+import { pathOfId } from '../../sandbox/domain/routes.js';
 import { answers, discoverSandbox, sandboxOf, type FoundEntry } from '../discovery.js';
 import { ApiResponseError } from '../errors.js';
 import type { Ui } from '../ui.js';
@@ -37,7 +38,7 @@ export interface DoctorOptions {
   hostsFile?: string;
 }
 
-const PROBE_PATH = '/gateway/v3/paymentlinks/paylink-doctor?businessId=paylink-doctor';
+const PROBE_PATH = `${pathOfId('links.get', 'paylink-doctor')}?businessId=paylink-doctor`;
 const EVAL = 'run `eval "$(paylink env)"` in this shell (docs/drop-in.md)';
 
 /** Opens a tunnel through the proxy to the staging host and completes TLS trusting `ca`; resolves with what failed, if anything. */

@@ -5,6 +5,7 @@
 import type { CommandContext } from '../context.js';
 import { generateTrackingCode, parseDuration } from '../options.js';
 import { callApi, getResource, printResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
+import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
 
 export interface LinkCreateFlags extends CreateFlags {
   duration?: string;
@@ -20,7 +21,7 @@ export async function linkCreate(flags: LinkCreateFlags, ctx: CommandContext): P
   if (input.tokenize !== undefined) link.tokenize = input.tokenize;
   if (flags.threeDs) link.threeDSecure = true;
   const { body } = await callApi(ctx, 'Creating the payment link', () =>
-    ctx.client.post('/gateway/v3/paymentlinks', {
+    ctx.client.post(pathOf('links.create'), {
       body: {
         transaction: { amount: input.amount, currencyCode: input.currencyCode, authorizationMode: input.authorizationMode, trackingCode },
         link,
@@ -38,7 +39,7 @@ export async function linkGet(id: string | undefined, flags: { trackingCode?: st
 
 /** Cancels a READY or PENDING link. */
 export async function linkCancel(id: string, ctx: CommandContext): Promise<any> {
-  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.post(`/gateway/v3/paymentlinks/${encodeURIComponent(id)}/cancel`, {}));
+  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.post(pathOfId('links.cancel', id), {}));
   if (ctx.ui.options.json) ctx.ui.json(body);
   else printResource(ctx.ui, 'link', body, 'Payment link cancelled');
   return body;

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
+import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
 
 export interface SandboxCommandOptions {
   port: string;
@@ -135,8 +136,8 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
   ui.heading('paylink sandbox is running');
   // The line to paste into another shell (or a CI step) whose commands should reach this sandbox.
   ui.line(`  PAYLINK_BASE_URL=${base}`);
-  ui.field('API', `${base}/gateway/v3`);
-  ui.field('Hosted pages', `${base}/gateway/v3/web`);
+  ui.field('API', `${base}${API_BASE}`);
+  ui.field('Hosted pages', `${base}${HOSTED_BASE}`);
   ui.field('Dashboard', running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`);
   if (base !== running.url) ui.field('Listening on', running.url);
   ui.field('Database', options.db);
@@ -187,8 +188,8 @@ function sandboxSummary(running: RunningSandbox, options: SandboxCommandOptions,
   return {
     url: running.url,
     publicUrl: base,
-    api: `${base}/gateway/v3`,
-    hostedPages: `${base}/gateway/v3/web`,
+    api: `${base}${API_BASE}`,
+    hostedPages: `${base}${HOSTED_BASE}`,
     dashboard: running.adminToken ? `${base}/?token=${running.adminToken}` : `${base}/`,
     adminToken: running.adminToken ?? null,
     database: options.db,

@@ -9,6 +9,7 @@ import { brandById } from '../../sandbox/domain/brands.js';
 import { TEST_CARDS } from '../../sandbox/domain/test-cards.js';
 import { brandName, DEFAULT_BRANDS, money, parseAmount, parseBrands, parseCurrency, parseHttpUrl, parseTokenize, type TokenizeMode } from '../options.js';
 import type { Ui } from '../ui.js';
+import { pathOf } from '../../sandbox/domain/routes.js';
 
 /** Options common to `link create` and `checkout create`, as commander hands them over. */
 export interface CreateFlags {
@@ -159,8 +160,8 @@ export function printPayments(ui: Ui, payments: any[]): void {
 }
 
 const RESOURCE = {
-  link: { path: '/gateway/v3/paymentlinks', noun: 'payment link', title: 'Payment link', idOf: (body: any) => body?.body?.link?.linkId },
-  checkout: { path: '/gateway/v3/checkouts', noun: 'checkout', title: 'Checkout', idOf: (body: any) => body?.body?.checkout?.checkoutId },
+  link: { path: pathOf('links.create'), noun: 'payment link', title: 'Payment link', idOf: (body: any) => body?.body?.link?.linkId },
+  checkout: { path: pathOf('checkouts.create'), noun: 'checkout', title: 'Checkout', idOf: (body: any) => body?.body?.checkout?.checkoutId },
 } as const;
 
 /**

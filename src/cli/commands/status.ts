@@ -7,6 +7,7 @@ import type { CommandContext } from '../context.js';
 import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import { brandName, money } from '../options.js';
+import { pathOfId, type RouteName } from '../../sandbox/domain/routes.js';
 
 export type StatusKind = 'link' | 'checkout' | 'payment' | 'credit';
 
@@ -42,7 +43,7 @@ export interface StatusView {
   envelope: any;
 }
 
-const PATHS: Record<StatusKind, string> = { link: 'paymentlinks', checkout: 'checkouts', payment: 'payments', credit: 'credits' };
+const READ_ROUTE: Record<StatusKind, RouteName> = { link: 'links.get', checkout: 'checkouts.get', payment: 'payments.get', credit: 'credits.get' };
 
 function attempt(entry: any): AttemptView {
   return {
@@ -106,7 +107,7 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
     if (resolved === null) {
       // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints (the
       // checkout's: a payment's 404 has no body, as the provider's).
-      const response = await ctx.client.get(`/gateway/v3/${PATHS.checkout}/${encodeURIComponent(id)}`);
+      const response = await ctx.client.get(pathOfId(READ_ROUTE.checkout, id));
       throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
     }
     if (resolved !== undefined) kind = resolved;
@@ -114,7 +115,7 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
   const kinds: StatusKind[] = kind ? [kind] : ['link', 'checkout', 'payment'];
   let last: { status: number; body: unknown } | undefined;
   for (const k of kinds) {
-    const response = await ctx.client.get(`/gateway/v3/${PATHS[k]}/${encodeURIComponent(id)}`);
+    const response = await ctx.client.get(pathOfId(READ_ROUTE[k], id));
     // A payment's status can be a failure envelope with HTTP 400 (a declined payment): still a status.
     if (k === 'payment' && response.status === 400 && (response.body as any)?.body?.transaction?.id) return statusView(k, id, response.body);
     if (response.status !== 404 || kind) return statusView(k, id, expectOk(response, `${k} ${id}`).body);

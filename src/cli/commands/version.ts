@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { adminRequest } from '../client.js';
 import type { CommandContext } from '../context.js';
+import { API_BASE } from '../../sandbox/domain/routes.js';
 
 /** The `--json` output. */
 export interface VersionInfo {
   cli: string;
-  /** The API version the commands call (`/gateway/v3`). */
+  /** The API version the commands call (`{api}`). */
   api: 'v3';
   /** The browser library versions the sandbox of this package serves (`/paymentlink/<version>/...`). */
   library: { paymentlink: string; checkout: string };
@@ -40,7 +41,7 @@ export async function version(ctx: CommandContext): Promise<VersionInfo> {
   if (ui.options.json) ui.json(info);
   else {
     ui.line(`paylink ${info.cli}`);
-    ui.field('API', `${info.api} (/gateway/v3)`);
+    ui.field('API', `${info.api} (${API_BASE})`);
     ui.field('Browser library', `paymentlink ${info.library.paymentlink}, checkout ${info.library.checkout}`);
     ui.field('Node', info.node);
     ui.field('Sandbox', `${info.sandbox.baseUrl} ${reachable ? ui.color.green('answers') : ui.color.yellow('does not answer')}`);

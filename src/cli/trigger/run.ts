@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
 import type { Scenario, Step } from './scenarios.js';
+import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
 
 export interface TriggerOptions {
   /** `body.transaction.notifyUrl` of every creation: where the scenario's webhooks go. */
@@ -120,7 +121,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const t = transaction(step.as);
         if (step.sameTrackingCodeAs !== undefined) t.trackingCode = codes[step.as] = codes[step.sameTrackingCodeAs]!;
         const answer = await client.post(
-          '/gateway/v3/payments',
+          pathOf('payments.create'),
           finish({
             action: step.authorize ? 'authorize' : 'payment',
             body: {
@@ -142,11 +143,11 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const original = idOf(step.of);
         let amount: number | undefined;
         if (step.part !== undefined) {
-          const read = expectOk(await client.get(`/gateway/v3/payments/${encodeURIComponent(original)}`), `${scenario.name}: read ${step.of}`).body;
+          const read = expectOk(await client.get(pathOfId('payments.get', original)), `${scenario.name}: read ${step.of}`).body;
           amount = Math.round(Number(read.body?.transaction?.amount) * step.part * 100) / 100;
         }
         const body = await post(
-          `/gateway/v3/payments/${encodeURIComponent(original)}/${step.do}`,
+          pathOfId(`payments.${step.do}`, original),
           { body: { transaction: amount !== undefined ? { amount } : {} } },
           `${scenario.name}: ${step.do} ${step.of}`,
         );
@@ -162,7 +163,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           step.do === 'link'
             ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
             : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } };
-        const body = await post(step.do === 'link' ? '/gateway/v3/paymentlinks' : '/gateway/v3/checkouts', doc, `${scenario.name}: ${step.do}`);
+        const body = await post(pathOf(step.do === 'link' ? 'links.create' : 'checkouts.create'), doc, `${scenario.name}: ${step.do}`);
         ids[step.as] = step.do === 'link' ? body.body.link.linkId : body.body.checkout.checkoutId;
         return;
       }
@@ -187,7 +188,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' ? brand : brandById(3010)!;
         const amount = step.amount ?? options.amount ?? 10;
         const body = await post(
-          '/gateway/v3/payments',
+          pathOf('payments.create'),
           {
             action: step.authorize ? 'authorize' : 'payment',
             body: {
@@ -205,12 +206,12 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         await playSimulator(client, idOf(step.of), { outcome: step.outcome, follow: false });
         return;
       case 'read':
-        expectOk(await client.get(`/gateway/v3/payments/${encodeURIComponent(idOf(step.of))}`), `${scenario.name}: read ${step.of}`);
+        expectOk(await client.get(pathOfId('payments.get', idOf(step.of))), `${scenario.name}: read ${step.of}`);
         return;
       case 'credit': {
         const card = cardForOutcome('approved', brand?.kind === 'card' ? [brand.id] : undefined)!;
         const body = await post(
-          '/gateway/v3/credits',
+          pathOf('credits.create'),
           { body: { transaction: transaction(step.as), card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER } } },
           `${scenario.name}: credit`,
         );

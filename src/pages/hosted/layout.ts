@@ -10,6 +10,7 @@ import { TEST_CARDS, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } fr
 import { html, jsonForScript, type SafeHtml } from '../html.js';
 import type { HostedPageConfig } from './page-config.js';
 import { STYLE_PROPERTIES } from './styles.js';
+import { HOSTED_BASE } from '../../sandbox/domain/routes.js';
 
 /** Where a customer is; scripts, the library and tests read it from `<body data-paylink-state>`. */
 export type HostedState =
@@ -25,7 +26,7 @@ export type HostedState =
   | 'error';
 
 /** Root-relative, so the assets load from whatever origin served the page (public URL, tunnel, localhost). */
-export const ASSET_PATH = '/gateway/v3/web/assets';
+export const ASSET_PATH = `${HOSTED_BASE}/assets`;
 
 export interface LayoutInput {
   title: string;

@@ -1,5 +1,5 @@
 /**
- * The hosted pages' stylesheet, served as `/gateway/v3/web/assets/hosted.css`. Every style option of spec
+ * The hosted pages' stylesheet, served as `{api}/web/assets/hosted.css`. Every style option of spec
  * section 4.10 is a CSS custom property (`--pl-*`) that the page script sets from the library's options;
  * the defaults are the spec's. Internet Explorer 11 (a supported browser) ignores custom properties, so each
  * declaration that uses `var()` is preceded by a plain copy with the default value (see {@link withFallbacks}).

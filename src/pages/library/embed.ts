@@ -17,13 +17,16 @@ namespace PaylinkLibrary {
     sandbox: boolean;
     /** The package version this copy was built from (it identifies the build in the served text). */
     version: string;
+    /**
+     * Path patterns of the hosted pages, from the sandbox's route table (given at build and serve time):
+     * `paymentlink` with `:linkId`, `checkout` with `:checkoutId`.
+     */
+    pages: { [kind: string]: string };
   }
 
   interface EmbedKind {
     /** Global name, used in messages: `PaymentLink` or `Checkout`. */
     label: string;
-    /** Path segment of the hosted page: `paymentlinks` or `checkouts`. */
-    path: string;
     /** Name of the id argument, for messages. */
     idName: string;
     /** The CustomEvent raised on `document` for `{error}`. */
@@ -31,8 +34,8 @@ namespace PaylinkLibrary {
   }
 
   const KINDS: { [kind: string]: EmbedKind } = {
-    paymentlink: { label: 'PaymentLink', path: 'paymentlinks', idName: 'linkId', errorEvent: 'paymentlink-error' },
-    checkout: { label: 'Checkout', path: 'checkouts', idName: 'checkoutId', errorEvent: 'checkout-error' },
+    paymentlink: { label: 'PaymentLink', idName: 'linkId', errorEvent: 'paymentlink-error' },
+    checkout: { label: 'Checkout', idName: 'checkoutId', errorEvent: 'checkout-error' },
   };
 
   /** `scheme://host[:port]` of an absolute http(s) URL, as browsers write `event.origin`; null otherwise. */
@@ -111,7 +114,11 @@ namespace PaylinkLibrary {
         report('warn', kind.label + ': live is true, but this script was served by a paylink sandbox (' + base + '): the form still comes from the sandbox, and no real payment is made. Load the provider\'s script for production.');
       }
       this.origin = originOf(base)!;
-      this.url = base + '/gateway/v3/web/' + kind.path + '/' + encodeURIComponent(id);
+      const encoded = encodeURIComponent(id);
+      // A function, so that `$` in an id is not read as a replacement pattern.
+      this.url = base + config.pages[kindName]!.replace(':' + kind.idName, function () {
+        return encoded;
+      });
     }
 
     /** Puts the form's iframe in the container (replacing an earlier one). Throws ReferenceError if the element is missing. */

@@ -84,6 +84,6 @@ async function advisorPage(req: RouteRequest): Promise<Reply> {
 }
 
 export const advisorRoutes: Route[] = [
-  { method: 'GET', path: '/__sandbox/advice', kind: 'admin', handler: async ({ sandbox, query }) => envelope(sandbox, RESULTS.ok, await currentAdvice(sandbox, query)) },
-  { method: 'GET', path: '/__sandbox/dashboard/advisor', kind: 'page', handler: advisorPage },
+  { route: 'admin.advice', handler: async ({ sandbox, query }) => envelope(sandbox, RESULTS.ok, await currentAdvice(sandbox, query)) },
+  { route: 'dashboard.advisor', handler: advisorPage },
 ];

@@ -23,4 +23,4 @@ async function sendEvent(req: RouteRequest) {
   return envelope(sandbox, RESULTS.ok, { event: { ...eventView(sandbox, sent.event), body: sent.event.body }, deliveries: sent.deliveries });
 }
 
-export const customEventRoutes: Route[] = [{ method: 'POST', path: '/__sandbox/events/send', kind: 'admin', handler: sendEvent }];
+export const customEventRoutes: Route[] = [{ route: 'admin.events.send', handler: sendEvent }];

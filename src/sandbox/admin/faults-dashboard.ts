@@ -54,7 +54,7 @@ async function clearFromPage(req: RouteRequest): Promise<Reply> {
 }
 
 export const faultDashboardRoutes: Route[] = [
-  { method: 'GET', path: PAGE, kind: 'page', handler: faultsPage },
-  { method: 'POST', path: `${PAGE}/clear`, kind: 'page', handler: clearFromPage },
-  { method: 'POST', path: `${PAGE}/:id/remove`, kind: 'page', handler: removeFromPage },
+  { route: 'dashboard.faults', handler: faultsPage },
+  { route: 'dashboard.faults.clear', handler: clearFromPage },
+  { route: 'dashboard.faults.remove', handler: removeFromPage },
 ];

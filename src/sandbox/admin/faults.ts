@@ -167,8 +167,8 @@ async function clearFaults(req: RouteRequest) {
 }
 
 export const faultRoutes: Route[] = [
-  { method: 'GET', path: '/__sandbox/faults', kind: 'admin', handler: listFaults },
-  { method: 'POST', path: '/__sandbox/faults', kind: 'admin', handler: addFault },
-  { method: 'POST', path: '/__sandbox/faults/clear', kind: 'admin', handler: clearFaults },
-  { method: 'POST', path: '/__sandbox/faults/:id/remove', kind: 'admin', handler: removeFault },
+  { route: 'admin.faults', handler: listFaults },
+  { route: 'admin.faults.add', handler: addFault },
+  { route: 'admin.faults.clear', handler: clearFaults },
+  { route: 'admin.faults.remove', handler: removeFault },
 ];

@@ -116,20 +116,16 @@ function resolveId({ sandbox, params, query }: RouteRequest) {
 }
 
 export const adminRoutes: Route[] = [
-  ...RESOURCE_TABLES.map((table): Route => ({ method: 'GET', path: `/__sandbox/${table}`, kind: 'admin', handler: listResource(table) })),
+  ...RESOURCE_TABLES.map((table): Route => ({ route: `admin.${table}`, handler: listResource(table) })),
   {
-    method: 'GET',
-    path: '/__sandbox/health',
-    kind: 'admin',
+    route: 'admin.health',
     // `storage`: what each store holds and its bound, and warnings before a disk fills (docs/reliability.md, "Retention").
     handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, { status: 'up', baseUrl: sandbox.baseUrl, storage: sandbox.services.admin.storage() }),
   },
-  { method: 'GET', path: '/__sandbox/clock', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.admin.clock()) },
-  { method: 'POST', path: '/__sandbox/clock', kind: 'admin', handler: postClock },
+  { route: 'admin.clock', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.admin.clock()) },
+  { route: 'admin.clock.set', handler: postClock },
   {
-    method: 'POST',
-    path: '/__sandbox/reset',
-    kind: 'admin',
+    route: 'admin.reset',
     // `?businessId=` deletes that business's data only.
     handler: async ({ sandbox, query }) => {
       const businessId = query.get('businessId');
@@ -139,7 +135,7 @@ export const adminRoutes: Route[] = [
     },
   },
   ...snapshotRoutes,
-  { method: 'GET', path: '/__sandbox/requests', kind: 'admin', handler: listRequests },
-  { method: 'GET', path: '/__sandbox/resolve/:id', kind: 'admin', handler: resolveId },
+  { route: 'admin.requests', handler: listRequests },
+  { route: 'admin.resolve', handler: resolveId },
   ...advisorRoutes,
 ];

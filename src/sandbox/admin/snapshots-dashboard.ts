@@ -83,8 +83,8 @@ function act(kind: 'restore' | 'delete') {
 }
 
 export const snapshotDashboardRoutes: Route[] = [
-  { method: 'GET', path: PAGE, kind: 'page', handler: page },
-  { method: 'POST', path: PAGE, kind: 'page', handler: save },
-  { method: 'POST', path: `${PAGE}/:name/restore`, kind: 'page', handler: act('restore') },
-  { method: 'POST', path: `${PAGE}/:name/delete`, kind: 'page', handler: act('delete') },
+  { route: 'dashboard.snapshots', handler: page },
+  { route: 'dashboard.snapshots.save', handler: save },
+  { route: 'dashboard.snapshots.restore', handler: act('restore') },
+  { route: 'dashboard.snapshots.delete', handler: act('delete') },
 ];

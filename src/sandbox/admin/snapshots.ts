@@ -46,8 +46,8 @@ function remove({ sandbox, params }: RouteRequest) {
 }
 
 export const snapshotRoutes: Route[] = [
-  { method: 'GET', path: '/__sandbox/snapshots', kind: 'admin', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.snapshots.list()) },
-  { method: 'POST', path: '/__sandbox/snapshots', kind: 'admin', handler: postSnapshot },
-  { method: 'POST', path: '/__sandbox/snapshots/:name/restore', kind: 'admin', handler: restore },
-  { method: 'POST', path: '/__sandbox/snapshots/:name/delete', kind: 'admin', handler: remove },
+  { route: 'admin.snapshots', handler: ({ sandbox }) => envelope(sandbox, RESULTS.ok, sandbox.services.snapshots.list()) },
+  { route: 'admin.snapshots.save', handler: postSnapshot },
+  { route: 'admin.snapshots.restore', handler: restore },
+  { route: 'admin.snapshots.delete', handler: remove },
 ];

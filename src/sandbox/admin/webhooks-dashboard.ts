@@ -131,6 +131,6 @@ function eventPage(req: RouteRequest): Reply {
 }
 
 export const webhookDashboardRoutes: Route[] = [
-  { method: 'GET', path: `${BASE}/webhooks`, kind: 'page', handler: webhooksPage },
-  { method: 'GET', path: `${BASE}/events/:id`, kind: 'page', handler: eventPage },
+  { route: 'dashboard.webhooks', handler: webhooksPage },
+  { route: 'dashboard.event', handler: eventPage },
 ];

@@ -224,12 +224,12 @@ async function resendEvent(req: RouteRequest) {
 }
 
 export const webhookRoutes: Route[] = [
-  { method: 'GET', path: '/__sandbox/webhooks', kind: 'admin', handler: listEndpoints },
-  { method: 'POST', path: '/__sandbox/webhooks', kind: 'admin', handler: addEndpoint },
-  { method: 'GET', path: '/__sandbox/webhooks/secret', kind: 'admin', handler: showSecret },
-  { method: 'POST', path: '/__sandbox/webhooks/:hookId/remove', kind: 'admin', handler: removeEndpoint },
-  { method: 'GET', path: '/__sandbox/events', kind: 'admin', handler: listEvents },
-  { method: 'GET', path: '/__sandbox/events/stream', kind: 'admin', handler: streamEvents },
-  { method: 'GET', path: '/__sandbox/events/:id', kind: 'admin', handler: showEvent },
-  { method: 'POST', path: '/__sandbox/events/:id/resend', kind: 'admin', handler: resendEvent },
+  { route: 'admin.webhooks', handler: listEndpoints },
+  { route: 'admin.webhooks.add', handler: addEndpoint },
+  { route: 'admin.webhooks.secret', handler: showSecret },
+  { route: 'admin.webhooks.remove', handler: removeEndpoint },
+  { route: 'admin.events', handler: listEvents },
+  { route: 'admin.events.stream', handler: streamEvents },
+  { route: 'admin.events.get', handler: showEvent },
+  { route: 'admin.events.resend', handler: resendEvent },
 ];

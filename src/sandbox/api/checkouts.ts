@@ -74,7 +74,7 @@ function findCheckout(req: RouteRequest) {
 }
 
 export const checkoutRoutes: Route[] = [
-  { method: 'POST', path: '/gateway/v3/checkouts', kind: 'api', handler: createCheckout },
-  { method: 'GET', path: '/gateway/v3/checkouts', kind: 'api', handler: findCheckout },
-  { method: 'GET', path: '/gateway/v3/checkouts/:checkoutId', kind: 'api', handler: getCheckout },
+  { route: 'checkouts.create', handler: createCheckout },
+  { route: 'checkouts.list', handler: findCheckout },
+  { route: 'checkouts.get', handler: getCheckout },
 ];

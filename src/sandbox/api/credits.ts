@@ -1,5 +1,5 @@
 /**
- * Credits, the provider's `/gateway/v3/credits`: payouts to a card (created with a card like a payment;
+ * Credits, the provider's `{api}/credits`: payouts to a card (created with a card like a payment;
  * test cards decide the outcome; 3-D Secure does not apply to a payout) or to a bank account by SEPA
  * (brand 6010, `body.bank`, no card: `1 Waiting` until it settles). Read by id and by trackingCode (one
  * credit). They are payment records with the action `CREDIT`, kept out of the payments endpoints, and
@@ -91,7 +91,7 @@ async function findCredit(req: RouteRequest) {
 }
 
 export const creditRoutes: Route[] = [
-  { method: 'POST', path: '/gateway/v3/credits', kind: 'api', handler: createCredit },
-  { method: 'GET', path: '/gateway/v3/credits', kind: 'api', handler: findCredit },
-  { method: 'GET', path: '/gateway/v3/credits/:creditId', kind: 'api', handler: getCredit },
+  { route: 'credits.create', handler: createCredit },
+  { route: 'credits.list', handler: findCredit },
+  { route: 'credits.get', handler: getCredit },
 ];

@@ -119,8 +119,8 @@ async function cancelLinkRoute(req: RouteRequest) {
 }
 
 export const linkRoutes: Route[] = [
-  { method: 'POST', path: '/gateway/v3/paymentlinks', kind: 'api', handler: createLink },
-  { method: 'GET', path: '/gateway/v3/paymentlinks', kind: 'api', handler: findLink },
-  { method: 'GET', path: '/gateway/v3/paymentlinks/:linkId', kind: 'api', handler: getLink },
-  { method: 'POST', path: '/gateway/v3/paymentlinks/:linkId/cancel', kind: 'api', handler: cancelLinkRoute },
+  { route: 'links.create', handler: createLink },
+  { route: 'links.list', handler: findLink },
+  { route: 'links.get', handler: getLink },
+  { route: 'links.cancel', handler: cancelLinkRoute },
 ];

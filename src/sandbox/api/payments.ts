@@ -269,10 +269,10 @@ function followUpRoute(action: FollowUpAction) {
 }
 
 export const paymentRoutes: Route[] = [
-  { method: 'POST', path: '/gateway/v3/payments', kind: 'api', handler: createPayment },
-  { method: 'GET', path: '/gateway/v3/payments', kind: 'api', handler: findPayments },
-  { method: 'GET', path: '/gateway/v3/payments/:paymentId', kind: 'api', handler: getPayment },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/capture', kind: 'api', handler: followUpRoute('CAPTURE') },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/cancel', kind: 'api', handler: followUpRoute('CANCEL') },
-  { method: 'POST', path: '/gateway/v3/payments/:paymentId/refund', kind: 'api', handler: followUpRoute('REFUND') },
+  { route: 'payments.create', handler: createPayment },
+  { route: 'payments.list', handler: findPayments },
+  { route: 'payments.get', handler: getPayment },
+  { route: 'payments.capture', handler: followUpRoute('CAPTURE') },
+  { route: 'payments.cancel', handler: followUpRoute('CANCEL') },
+  { route: 'payments.refund', handler: followUpRoute('REFUND') },
 ];

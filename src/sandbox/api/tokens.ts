@@ -1,6 +1,6 @@
 /**
- * Tokens (spec 4.8, SANDBOX.md "Payments and tokens"): `POST /gateway/v3/tokens` saves a card, and the
- * sandbox extension `GET /gateway/v3/tokens/{token}` reads what a token remembers (never the number).
+ * Tokens (spec 4.8, SANDBOX.md "Payments and tokens"): `POST {api}/tokens` saves a card, and the
+ * sandbox extension `GET {api}/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';
 import { absent, optionalIdentifier, optionalObject, requireInteger, requireObject, trackingCode } from '../http/fields.js';
@@ -60,6 +60,6 @@ function getToken(req: RouteRequest) {
 }
 
 export const tokenRoutes: Route[] = [
-  { method: 'POST', path: '/gateway/v3/tokens', kind: 'api', handler: createToken },
-  { method: 'GET', path: '/gateway/v3/tokens/:token', kind: 'api', handler: getToken },
+  { route: 'tokens.create', handler: createToken },
+  { route: 'tokens.get', handler: getToken },
 ];

@@ -153,7 +153,7 @@ export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
   return paymentEntry(p, directPaymentBody(p));
 }
 
-/** The sandbox extension's view of a token (`GET /gateway/v3/tokens/{token}`): never the fingerprint. */
+/** The sandbox extension's view of a token (`GET {api}/tokens/{token}`): never the fingerprint. */
 export function tokenView(token: TokenRecord): Record<string, unknown> {
   const view: Record<string, unknown> = {
     tokenId: token.id,

@@ -64,7 +64,7 @@ export const BRANDS: readonly Brand[] = [
 ];
 
 /**
- * SEPA credit transfer (brand 6010): credits paid out to a bank account (`POST /gateway/v3/credits` with
+ * SEPA credit transfer (brand 6010): credits paid out to a bank account (`POST {api}/credits` with
  * `body.bank`), never a payment brand, so it is not among {@link BRANDS}.
  */
 export const SEPA_CREDIT = { id: 6010, name: 'SEPA', currencies: ['EUR'] } as const;

@@ -4,6 +4,7 @@
  * matches, whether it fires, and the envelope a `status` fault answers with. Applying a fault to a
  * connection is the transport's (http/fault-injection.ts); keeping the rules is store/faults.ts's.
  */
+import { API_SEGMENTS } from './routes.js';
 
 /**
  * - `status`: answer an HTTP status with the provider's envelope for it, without acting;
@@ -35,7 +36,7 @@ export interface FaultMatch {
   /** `GET` or `POST`; any method when absent. */
   method?: string | undefined;
   /**
-   * Path pattern under `/gateway/v3/` (or a whole path starting with `/`), any letter case: literal
+   * Path pattern under `{api}/` (or a whole path starting with `/`), any letter case: literal
    * segments, `*` for one segment, `**` for any number. `payments` is payment creation and the lookup by
    * tracking code; `payments/*` a payment's read; `payments/*\/refund` refunds; `**` the whole API.
    */
@@ -93,7 +94,7 @@ export function patternSegments(pattern: string): string[] {
   const trimmed = pattern.trim();
   const absolute = trimmed.startsWith('/');
   const segments = trimmed.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
-  return absolute ? segments : ['gateway', 'v3', ...segments];
+  return absolute ? segments : [...API_SEGMENTS, ...segments];
 }
 
 /** A pattern a rule can hold: segments of letters, digits, `-`, `_`, `.`, `:` or `*`/`**` alone. */

@@ -6,8 +6,9 @@
 import type { ClientTool } from './client-mark.js';
 import type { FaultKind } from './faults.js';
 
-/** What a route serves: the provider's API, a page, the admin API, a static asset. */
-export type RouteKind = 'api' | 'page' | 'admin' | 'asset';
+import type { RouteKind } from './routes.js';
+
+export type { RouteKind } from './routes.js';
 
 /** Observes every answered request (the request log, verbose console output). */
 export interface RequestObserver {
@@ -38,7 +39,7 @@ export interface ObservedRequest {
   client?: ClientTool | undefined;
   /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
-  /** The route that answered, by name (`GET /gateway/v3/payments/:paymentId` unless it has its own), and its parameters. */
+  /** The route that answered, by its name in the route table (domain/routes.ts: `payments.get`), and its parameters. */
   route?: { name: string; params: Record<string, string> } | undefined;
 }
 

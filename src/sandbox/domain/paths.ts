@@ -1,15 +1,16 @@
 /**
- * Every address the sandbox hands out (SANDBOX.md, "Paths"): hosted pages, the card form of a redirect
+ * Every address the sandbox hands out, built from the route table (routes.ts): hosted pages, the card form of a redirect
  * payment, the 3-D Secure page, the bank and wallet pages and the redirect back to the merchant.
  * Root-relative paths keep a redirect on the origin the browser used; `…Url` functions prefix the sandbox's
  * public base URL for what the API answers.
  */
 import type { Ending, Parent } from './lifecycle.js';
 import { providerPageUrl } from './provider-hosts.js';
+import { pathOf } from './routes.js';
 
 /** Path of the hosted page of a link or checkout. */
 export function hostedPath(kind: Parent['kind'], id: string): string {
-  return `/gateway/v3/web/${kind === 'link' ? 'paymentlinks' : 'checkouts'}/${encodeURIComponent(id)}`;
+  return kind === 'link' ? pathOf('hosted.link', { linkId: id }) : pathOf('hosted.checkout', { checkoutId: id });
 }
 
 /** Address of a hosted page (`redirect.url` of a link or checkout). */
@@ -19,22 +20,22 @@ export function hostedPageUrl(baseUrl: string, kind: Parent['kind'], id: string)
 
 /** Path of the 3-D Secure page of a payment. */
 export function challengePath(paymentId: string): string {
-  return `/gateway/v3/web/3ds/${encodeURIComponent(paymentId)}`;
+  return pathOf('challenge.page', { paymentId });
 }
 
 /** Path of the sandbox bank page of a bank payment. */
 export function bankPath(paymentId: string): string {
-  return `/gateway/v3/web/bank/${encodeURIComponent(paymentId)}`;
+  return pathOf('bank.page', { paymentId });
 }
 
 /** Path of the hosted card form of a card redirect payment (a payment created without card data). */
 export function paymentFormPath(paymentId: string): string {
-  return `/gateway/v3/web/payments/${encodeURIComponent(paymentId)}`;
+  return pathOf('hosted.payment', { paymentId });
 }
 
 /** Path of the sandbox wallet page (PayPal) of a wallet payment. */
 export function walletPath(paymentId: string): string {
-  return `/gateway/v3/web/wallet/${encodeURIComponent(paymentId)}`;
+  return pathOf('wallet.page', { paymentId });
 }
 
 /** Path of the simulator page of a bank or wallet payment. */
@@ -44,7 +45,7 @@ export function simulatorPath(flow: 'bank' | 'wallet', paymentId: string): strin
 
 /**
  * Where the browser goes once the customer acted on a redirect payment: its `returnUrl` with
- * `id=<paymentId>`; the merchant reads the outcome with `GET /gateway/v3/payments/{id}`.
+ * `id=<paymentId>`; the merchant reads the outcome with the API's `payments.get`.
  */
 export function paymentReturnUrl(returnUrl: string, paymentId: string): string {
   return returnUrlWith(returnUrl, [['id', paymentId]]);
@@ -52,7 +53,7 @@ export function paymentReturnUrl(returnUrl: string, paymentId: string): string {
 
 /** The sandbox's demo merchant page that embeds a link or checkout with the browser library. */
 export function libraryDemoPath(id: string): string {
-  return `/__sandbox/demo/${encodeURIComponent(id)}`;
+  return pathOf('library.demo', { id });
 }
 
 /**

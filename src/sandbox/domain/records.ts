@@ -93,7 +93,7 @@ export interface CheckoutRecord extends StoredDocument {
 }
 
 /** Upper-case actions; returned lower case in `body.transaction.action`. */
-/** `CREDIT` is a payout to a card (`/gateway/v3/credits`), kept apart from payments by its action. */
+/** `CREDIT` is a payout to a card (`{api}/credits`), kept apart from payments by its action. */
 export type PaymentAction = 'PAYMENT' | 'AUTHORIZE' | 'CAPTURE' | 'CANCEL' | 'REFUND' | 'CREDIT';
 
 export interface CardSummary {

@@ -1,7 +1,8 @@
 /**
  * A small router for the sandbox's own rules: fixed path segments match in any letter case, identifiers are
  * taken verbatim, a trailing slash is tolerated (docs/api.md, "Endpoints"), and a known path with another method
- * lists the methods it takes (405 with `Allow`). Routes are compiled once.
+ * lists the methods it takes (405 with `Allow`). The routes and the matching live in the route table
+ * (domain/routes.ts), compiled once; the router binds handlers to its names.
  *
  * Why not h3's router: h3 (radix3) matches case-sensitively, so it needs the path lower-cased for the
  * lookup and the ids taken back from the original path by position, and it gives no `Allow` list.
@@ -14,16 +15,11 @@ import type { Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
 import type { Services } from '../services/index.js';
 import type { JsonObject } from './fields.js';
-import type { RouteKind } from './observe.js';
+import { kindOf, matchRoute, ROUTE_NAMES, ROUTES, type Access, type Render, type RouteKind, type RouteName, type RouteSpec } from '../domain/routes.js';
 
-export type Method = 'GET' | 'POST' | 'HEAD' | 'OPTIONS';
-
-export type { RouteKind } from './observe.js';
-
-/** Who may use a route: anyone (hosted pages, the library), a merchant's server (the API), an operator. */
-export type Access = 'public' | 'merchant' | 'admin';
+export type { Access, Method, RouteKind } from '../domain/routes.js';
 /** How a route's failures are answered: the JSON envelope, or an HTML page. */
-export type Rendering = 'envelope' | 'page';
+export type Rendering = Render;
 
 /**
  * What a handler knows of its sandbox: its services and a few facts, and nothing that reaches storage.
@@ -93,71 +89,72 @@ export class Reply {
   }
 }
 
+/** A handler bound to a route of the table (domain/routes.ts), which holds its method, path, access and rendering. */
 export interface Route {
-  method: Method;
-  /** Literal segments and `:name` parameters, e.g. `/gateway/v3/paymentlinks/:linkId/cancel`. */
-  path: string;
-  kind: RouteKind;
-  /** The route's name in the request log and the advisor; default `<METHOD> <path>`. */
-  name?: string;
-  /** Who may use it; default from `kind` ({@link accessOf}). */
-  access?: Access;
-  /** How its failures are answered; default from `kind` ({@link renderingOf}). */
-  render?: Rendering;
+  route: RouteName;
   handler: (req: RouteRequest) => unknown | Promise<unknown>;
 }
 
-/**
- * Who may use a route: as it declares, else from its kind. The API is the merchants'; the admin API, and
- * every page under `/__sandbox/` and the dashboard's `/`, the operator's; hosted pages and assets anyone's.
- */
-export function accessOf(route: Route): Access {
-  if (route.access !== undefined) return route.access;
-  if (route.kind === 'api') return 'merchant';
-  if (route.kind === 'admin') return 'admin';
-  if (route.kind === 'page' && (route.path === '/' || /^\/__sandbox(\/|$)/i.test(route.path))) return 'admin';
-  return 'public';
-}
-
-/** How a route's failures are answered: as it declares, else an HTML page for pages, the envelope otherwise. */
-export function renderingOf(route: Route): Rendering {
-  return route.render ?? (route.kind === 'page' ? 'page' : 'envelope');
-}
-
-/** A route's name as the request log records it. */
-export function nameOf(route: Route): string {
-  return route.name ?? `${route.method} ${route.path}`;
-}
-
-/** What the pipeline needs of a route, worked out once when the router is built. */
+/** What the pipeline needs of a route, worked out once when the routes are bound. */
 export interface RouteFacts {
   readonly access: Access;
   readonly rendering: Rendering;
-  readonly name: string;
+  readonly name: RouteName;
 }
 
-interface CompiledRoute {
-  route: Route;
+/** A handler with its route's table entry: what the router matches and the app runs. */
+export interface BoundRoute extends RouteSpec {
+  name: RouteName;
+  /** What the request log calls it (domain/routes.ts `kindOf`). */
+  kind: RouteKind;
   facts: RouteFacts;
-  segments: Array<{ literal: string } | { param: string }>;
+  handler: Route['handler'];
+}
+
+/** Binds handlers to their table entries; a route bound twice is a programming error. */
+export function bindRoutes(routes: readonly Route[]): BoundRoute[] {
+  const seen = new Set<RouteName>();
+  return routes.map(({ route: name, handler }) => {
+    if (seen.has(name)) throw new Error(`Route ${name} is bound twice`);
+    seen.add(name);
+    const spec = ROUTES[name];
+    return { ...spec, name, kind: kindOf(spec), facts: { access: spec.access, rendering: spec.render, name }, handler };
+  });
+}
+
+/** Who may use a route, as the route table declares: the API is the merchants', `/__sandbox/` and `/` the operator's. */
+export function accessOf(route: BoundRoute): Access {
+  return route.access;
+}
+
+/** How a route's failures are answered, as the route table declares. */
+export function renderingOf(route: BoundRoute): Rendering {
+  return route.render;
+}
+
+/** A route's name as the request log and the advisor record it: its name in the route table. */
+export function nameOf(route: BoundRoute): RouteName {
+  return route.name;
 }
 
 export interface RouteMatch {
-  route: Route;
+  route: BoundRoute;
   facts: RouteFacts;
   params: Record<string, string>;
 }
 
+/** Matches requests against the route table (domain/routes.ts, which holds the path rules) and finds the bound handler. */
 export class Router {
-  private readonly byLength = new Map<number, CompiledRoute[]>();
+  private readonly bound = new Map<RouteName, BoundRoute>();
+  /** Narrows matching to the bound routes; none when every route of the table is bound (the sandbox's case). */
+  private readonly accept: ((name: RouteName) => boolean) | undefined;
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly BoundRoute[]) {
     for (const route of routes) {
-      const segments = split(route.path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s.toLowerCase() }));
-      const list = this.byLength.get(segments.length) ?? [];
-      list.push({ route, facts: { access: accessOf(route), rendering: renderingOf(route), name: nameOf(route) }, segments });
-      this.byLength.set(segments.length, list);
+      if (this.bound.has(route.name)) throw new Error(`Route ${route.name} is bound twice`);
+      this.bound.set(route.name, route);
     }
+    this.accept = this.bound.size === ROUTE_NAMES.length ? undefined : (name) => this.bound.has(name);
   }
 
   /**
@@ -165,44 +162,9 @@ export class Router {
    * the method (for a 405), when there is no match.
    */
   match(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
-    const parts = split(path);
-    const candidates = this.byLength.get(parts.length);
-    const allowed: string[] = [];
-    if (!candidates) return { allowed };
-    const lowered = parts.map((p) => p.toLowerCase());
-    for (const candidate of candidates) {
-      const params = matchSegments(candidate, parts, lowered);
-      if (!params) continue;
-      const m = candidate.route.method;
-      if (m === method || (method === 'HEAD' && m === 'GET')) return { match: { route: candidate.route, facts: candidate.facts, params }, allowed };
-      allowed.push(m);
-    }
-    return { allowed };
+    const { target, allowed } = matchRoute(method, path, this.accept);
+    if (target === undefined) return { allowed };
+    const route = this.bound.get(target.name)!;
+    return { match: { route, facts: route.facts, params: target.params }, allowed };
   }
-}
-
-function matchSegments(candidate: CompiledRoute, parts: string[], lowered: string[]): Record<string, string> | undefined {
-  const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i++) {
-    const segment = candidate.segments[i]!;
-    if ('literal' in segment) {
-      if (segment.literal !== lowered[i]) return undefined;
-    } else {
-      params[segment.param] = decodeSegment(parts[i]!);
-    }
-  }
-  return params;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** Path segments without empty ones, so `/a/b/` and `/a/b` match alike. */
-function split(path: string): string[] {
-  return path.split('/').filter((s) => s.length > 0);
 }

@@ -106,7 +106,7 @@ export function kindOfId(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | '
   for (const [kind, table] of tables) {
     const doc = table.get(id);
     if (doc === undefined || (businessId !== undefined && doc.businessId !== businessId)) continue;
-    // A credit is a payment record, read at its own endpoint (/gateway/v3/credits).
+    // A credit is a payment record, read at its own endpoint ({api}/credits).
     return kind === 'payment' && (doc as { action?: string }).action === 'CREDIT' ? 'credit' : kind;
   }
   return null;

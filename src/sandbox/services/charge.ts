@@ -15,6 +15,7 @@ import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, typ
 import { challengePath } from '../domain/paths.js';
 import type { Deps } from './deps.js';
 import { cardFingerprint, saveToken, type SaveTokenDeps } from './tokens.js';
+import { pathOf } from '../domain/routes.js';
 
 /** Card data as the customer or the merchant sent it. Never stored: only its summary is. */
 export interface CardInput {
@@ -155,7 +156,7 @@ function tokenSource(sandbox: Pick<Deps, 'tokens'>, businessId: string, token: s
   if (typeof token !== 'string' || token === '') throw missingProperty('body.transaction.token');
   // A token of another business is unknown here: an input error, exactly like a token that never existed.
   const saved = sandbox.tokens.getOwned(token, businessId);
-  if (!saved) throw invalidValue('body.transaction.token', 'Unknown token for this business; create one with POST /gateway/v3/tokens.');
+  if (!saved) throw invalidValue('body.transaction.token', `Unknown token for this business; create one with POST ${pathOf('tokens.create')}.`);
   return {
     behaviour: saved.behaviour as Behaviour,
     brandId: saved.brandId,

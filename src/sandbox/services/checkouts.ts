@@ -9,7 +9,7 @@ import { notFound } from '../errors.js';
 import type { Deps } from './deps.js';
 import { insertUnique } from './links.js';
 
-/** What a new checkout is made of (checked input of `POST /gateway/v3/checkouts`). */
+/** What a new checkout is made of (checked input of `POST {api}/checkouts`). */
 export interface NewCheckout {
   businessId: string;
   transaction: TransactionFields;

@@ -133,7 +133,7 @@ export class EventService {
 
   /**
    * The tokens repository's write hook (the portal's Tokenization events). Runs inside the write. The
-   * payload is the token's envelope: what `GET /gateway/v3/tokens/{token}` answers. Stored like every
+   * payload is the token's envelope: what `GET {api}/tokens/{token}` answers. Stored like every
    * event (its `paymentId` is the token, the resource it is about) and delivered only to the endpoints
    * that name its type; a token has no notifyUrl.
    */

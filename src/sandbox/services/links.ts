@@ -26,7 +26,7 @@ export function insertUnique(insert: () => void): void {
 /** The first instant whose ISO 8601 form needs a five-digit year. */
 const LATEST_EXPIRY_MS = Date.UTC(10000, 0, 1);
 
-/** What a new link is made of (checked input of `POST /gateway/v3/paymentlinks`). */
+/** What a new link is made of (checked input of `POST {api}/paymentlinks`). */
 export interface NewLink {
   businessId: string;
   transaction: TransactionFields;

@@ -251,7 +251,7 @@ export class RequestLog {
         seq,
         at: entry.startedAt,
         method: entry.method,
-        // A card number in the path (`/gateway/v3/payments/4242...`) is masked like one in a body.
+        // A card number in the path (`{api}/payments/4242...`) is masked like one in a body.
         path,
         status: entry.status,
         business_id: entry.businessId ?? null,

@@ -9,7 +9,7 @@ import { inspectCard, type CardInput } from './charge.js';
 import type { Deps } from './deps.js';
 import { cardFingerprint, saveToken, type SaveTokenDeps } from './tokens.js';
 
-/** What `POST /gateway/v3/tokens` asks for, type-checked. */
+/** What `POST {api}/tokens` asks for, type-checked. */
 export interface NewToken {
   businessId: string;
   card: CardInput;

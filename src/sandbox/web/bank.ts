@@ -1,6 +1,6 @@
 /**
  * The sandbox bank and wallet pages of redirect payments (docs/api.md, "Redirect payments"):
- * `GET /gateway/v3/web/bank/{paymentId}` (iDEAL, Sofort, Giropay, EPS) and `/gateway/v3/web/wallet/{paymentId}`
+ * `GET {api}/web/bank/{paymentId}` (iDEAL, Sofort, Giropay, EPS) and `{api}/web/wallet/{paymentId}`
  * (PayPal) show approve, cancel and fail buttons; a `POST` of a button settles the payment (0 Ok, -10 or -2)
  * and sends the browser to the payment's `returnUrl?id=<paymentId>`, or back to the page, which then shows
  * the outcome, when it has none. A `POST` without a button (a wallet's `redirect`, posted with its `fields`
@@ -58,14 +58,12 @@ function bankPage(flow: 'bank' | 'wallet', payment: PaymentRecord): Reply {
   );
 }
 
-function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
+function routes(flow: 'bank' | 'wallet'): Route[] {
   const load = loader(flow);
   return [
-    { method: 'GET', path: `/gateway/v3/web/${segment}/:paymentId`, kind: 'page', handler: (req) => bankPage(flow, load(req)) },
+    { route: flow === 'wallet' ? 'wallet.page' : 'bank.page', handler: (req) => bankPage(flow, load(req)) },
     {
-      method: 'POST',
-      path: `/gateway/v3/web/${segment}/:paymentId`,
-      kind: 'page',
+      route: flow === 'wallet' ? 'wallet.submit' : 'bank.submit',
       handler: async (req) => {
         const { sandbox } = req;
         const payment = load(req);
@@ -87,4 +85,4 @@ function routes(flow: 'bank' | 'wallet', segment: string): Route[] {
   ];
 }
 
-export const bankRoutes: Route[] = [...routes('bank', 'bank'), ...routes('wallet', 'wallet')];
+export const bankRoutes: Route[] = [...routes('bank'), ...routes('wallet')];

@@ -199,19 +199,15 @@ export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardForm
   };
 }
 
-function parentRoutes(kind: Parent['kind'], segment: string, param: string): Route[] {
+function parentRoutes(kind: Parent['kind'], param: string): Route[] {
   const load = (req: RouteRequest): Parent => req.sandbox.services.hosted.parent(kind, req.params[param]!);
   return [
     {
-      method: 'GET',
-      path: `/gateway/v3/web/${segment}/:${param}`,
-      kind: 'page',
+      route: kind === 'link' ? 'hosted.link' : 'hosted.checkout',
       handler: (req) => currentPage(req.sandbox, load(req)),
     },
     {
-      method: 'POST',
-      path: `/gateway/v3/web/${segment}/:${param}`,
-      kind: 'page',
+      route: kind === 'link' ? 'hosted.link.submit' : 'hosted.checkout.submit',
       handler: async (req) => {
         const { sandbox } = req;
         const parent = load(req);
@@ -315,15 +311,11 @@ function challengeEntry(sandbox: SandboxView, payment: PaymentRecord): Reply | P
 
 const challengeRoutes: Route[] = [
   {
-    method: 'GET',
-    path: '/gateway/v3/web/3ds/:paymentId',
-    kind: 'page',
+    route: 'challenge.page',
     handler: (req) => challengeEntry(req.sandbox, loadPayment(req)),
   },
   {
-    method: 'POST',
-    path: '/gateway/v3/web/3ds/:paymentId',
-    kind: 'page',
+    route: 'challenge.submit',
     handler: async (req) => {
       const { sandbox } = req;
       const payment = loadPayment(req);
@@ -376,9 +368,7 @@ const ASSETS: Record<string, { type: string; body: () => string }> = {
 
 const assetRoutes: Route[] = [
   {
-    method: 'GET',
-    path: '/gateway/v3/web/assets/:name',
-    kind: 'asset',
+    route: 'hosted.asset',
     handler: (req) => {
       // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
       const asset = Object.hasOwn(ASSETS, req.params.name!) ? ASSETS[req.params.name!] : undefined;
@@ -390,8 +380,8 @@ const assetRoutes: Route[] = [
 
 /** Every hosted-page route; listed in `webRoutes`. */
 export const hostedRoutes: Route[] = [
-  ...parentRoutes('link', 'paymentlinks', 'linkId'),
-  ...parentRoutes('checkout', 'checkouts', 'checkoutId'),
+  ...parentRoutes('link', 'linkId'),
+  ...parentRoutes('checkout', 'checkoutId'),
   ...challengeRoutes,
   ...assetRoutes,
 ];

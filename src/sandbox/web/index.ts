@@ -15,9 +15,7 @@ import { paymentFormRoutes } from './payment-form.js';
  * no page of the sandbox shows a 404 in the console.
  */
 const faviconRoute: Route = {
-  method: 'GET',
-  path: '/favicon.ico',
-  kind: 'asset',
+  route: 'favicon',
   handler: () => new Reply(204, null, { 'cache-control': 'public, max-age=86400' }),
 };
 

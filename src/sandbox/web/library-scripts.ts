@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { pathOf, ROUTES } from '../domain/routes.js';
 
 export type LibraryKind = 'paymentlink' | 'checkout';
 
@@ -16,6 +17,9 @@ export type LibraryKind = 'paymentlink' | 'checkout';
 export const LIBRARY_VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const GLOBAL_NAME: Record<LibraryKind, string> = { paymentlink: 'PaymentLink', checkout: 'Checkout' };
+
+/** The hosted pages' path patterns the library fills with an id (its `config.pages`), from the route table. */
+export const LIBRARY_PAGES: Record<LibraryKind, string> = { paymentlink: ROUTES['hosted.link'].path, checkout: ROUTES['hosted.checkout'].path };
 
 /** Where the ES5 core is built (`tsconfig.library.json`); the same path from `src/` (tests) and `dist/`. */
 const CORE_URL = new URL('../../../dist/library/library-core.js', import.meta.url);
@@ -49,7 +53,7 @@ export function servedLibrary(baseUrl: string, kind: LibraryKind): ServedLibrary
   const key = `${kind} ${baseUrl}`;
   let entry = served.get(key);
   if (entry === undefined) {
-    const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION };
+    const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
     // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
     const configText = JSON.stringify(config).replace(/</g, '\\u003c');
     const text =
@@ -65,7 +69,7 @@ export function servedLibrary(baseUrl: string, kind: LibraryKind): ServedLibrary
 
 /** The versioned path of a library script. */
 export function libraryPath(kind: LibraryKind, version: string = LIBRARY_VERSION): string {
-  return `/${kind}/${version}/${kind}-library.js`;
+  return pathOf(kind === 'paymentlink' ? 'library.paymentlink' : 'library.checkout', { version });
 }
 
 /** The Subresource Integrity hash of the script a sandbox at `baseUrl` serves for `kind`. */

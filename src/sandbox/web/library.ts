@@ -37,7 +37,7 @@ function demo(req: RouteRequest): Reply {
 }
 
 export const libraryRoutes: Route[] = [
-  { method: 'GET', path: '/paymentlink/:version/paymentlink-library.js', kind: 'asset', handler: serve('paymentlink') },
-  { method: 'GET', path: '/checkout/:version/checkout-library.js', kind: 'asset', handler: serve('checkout') },
-  { method: 'GET', path: '/__sandbox/demo/:id', kind: 'page', handler: demo },
+  { route: 'library.paymentlink', handler: serve('paymentlink') },
+  { route: 'library.checkout', handler: serve('checkout') },
+  { route: 'library.demo', handler: demo },
 ];

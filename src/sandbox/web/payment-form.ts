@@ -1,6 +1,6 @@
 /**
  * The hosted card form of a card redirect payment (docs/hosted-pages.md, "The card form of a redirect
- * payment"): `GET /gateway/v3/web/payments/{paymentId}` shows the same card form, test-card banner and
+ * payment"): `GET {api}/web/payments/{paymentId}` shows the same card form, test-card banner and
  * 3-D Secure page as links and checkouts, for that one payment; `POST` charges it in place (one attempt)
  * and sends the browser to the payment's `returnUrl?id=<paymentId>`. A payment that no longer waits for a
  * card shows how it ended, with the way back to the shop.
@@ -73,15 +73,11 @@ async function currentPage(sandbox: SandboxView, payment: PaymentRecord, alert?:
 
 export const paymentFormRoutes: Route[] = [
   {
-    method: 'GET',
-    path: '/gateway/v3/web/payments/:paymentId',
-    kind: 'page',
+    route: 'hosted.payment',
     handler: (req) => currentPage(req.sandbox, loadPayment(req)),
   },
   {
-    method: 'POST',
-    path: '/gateway/v3/web/payments/:paymentId',
-    kind: 'page',
+    route: 'hosted.payment.submit',
     handler: async (req) => {
       const { sandbox } = req;
       const payment = loadPayment(req);

@@ -1,5 +1,5 @@
 /**
- * The hosted pages' script, served as `/gateway/v3/web/assets/hosted.js` (an external file, so the CSP needs
+ * The hosted pages' script, served as `{api}/web/assets/hosted.js` (an external file, so the CSP needs
  * no inline script). Compiled on its own (tsconfig.hosted.json: ES5 for Internet Explorer 11, DOM types, no
  * Node types) into one plain script; a unit test parses the built file with acorn at ecmaVersion 5. The
  * pages work without it: it adds inline validation, brand detection, the card number spaced as typed, the

@@ -109,7 +109,7 @@ export interface Evidence {
   /** Webhook delivery id, when it is a delivery. */
   deliveryId?: number | undefined;
   at: number;
-  /** One line: `POST /gateway/v3/payments -> 400 -3 Failed, retry`. */
+  /** One line: `POST {api}/payments -> 400 -3 Failed, retry`. */
   summary: string;
 }
 

@@ -5,6 +5,7 @@
  * handed to every check that asks. Also the small readers of a logged request (its result, its error, its
  * transaction) and how evidence is written.
  */
+import { matchRoute, type RouteName, type RouteTarget } from '../routes.js';
 import type { CheckMeta, CheckOutcome, Evidence, ResourceInfo, ResourceKind, Traffic, TrafficRequest, WebhookAttempt, WebhookDelivery } from './model.js';
 
 /** One check, as its module under `checks/` exports it: its `meta` and its one function. */
@@ -46,48 +47,53 @@ export type Target =
   | { op: 'cancel-link'; id: string }
   | { op: 'page'; kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank'; id: string };
 
-const COLLECTIONS: Record<string, 'link' | 'checkout' | 'payment' | 'token' | 'credit'> = {
-  paymentlinks: 'link',
-  checkouts: 'checkout',
-  payments: 'payment',
-  tokens: 'token',
-  credits: 'credit',
-};
-const PAGES: Record<string, 'link' | 'checkout' | 'payment' | '3ds' | 'bank'> = { paymentlinks: 'link', checkouts: 'checkout', payments: 'payment', '3ds': '3ds', bank: 'bank' };
+const read = (kind: 'link' | 'checkout' | 'payment' | 'token' | 'credit', param: string) => (p: Params): Target => ({ op: 'read', kind, id: p[param] ?? '' });
+const page = (kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank', param: string) => (p: Params): Target => ({ op: 'page', kind, id: p[param] ?? '' });
+const followUp = (action: 'capture' | 'cancel' | 'refund') => (p: Params): Target => ({ op: 'follow-up', action, id: p['paymentId'] ?? '' });
 
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+type Params = Record<string, string>;
+
+/** What each route of the table (domain/routes.ts) addresses, for the routes the checks read. */
+const TARGETS: Partial<Record<RouteName, (params: Params) => Target>> = {
+  'links.create': () => ({ op: 'create', kind: 'link' }),
+  'links.list': () => ({ op: 'lookup', kind: 'link' }),
+  'links.get': read('link', 'linkId'),
+  'links.cancel': (p) => ({ op: 'cancel-link', id: p['linkId'] ?? '' }),
+  'checkouts.create': () => ({ op: 'create', kind: 'checkout' }),
+  'checkouts.list': () => ({ op: 'lookup', kind: 'checkout' }),
+  'checkouts.get': read('checkout', 'checkoutId'),
+  'payments.create': () => ({ op: 'create', kind: 'payment' }),
+  'payments.list': () => ({ op: 'lookup', kind: 'payment' }),
+  'payments.get': read('payment', 'paymentId'),
+  'payments.capture': followUp('capture'),
+  'payments.cancel': followUp('cancel'),
+  'payments.refund': followUp('refund'),
+  'credits.create': () => ({ op: 'create', kind: 'credit' }),
+  'credits.list': () => ({ op: 'lookup', kind: 'credit' }),
+  'credits.get': read('credit', 'creditId'),
+  'tokens.create': () => ({ op: 'create', kind: 'token' }),
+  'tokens.get': read('token', 'token'),
+  'hosted.link': page('link', 'linkId'),
+  'hosted.link.submit': page('link', 'linkId'),
+  'hosted.checkout': page('checkout', 'checkoutId'),
+  'hosted.checkout.submit': page('checkout', 'checkoutId'),
+  'hosted.payment': page('payment', 'paymentId'),
+  'hosted.payment.submit': page('payment', 'paymentId'),
+  'challenge.page': page('3ds', 'paymentId'),
+  'challenge.submit': page('3ds', 'paymentId'),
+  'bank.page': page('bank', 'paymentId'),
+  'bank.submit': page('bank', 'paymentId'),
+};
+
+/** What a route, by name and parameters, addresses. */
+export function targetOfRoute(route: RouteTarget): Target | undefined {
+  return TARGETS[route.name]?.(route.params);
 }
 
-/** What `method path` addresses, as the router reads it (fixed segments in any case, empty ones ignored). */
+/** What `method path` addresses, as the router reads it (the route table's matching). */
 export function targetOf(method: string, path: string): Target | undefined {
-  const s = path.split('/').filter((p) => p !== '');
-  if (s.length < 3 || s[0]!.toLowerCase() !== 'gateway' || s[1]!.toLowerCase() !== 'v3') return undefined;
-  const collection = s[2]!.toLowerCase();
-  if (collection === 'web') {
-    const kind = PAGES[s[3]?.toLowerCase() ?? ''];
-    return kind && s.length === 5 ? { op: 'page', kind, id: decode(s[4]!) } : undefined;
-  }
-  const kind = COLLECTIONS[collection];
-  if (!kind) return undefined;
-  const m = method.toUpperCase();
-  if (s.length === 3) {
-    if (m === 'POST') return { op: 'create', kind };
-    if ((m === 'GET' || m === 'HEAD') && kind !== 'token') return { op: 'lookup', kind };
-    return undefined;
-  }
-  const id = decode(s[3]!);
-  if (s.length === 4) return m === 'GET' || m === 'HEAD' ? { op: 'read', kind, id } : undefined;
-  if (s.length === 5 && m === 'POST') {
-    const verb = s[4]!.toLowerCase();
-    if (kind === 'payment' && (verb === 'capture' || verb === 'cancel' || verb === 'refund')) return { op: 'follow-up', action: verb, id };
-    if (kind === 'link' && verb === 'cancel') return { op: 'cancel-link', id };
-  }
-  return undefined;
+  const { target } = matchRoute(method.toUpperCase(), path);
+  return target === undefined ? undefined : targetOfRoute(target);
 }
 
 /** Targets of logged requests, kept as long as the request object is (the service keeps rows between runs). */
@@ -157,7 +163,7 @@ export function queryParam(r: TrafficRequest, name: string): string | undefined 
 
 // ---- Writing evidence ----
 
-/** `POST /gateway/v3/payments -> 400 -3 Failed, retry` */
+/** `POST {api}/payments -> 400 -3 Failed, retry` */
 export function summarize(r: TrafficRequest): string {
   const result = resultOf(r);
   const outcome = result === undefined ? '' : ` ${result} ${descriptionOf(r) ?? ''}`.trimEnd();
