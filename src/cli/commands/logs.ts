@@ -6,37 +6,14 @@
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
 import { describeFiredFault } from '../../sandbox/domain/faults.js';
+import type { LoggedRequestAnswer } from '../../sandbox/domain/observed.js';
 
 /**
- * One request of the log as `GET /__sandbox/requests` answers it (docs/cli.md, "paylink logs"): the CLI's
- * own reading of the JSON it receives, so it depends on the wire format, not on the sandbox's code. Card
- * data in `request` and `response` is masked by the sandbox.
+ * One request of the log as `GET /__sandbox/requests` answers it (docs/cli.md, "paylink logs"): the wire
+ * type the sandbox answers with (domain/observed.ts). Card data in `request` and `response` is masked by
+ * the sandbox.
  */
-export interface LogEntry {
-  /** Sequence number; `since` in the next long poll. */
-  seq: number;
-  /** ISO 8601 time the request arrived (sandbox clock). */
-  at: string;
-  method: string;
-  path: string;
-  /** Query string without `?` ('' when none). */
-  query: string;
-  status: number;
-  /** The kind of route: api, page, admin, asset, or unmatched; `webhook` for a delivery the sandbox sent. */
-  kind: string;
-  businessId: string | null;
-  durationMs: number;
-  /** Request body (JSON or form fields), when logged. */
-  request?: unknown;
-  /** Response body, when logged. */
-  response?: unknown;
-  /** Where a redirect sent the client. */
-  location?: string;
-  /** The advisor's checks that named this request as evidence of a finding (docs/advisor.md). */
-  findings?: string[];
-  /** The API fault rule that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
-  fault?: { rule: string; kind: string; delayMs?: number; withheldStatus?: number; ended?: string };
-}
+export type LogEntry = LoggedRequestAnswer;
 
 /** What `GET /__sandbox/requests` answers in its envelope's body. */
 interface RequestLogPage {

@@ -9,7 +9,7 @@ import { envelope } from '../http/envelope.js';
 import { errorBody, errorOf, FAILURES, missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
-import { checkoutView, transactionView } from '../domain/answers.js';
+import { checkoutView, transactionView, type CheckoutBody } from '../domain/answers.js';
 
 async function createCheckout(req: RouteRequest) {
   const { sandbox } = req;
@@ -47,7 +47,7 @@ const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: str
  */
 export function checkoutStatusReply(sandbox: SandboxView, checkout: CheckoutRecord): Reply {
   const state = checkoutState(checkout, sandbox.clock.now());
-  const body: Record<string, unknown> = {
+  const body: CheckoutBody = {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),
   };

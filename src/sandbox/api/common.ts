@@ -5,7 +5,7 @@ import { absent, authorizationMode, transactionReferences, requireAmount, requir
 import type { TransactionFields } from '../domain/records.js';
 import { missingProperty } from '../errors.js';
 import type { Services } from '../services/index.js';
-import { paymentEntry } from '../domain/answers.js';
+import { paymentEntry, type PaymentEnvelope } from '../domain/answers.js';
 
 /**
  * `body.transaction` {amount, currencyCode, authorizationMode, trackingCode}. The amount's presence is
@@ -29,6 +29,6 @@ export function parseTransaction(body: JsonObject, options: { trackingRequired: 
 }
 
 /** `body.payments[]` of a link or checkout: an entry for each attempt, oldest first. */
-export function paymentEntries(services: Services, paymentIds: readonly string[]): Array<Record<string, unknown>> {
+export function paymentEntries(services: Services, paymentIds: readonly string[]): PaymentEnvelope[] {
   return services.payments.byIds(paymentIds).map((p) => paymentEntry(p));
 }

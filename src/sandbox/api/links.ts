@@ -10,7 +10,7 @@ import { envelope } from '../http/envelope.js';
 import { missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
-import { linkCreatedView, linkView, transactionView } from '../domain/answers.js';
+import { linkCreatedView, linkView, transactionView, type LinkBody } from '../domain/answers.js';
 
 async function createLink(req: RouteRequest) {
   const { sandbox } = req;
@@ -52,7 +52,7 @@ async function createLink(req: RouteRequest) {
 /** The retrieval body: `Ok` with link and transaction until the customer acted, then `Completed` with payments. */
 export function linkStatusEnvelope(sandbox: SandboxView, link: LinkRecord) {
   const status = linkStatus(link, sandbox.clock.now());
-  const body: Record<string, unknown> = {
+  const body: LinkBody = {
     link: linkView(link, status, sandbox.baseUrl),
     transaction: transactionView(link.transaction),
   };

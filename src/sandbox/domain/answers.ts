@@ -7,10 +7,160 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { CardSummary, CheckoutRecord, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, TransactionFields, TransactionReferences } from './records.js';
+import type { AuthorizationMode, CardSummary, CheckoutRecord, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, PaymentRedirect, TransactionFields, TransactionReferences } from './records.js';
 
-export function transactionView(t: TransactionFields): Record<string, unknown> {
-  const view: Record<string, unknown> = {
+// ---- The wire types: what the API answers ----
+
+/** `header` of an envelope. */
+export interface EnvelopeHeader {
+  requestTimestamp: string;
+  requestCode?: string;
+}
+
+/** The provider's response envelope `{result, description, header, body}`. */
+export interface Envelope<B> {
+  result: number;
+  description: string;
+  header: EnvelopeHeader;
+  body: B;
+}
+
+/** `body.error` of a failure. */
+export interface ErrorAnswer {
+  code: number;
+  message: string;
+  detailedMessage: string;
+}
+
+/** The body of a failure envelope: the error, and what else the failure tells (a payment's id, ...). */
+export interface ErrorBody {
+  error: ErrorAnswer;
+  [field: string]: unknown;
+}
+
+/** A hosted page's address (`redirect` of a link or checkout). */
+export interface PageRedirect {
+  method: 'GET';
+  url: string;
+}
+
+/** The merchant's references a transaction carries (`storeId`, `invoiceId`, ...), as sent. */
+export type ReferencesAnswer = Pick<TransactionReferences, 'storeId' | 'invoiceId' | 'purchaseId' | 'countryCode' | 'languageCode'>;
+
+/** `body.transaction` of a link or checkout. */
+export interface TransactionAnswer extends ReferencesAnswer {
+  amount: number;
+  currencyCode: string;
+  authorizationMode: AuthorizationMode;
+  trackingCode?: string;
+  type?: string;
+  descriptor?: string;
+}
+
+/** `body.link`. */
+export interface LinkAnswer {
+  linkId: string;
+  status: LinkStatus;
+  redirect: PageRedirect;
+  brandIds: number[];
+  expirationTime: string;
+  tokenize: LinkRecord['tokenize'];
+  threeDSecure: boolean;
+}
+
+/** `body.checkout`. */
+export interface CheckoutAnswer {
+  checkoutId: string;
+  redirect: PageRedirect;
+  brandIds: number[];
+  expirationTime: string;
+  tokenize: CheckoutRecord['tokenize'];
+  threeDSecure?: true;
+}
+
+/** `body.card`: the card's summary, without a holder name when none was sent. */
+export type CardAnswer = Omit<CardSummary, 'holderName'> & { holderName?: string };
+
+/** `body.transaction` of a payment; the sandbox's extensions only on a payment's own answer. */
+export interface PaymentTransactionAnswer extends ReferencesAnswer {
+  id: string;
+  action: string;
+  amount: number;
+  currencyCode: string;
+  brandId: number;
+  trackingCode?: string;
+  parentId?: string;
+  descriptor?: string;
+  capturedAmount?: number;
+  refundedAmount?: number;
+  cancelled?: true;
+  settlesAt?: string;
+}
+
+/** `body.bank` of a bank payment: only strings, a value not known left out. */
+export interface BankAnswer {
+  name?: string;
+  countryCode?: string;
+  issuerId?: string;
+  accountNumber?: string;
+  accountHolderName?: string;
+  iban?: string;
+  bic?: string;
+}
+
+/** The `body` of a payment entry. */
+export interface PaymentBodyAnswer {
+  transaction: PaymentTransactionAnswer;
+  card?: CardAnswer;
+  token?: { token: string; displayHint: string };
+  redirect?: PaymentRedirect;
+  error?: ErrorAnswer;
+}
+
+/** The `body` of a payment's own answer (creation, GET, follow-ups, webhooks). */
+export interface DirectPaymentBodyAnswer extends PaymentBodyAnswer {
+  id: string;
+  trackingCode?: string;
+  bank?: BankAnswer;
+}
+
+/** A payment's envelope (an entry of `body.payments[]`, or a payment's own answer). */
+export type PaymentEnvelope<B extends PaymentBodyAnswer = PaymentBodyAnswer> = Envelope<B> & { header: { requestTimestamp: string; requestCode: string } };
+
+/** The body of a link's answer: `payments` once the customer acted. */
+export interface LinkBody {
+  link: LinkAnswer;
+  transaction: TransactionAnswer;
+  payments?: PaymentEnvelope[];
+}
+
+/** The body of a checkout's answer: `payments` once the customer acted, `error` for a failed or timed-out one. */
+export interface CheckoutBody {
+  checkout: CheckoutAnswer;
+  transaction: TransactionAnswer;
+  payments?: PaymentEnvelope[];
+  error?: ErrorAnswer;
+}
+
+/** The sandbox extension's view of a token (never the fingerprint). */
+export interface TokenAnswer {
+  tokenId: string;
+  token: string;
+  brandId: TokenRecord['brandId'];
+  displayHint: string;
+  firstSixDigits: TokenRecord['firstSixDigits'];
+  lastFourDigits: TokenRecord['lastFourDigits'];
+  expiryMonth: TokenRecord['expiryMonth'];
+  expiryYear: TokenRecord['expiryYear'];
+  createdAt: string;
+  holderName?: string;
+  trackingCode?: string;
+  customer?: TokenRecord['customer'];
+}
+
+
+export function transactionView(t: TransactionFields): TransactionAnswer {
+  const view: TransactionAnswer = {
     amount: t.amount,
     currencyCode: t.currencyCode,
     authorizationMode: t.authorizationMode,
@@ -23,7 +173,7 @@ export function transactionView(t: TransactionFields): Record<string, unknown> {
 }
 
 /** The merchant's references (`storeId`, `invoiceId`, `purchaseId`, `countryCode`, `languageCode`) it sent. */
-export function referencesView(refs: TransactionReferences | undefined): Record<string, unknown> {
+export function referencesView(refs: TransactionReferences | undefined): ReferencesAnswer {
   const view: Record<string, unknown> = {};
   if (refs === undefined) return view;
   for (const key of ['storeId', 'invoiceId', 'purchaseId', 'countryCode', 'languageCode'] as const) {
@@ -38,12 +188,12 @@ export function referencesView(refs: TransactionReferences | undefined): Record<
  * does: the status (its PHP client requires it), `tokenize` and `threeDSecure` (clients assert them on
  * the creation answer), so it is the retrieval view of the new link.
  */
-export function linkCreatedView(link: LinkRecord, baseUrl: string): Record<string, unknown> {
+export function linkCreatedView(link: LinkRecord, baseUrl: string): LinkAnswer {
   return linkView(link, link.status, baseUrl);
 }
 
 /** `body.link` on retrieval (spec 4.2). */
-export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string): Record<string, unknown> {
+export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string): LinkAnswer {
   return {
     linkId: link.id,
     status,
@@ -56,8 +206,8 @@ export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string):
 }
 
 /** `body.checkout` (spec 2.4). */
-export function checkoutView(checkout: CheckoutRecord, baseUrl: string): Record<string, unknown> {
-  const view: Record<string, unknown> = {
+export function checkoutView(checkout: CheckoutRecord, baseUrl: string): CheckoutAnswer {
+  const view: CheckoutAnswer = {
     checkoutId: checkout.id,
     redirect: { method: 'GET', url: hostedPageUrl(baseUrl, 'checkout', checkout.id) },
     brandIds: checkout.brandIds,
@@ -70,8 +220,8 @@ export function checkoutView(checkout: CheckoutRecord, baseUrl: string): Record<
 }
 
 /** `body.transaction` of a payment (entry or direct payment). */
-export function paymentTransactionView(p: PaymentRecord): Record<string, unknown> {
-  const view: Record<string, unknown> = {
+export function paymentTransactionView(p: PaymentRecord): PaymentTransactionAnswer {
+  const view: PaymentTransactionAnswer = {
     id: p.id,
     action: p.action.toLowerCase(),
     amount: p.amount,
@@ -86,14 +236,14 @@ export function paymentTransactionView(p: PaymentRecord): Record<string, unknown
 }
 
 /** `body.card`: the card's summary; a card sent without a holder name (optional) is answered without one. */
-export function cardView(card: CardSummary): Record<string, unknown> {
+export function cardView(card: CardSummary): CardAnswer {
   const { holderName, ...rest } = card;
   return holderName === '' ? rest : { ...rest, holderName };
 }
 
 /** The `body` of a payment: transaction, card, token when tokenized, redirect while pending, error on failure. */
-export function paymentBody(p: PaymentRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { transaction: paymentTransactionView(p) };
+export function paymentBody(p: PaymentRecord): PaymentBodyAnswer {
+  const body: PaymentBodyAnswer = { transaction: paymentTransactionView(p) };
   if (p.card !== undefined) body.card = cardView(p.card);
   if (p.token !== undefined) body.token = { ...p.token };
   if (p.redirect !== undefined) body.redirect = p.redirect.fields !== undefined ? { ...p.redirect, fields: { ...p.redirect.fields } } : { ...p.redirect };
@@ -105,7 +255,9 @@ export function paymentBody(p: PaymentRecord): Record<string, unknown> {
  * One entry of `body.payments[]` (spec 2.5): its own result, description, header and body. A direct
  * payment's answer is the same envelope around a richer body (see `api/payments.ts`).
  */
-export function paymentEntry(p: PaymentRecord, body: Record<string, unknown> = paymentBody(p)): Record<string, unknown> {
+export function paymentEntry<B extends PaymentBodyAnswer = PaymentBodyAnswer>(p: PaymentRecord, body: B): PaymentEnvelope<B>;
+export function paymentEntry(p: PaymentRecord): PaymentEnvelope;
+export function paymentEntry(p: PaymentRecord, body: PaymentBodyAnswer = paymentBody(p)): PaymentEnvelope {
   return {
     result: p.result,
     description: p.description,
@@ -115,11 +267,12 @@ export function paymentEntry(p: PaymentRecord, body: Record<string, unknown> = p
 }
 
 /** The body of a direct payment: the spec's `id` and `trackingCode`, then transaction, card, token... */
-export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { id: p.id };
-  if (p.trackingCode !== undefined) body.trackingCode = p.trackingCode;
-  Object.assign(body, paymentBody(p));
-  const transaction = body.transaction as Record<string, unknown>;
+export function directPaymentBody(p: PaymentRecord): DirectPaymentBodyAnswer {
+  const head: { id: string; trackingCode?: string } = { id: p.id };
+  if (p.trackingCode !== undefined) head.trackingCode = p.trackingCode;
+  // Key order as the provider's: id and trackingCode first.
+  const body: DirectPaymentBodyAnswer = Object.assign(head, paymentBody(p));
+  const transaction = body.transaction;
   // Sandbox extension: how much of a payment or authorization was captured, refunded or cancelled.
   if (p.capturedAmount !== undefined) transaction.capturedAmount = p.capturedAmount;
   if (p.refundedAmount !== undefined) transaction.refundedAmount = p.refundedAmount;
@@ -136,9 +289,9 @@ export function directPaymentBody(p: PaymentRecord): Record<string, unknown> {
  * payer's account (`accountNumber` for iDEAL, `accountHolderName`, `iban`, `bic`). Only strings: a value not known
  * is left out, never answered as `{}` or `null`.
  */
-export function bankView(p: PaymentRecord): Record<string, string> {
+export function bankView(p: PaymentRecord): BankAnswer {
   const bank = p.bank ?? {};
-  const view: Record<string, string> = {};
+  const view: BankAnswer = {};
   const name = bank.name ?? brandById(p.brandId)?.name;
   if (name !== undefined) view.name = name;
   for (const key of ['countryCode', 'issuerId', 'accountNumber', 'accountHolderName', 'iban', 'bic'] as const) {
@@ -149,13 +302,13 @@ export function bankView(p: PaymentRecord): Record<string, string> {
 }
 
 /** The envelope of a payment, as its creation answered it (and every later GET answers it). */
-export function paymentEnvelope(p: PaymentRecord): Record<string, unknown> {
+export function paymentEnvelope(p: PaymentRecord): PaymentEnvelope<DirectPaymentBodyAnswer> {
   return paymentEntry(p, directPaymentBody(p));
 }
 
 /** The sandbox extension's view of a token (`GET {api}/tokens/{token}`): never the fingerprint. */
-export function tokenView(token: TokenRecord): Record<string, unknown> {
-  const view: Record<string, unknown> = {
+export function tokenView(token: TokenRecord): TokenAnswer {
+  const view: TokenAnswer = {
     tokenId: token.id,
     token: token.token,
     brandId: token.brandId,

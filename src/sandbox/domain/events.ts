@@ -69,8 +69,8 @@ export interface EventBody {
   Type: EventType;
   CreateTime: string;
   Message: string;
-  /** The payment's answer exactly as a GET of it gives it (`paymentEnvelope`). */
-  Payload: Record<string, unknown>;
+  /** The payment's answer exactly as a GET of it gives it (`paymentEnvelope`); any object for a custom event. */
+  Payload: object;
 }
 
 const EVENT_MESSAGES: Record<EventType, string> = {
@@ -80,7 +80,7 @@ const EVENT_MESSAGES: Record<EventType, string> = {
   'Tokenization.Update': 'A token was updated.',
 };
 
-export function eventBody(id: string, type: EventType, createdAt: number, payload: Record<string, unknown>): EventBody {
+export function eventBody(id: string, type: EventType, createdAt: number, payload: object): EventBody {
   return {
     Id: id,
     Type: type,

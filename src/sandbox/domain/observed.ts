@@ -6,9 +6,12 @@
 import type { ClientTool } from './client-mark.js';
 import type { FaultKind } from './faults.js';
 
-import type { RouteKind } from './routes.js';
+import type { RouteKind, RouteTarget } from './routes.js';
 
-export type { RouteKind } from './routes.js';
+export type { RouteKind, RouteTarget } from './routes.js';
+
+/** What a request was: a route's kind, `unmatched` (no route), or `webhook` (a delivery the sandbox sent). */
+export type RequestKind = RouteKind | 'unmatched' | 'webhook';
 
 /** Observes every answered request (the request log, verbose console output). */
 export interface RequestObserver {
@@ -21,7 +24,7 @@ export interface ObservedRequest {
   query: string;
   status: number;
   /** `webhook`: a delivery the sandbox sent (method POST, `path` the receiver's URL), not a request it answered. */
-  kind: RouteKind | 'unmatched' | 'webhook';
+  kind: RequestKind;
   startedAt: number;
   durationMs: number;
   /** The parsed JSON body or form, when the handler read one. */
@@ -55,3 +58,41 @@ export interface ObservedFault {
   /** `timeout`, `ghost`: whether the client gave up first or the hold reached its limit; `reset` for a reset. */
   ended?: 'client-gave-up' | 'held-to-the-limit' | 'reset' | undefined;
 }
+
+/**
+ * One request of the request log, card data masked: what the log stores and reads back, what the advisor
+ * judges (domain/advisor/model.ts `TrafficRequest`) and, with its time in ISO 8601, what
+ * `GET /__sandbox/requests` answers and `paylink logs` prints ({@link LoggedRequestAnswer}).
+ */
+export interface LoggedRequest {
+  /** Sequence number; `since` in the next long poll. */
+  seq: number;
+  /** Epoch ms the request arrived (sandbox clock). */
+  at: number;
+  method: string;
+  path: string;
+  /** Query string without `?` ('' when none). */
+  query: string;
+  status: number;
+  kind: RequestKind;
+  businessId: string | null;
+  durationMs: number;
+  /** The request body (JSON or form fields), when logged. */
+  request?: unknown;
+  /** The answer's JSON (its text when it was not JSON), when logged. */
+  response?: unknown;
+  /** Where a redirect answer sent the client. */
+  location?: string | undefined;
+  /** The request mark: which of paylink's own tools sent it; undefined for anyone else. */
+  client?: ClientTool | undefined;
+  /** The API fault that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
+  fault?: ObservedFault | undefined;
+}
+
+/** One entry of `GET /__sandbox/requests`: a {@link LoggedRequest} with its time in ISO 8601. */
+export type LoggedRequestAnswer = Omit<LoggedRequest, 'at'> & {
+  /** ISO 8601 time the request arrived (sandbox clock). */
+  at: string;
+  /** The advisor's checks that named this request as evidence of a finding (`paylink logs`, docs/advisor.md). */
+  findings?: string[];
+};

@@ -5,18 +5,9 @@
 import { isoUtc, type Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
 import { ApiError, errorBody } from '../errors.js';
+import type { Envelope, EnvelopeHeader, ErrorBody } from '../domain/answers.js';
 
-export interface EnvelopeHeader {
-  requestTimestamp: string;
-  requestCode?: string;
-}
-
-export interface Envelope<B = Record<string, unknown>> {
-  result: number;
-  description: string;
-  header: EnvelopeHeader;
-  body: B;
-}
+export type { Envelope, EnvelopeHeader, ErrorBody } from '../domain/answers.js';
 
 /** What the envelope builders need: the clock and the id source. */
 export interface EnvelopeContext {
@@ -37,7 +28,7 @@ export function envelope<B>(
 }
 
 /** The error envelope: `body.error {code, message}` plus any extra body fields, always with a requestCode. */
-export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope {
+export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope<ErrorBody> {
   return {
     result: error.result,
     description: error.description,

@@ -11,7 +11,7 @@
  * answered request's data.
  */
 import { realTimers, type TimerHandle, type Timers } from '../domain/timers.js';
-import type { ObservedRequest, RequestObserver } from '../domain/observed.js';
+import type { LoggedRequestAnswer, ObservedRequest, RequestObserver } from '../domain/observed.js';
 import type { Store } from '../store/group-commit.js';
 
 /** What the request log uses: its rows, the write queue, and the configured size bound. */
@@ -88,7 +88,7 @@ function bounded(masked: string | undefined): string | undefined {
 const BODY_LIMIT = { maxString: MAX_BODY_CHARS };
 
 /** One request of the log as `GET /__sandbox/requests` answers it: the stored row, its time in ISO 8601. */
-export type LoggedRequest = Omit<DecodedRequestRow, 'at'> & { at: string };
+export type LoggedRequest = LoggedRequestAnswer;
 
 /** Requests that are the log's own readers or the dashboard: logging them would drown everything else. */
 function isQuiet(entry: ObservedRequest): boolean {

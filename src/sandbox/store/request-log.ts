@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { TrafficFault, TrafficRequest } from '../domain/advisor.js';
+import type { LoggedRequest } from '../domain/observed.js';
 import type { Db } from './db.js';
 
 /** One row of table `request_log`, as written and as read. */
@@ -18,13 +18,8 @@ export interface RequestLogRow {
   response: string | null;
 }
 
-/**
- * A row read back: its `request` JSON opened into the fields it packs. It is the advisor's model of one
- * request (domain/advisor.ts) plus how long the answer took.
- */
-export interface DecodedRequestRow extends TrafficRequest {
-  durationMs: number;
-}
+/** A row read back: its `request` JSON opened into the fields it packs (the log's one entry type). */
+export type DecodedRequestRow = LoggedRequest;
 
 function parseStored(text: string | null): unknown {
   if (text === null) return undefined;
@@ -37,7 +32,10 @@ function parseStored(text: string | null): unknown {
 
 /** Opens a stored row: the one reader of the `{kind, query?, body?, location?, client?}` the request log writes. */
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
-  const packed = parseStored(row.request) as { kind?: string; query?: string; body?: unknown; location?: string; client?: string; fault?: TrafficFault } | undefined;
+  // Written by the request log service only: the fields are the logged request's own.
+  const packed = parseStored(row.request) as
+    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; fault?: LoggedRequest['fault'] }
+    | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,
     at: row.at,

@@ -2,6 +2,7 @@
  * The advisor's model (docs/advisor.md): the traffic the checks read (logged requests, the records they
  * name, webhook deliveries), the findings they report, and the shape of a check module.
  */
+import type { LoggedRequest, ObservedFault } from '../observed.js';
 
 export type Severity = 'info' | 'warning' | 'error';
 export const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
@@ -16,39 +17,11 @@ export type CheckId = string;
 
 // ---- The traffic ----
 
-/** One logged request, as the request log keeps it (card data masked). */
-export interface TrafficRequest {
-  seq: number;
-  /** Epoch ms, sandbox clock. */
-  at: number;
-  method: string;
-  path: string;
-  /** Query string without `?`. */
-  query: string;
-  status: number;
-  /** Route kind (api, page, admin, asset, unmatched), or `webhook` for a delivery the sandbox sent. */
-  kind: string;
-  businessId: string | null;
-  /** The request body (JSON or form), masked. */
-  request?: unknown;
-  /** The answer's JSON (its text when it was not JSON), masked. */
-  response?: unknown;
-  /** Where a redirect answer sent the browser. */
-  location?: string | undefined;
-  /** The request mark: which of paylink's own tools sent it (`cli`, `fixtures`, ...); undefined for anyone else. */
-  client?: string | undefined;
-  /** The API fault that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
-  fault?: TrafficFault | undefined;
-}
+/** One logged request, as the request log keeps it (card data masked): the log's one entry type. */
+export type TrafficRequest = Omit<LoggedRequest, 'durationMs'> & { durationMs?: number };
 
-/** What an API fault did to a request (http/observe.ts's ObservedFault, as the request log keeps it). */
-export interface TrafficFault {
-  rule: string;
-  kind: string;
-  delayMs?: number | undefined;
-  withheldStatus?: number | undefined;
-  ended?: string | undefined;
-}
+/** What an API fault did to a request. */
+export type TrafficFault = ObservedFault;
 
 export type ResourceKind = 'link' | 'checkout' | 'payment';
 
