@@ -43,7 +43,7 @@ export interface ObservedRequest {
   /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
   /** The route that answered, by its name in the route table (domain/routes.ts: `payments.get`), and its parameters. */
-  route?: { name: string; params: Record<string, string> } | undefined;
+  route?: RouteTarget | undefined;
 }
 
 /** What an API fault did to a request, as the request log, `paylink logs` and the dashboard show it. */
@@ -87,6 +87,8 @@ export interface LoggedRequest {
   client?: ClientTool | undefined;
   /** The API fault that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
+  /** The route that answered, by name, and its parameters (masked like the path); none for unmatched requests and webhooks. */
+  route?: RouteTarget | undefined;
 }
 
 /** One entry of `GET /__sandbox/requests`: a {@link LoggedRequest} with its time in ISO 8601. */

@@ -11,7 +11,7 @@
  * answered request's data.
  */
 import { realTimers, type TimerHandle, type Timers } from '../domain/timers.js';
-import type { LoggedRequestAnswer, ObservedRequest, RequestObserver } from '../domain/observed.js';
+import type { LoggedRequestAnswer, ObservedRequest, RequestObserver, RouteTarget } from '../domain/observed.js';
 import type { Store } from '../store/group-commit.js';
 
 /** What the request log uses: its rows, the write queue, and the configured size bound. */
@@ -23,7 +23,7 @@ export interface RequestLogDeps {
   readonly config: { readonly requestLogMaxBytes?: number | undefined };
 }
 import { isoUtcMs } from '../domain/clock.js';
-import { cutText, maskedJson, maskedJsonText, maskEncoded, maskQuery } from '../domain/mask.js';
+import { cutText, maskedJson, maskedJsonText, maskEncoded, maskQuery, maskText } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
 export type { RequestFilter } from '../store/request-log.js';
@@ -90,6 +90,13 @@ const BODY_LIMIT = { maxString: MAX_BODY_CHARS };
 /** One request of the log as `GET /__sandbox/requests` answers it: the stored row, its time in ISO 8601. */
 export type LoggedRequest = LoggedRequestAnswer;
 
+/** A route's name and parameters, the parameters masked like the path they come from (a card number as an id). */
+function maskedRoute(route: RouteTarget): RouteTarget {
+  const params: Record<string, string> = {};
+  for (const key in route.params) params[key] = maskText(cutText(route.params[key]!, MAX_BODY_CHARS));
+  return { name: route.name, params };
+}
+
 /** Requests that are the log's own readers or the dashboard: logging them would drown everything else. */
 function isQuiet(entry: ObservedRequest): boolean {
   if (entry.kind === 'asset') return true;
@@ -153,6 +160,7 @@ export class RequestLog {
     if (entry.location !== undefined) kept.location = entry.location;
     if (entry.client !== undefined) kept.client = entry.client;
     if (entry.fault !== undefined) kept.fault = entry.fault;
+    if (entry.route !== undefined) kept.route = entry.route;
     if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
     else kept.requestBody = entry.requestBody;
     if (entry.responseJson !== undefined) kept.responseJson = entry.responseJson;
@@ -243,6 +251,7 @@ export class RequestLog {
       if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskEncoded(cutText(entry.location, MAX_BODY_CHARS)))}`;
       if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
       if (entry.fault !== undefined) request += `,"fault":${JSON.stringify(entry.fault)}`;
+      if (entry.route !== undefined) request += `,"route":${JSON.stringify(maskedRoute(entry.route))}`;
       request += '}';
       const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, BODY_LIMIT) : maskedJson(entry.responseBody, BODY_LIMIT)) ?? null;
       const path = maskEncoded(cutText(entry.path, MAX_BODY_CHARS));

@@ -34,7 +34,7 @@ function parseStored(text: string | null): unknown {
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   // Written by the request log service only: the fields are the logged request's own.
   const packed = parseStored(row.request) as
-    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; fault?: LoggedRequest['fault'] }
+    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; fault?: LoggedRequest['fault']; route?: LoggedRequest['route'] }
     | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,
@@ -51,6 +51,7 @@ export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   if (packed?.location !== undefined) decoded.location = packed.location;
   if (packed?.client !== undefined) decoded.client = packed.client;
   if (packed?.fault !== undefined) decoded.fault = packed.fault;
+  if (packed?.route !== undefined) decoded.route = packed.route;
   const response = parseStored(row.response);
   if (response !== undefined) decoded.response = response;
   return decoded;

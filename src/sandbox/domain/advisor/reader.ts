@@ -99,11 +99,14 @@ export function targetOf(method: string, path: string): Target | undefined {
 /** Targets of logged requests, kept as long as the request object is (the service keeps rows between runs). */
 const targets = new WeakMap<TrafficRequest, Target | null>();
 
-/** {@link targetOf} of a logged request, worked out once per request. */
+/**
+ * What a logged request addressed: from the route the router matched, as the request log recorded it; a
+ * row without one (written before the log kept routes) is matched by its method and path.
+ */
 export function targetOfRequest(r: TrafficRequest): Target | undefined {
   let target = targets.get(r);
   if (target === undefined) {
-    target = targetOf(r.method, r.path) ?? null;
+    target = (r.route !== undefined ? targetOfRoute(r.route) : r.kind === 'webhook' ? undefined : targetOf(r.method, r.path)) ?? null;
     targets.set(r, target);
   }
   return target ?? undefined;
