@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../helpers/cli.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { pathOf } from '../../src/sandbox/domain/routes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const sb = useSandbox();
@@ -77,9 +78,12 @@ describe('the advisor and paylink’s own traffic', () => {
     expect((await advice(business)).map((f) => f.check)).not.toContain('polls-too-fast');
   });
 
-  it('finds trusts-the-redirect when `pay` returns to a merchant that never reads the status', async () => {
+  it('finds trusts-the-redirect when `pay` returns to a merchant that never reads the status, on a link the merchant’s code created', async () => {
     const business = `own-redirect-${process.pid}`;
-    const link = await createLink(business);
+    // The merchant's server creates the link (plain HTTP, no request mark); `pay` plays the customer.
+    const created = await sb.post(pathOf('links.create'), linkRequest({ businessId: business, link: { returnUrl } }));
+    expect(created.status).toBe(200);
+    const link = created.body.body.link.linkId as string;
     const pay = await paylink(['pay', link, '--business-id', business, '--outcome', 'approved']);
     expect(pay.code, pay.stderr).toBe(0);
     expect((await paylink(['clock', 'advance', '2m'])).code).toBe(0);

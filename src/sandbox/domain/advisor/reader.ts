@@ -28,7 +28,7 @@ export const ERROR_CODES = { invalidValue: 1002, duplicateTrackingCode: 2001, in
  * does in the merchant's place through the API (creating, reading a status, capturing) is neither blamed
  * nor credited; what `pay` or the dashboard does as the customer on the hosted, 3-D Secure and bank pages
  * (the redirect back to the merchant's `returnUrl` included) counts as the customer's, since that is what a
- * developer uses them to test.
+ * developer uses them to test, but only on orders the merchant's code created ({@link TrafficReader}).
  */
 export function isJudged(r: TrafficRequest): boolean {
   if (r.client === undefined) return true;
@@ -246,9 +246,33 @@ export class TrafficReader {
 
   constructor(traffic: Traffic) {
     this.now = traffic.now;
-    this.requests = traffic.requests.filter(isJudged);
     this.resources = traffic.resources;
     this.webhooks = traffic.webhooks;
+    const toolOrders = this.ordersMadeByTools(traffic.requests);
+    this.requests = traffic.requests.filter((r) => isJudged(r) && !(toolOrders.size > 0 && this.playsToolOrder(r, toolOrders)));
+  }
+
+  /**
+   * Orders a paylink tool created (`link create`, `trigger`, a fixture, the testing kit: a creation with the
+   * request mark). They are not the merchant's integration: no merchant code will read their status, so what
+   * the customer does on their pages (`pay`, `trigger`, the dashboard) is not judged either.
+   */
+  private ordersMadeByTools(requests: readonly TrafficRequest[]): Set<string> {
+    const orders = new Set<string>();
+    for (const r of requests) {
+      if (r.client === undefined || r.kind !== 'api' || r.method !== 'POST') continue;
+      if (targetOfRequest(r)?.op !== 'create') continue;
+      const id = createdIdOf(r);
+      if (id !== undefined) orders.add(this.orderOf(id));
+    }
+    return orders;
+  }
+
+  /** True for a page request about an order in `orders` (the customer on a tool-made link, checkout or payment). */
+  private playsToolOrder(r: TrafficRequest, orders: ReadonlySet<string>): boolean {
+    if (r.kind !== 'page') return false;
+    const target = targetOfRequest(r);
+    return target?.op === 'page' && orders.has(this.orderOf(target.id));
   }
 
   /** What a judged request addresses. */
