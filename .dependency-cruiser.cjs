@@ -114,6 +114,15 @@ module.exports = {
       to: { path: SANDBOX, pathNot: [`${SANDBOX}index\\.ts$`, `${SANDBOX}domain/`] },
     },
     {
+      name: 'client-is-the-wire-contract-only',
+      severity: 'error',
+      comment:
+        'src/client is the one typed API client (CLI, fixtures, trigger, paylink/testing): built on the route table and ' +
+        'answer types of the pure domain; it sends through a transport it is given, so it imports nothing else.',
+      from: { path: '^src/client/' },
+      to: { path: [SANDBOX, '^src/(cli|testing|pages)/', '^node_modules/'], pathNot: `${SANDBOX}domain/` },
+    },
+    {
       name: 'sandbox-does-not-import-cli',
       severity: 'error',
       from: { path: SANDBOX },

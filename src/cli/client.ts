@@ -10,6 +10,7 @@ import type { Discovery } from './discovery.js';
 import { ApiResponseError, CancelledError, UnreachableError, type ErrorEnvelope } from './errors.js';
 import { httpRequest, type HttpAnswer, type HttpRequest, type Transport } from './http.js';
 import { CLIENT_MARK_HEADER, type ClientTool } from '../sandbox/domain/client-mark.js';
+import { PaylinkApi, type ApiTransport } from '../client/api.js';
 
 export type { HttpAnswer } from './http.js';
 
@@ -46,8 +47,11 @@ export interface ApiResponse<T = any> {
 /** How to start the local sandbox, appended to every "cannot reach" message. */
 export const START_HINT = 'Is the sandbox running? Start it with `paylink sandbox`.';
 
-export class ApiClient {
+/** The CLI's HTTP side of the API: marks, credentials, cookies, error messages; `api` is the typed client over it. */
+export class ApiClient implements ApiTransport {
   readonly baseUrl: string;
+  /** The typed API (src/client/api.ts), sending through this client. */
+  readonly api: PaylinkApi = new PaylinkApi(this);
   readonly businessId: string;
   private readonly fetchImpl: Transport;
   private readonly authorization: string | undefined;

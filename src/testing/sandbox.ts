@@ -8,7 +8,8 @@
  * into a consumer's type check.
  */
 import { startSandbox } from '../sandbox/index.js';
-import { pathOf, pathOfId, type RouteName } from '../sandbox/domain/routes.js';
+import { PaylinkApi, type ApiTransport } from '../client/api.js';
+import { pathOf, pathWithQuery } from '../sandbox/domain/routes.js';
 
 export interface TestSandboxOptions {
   /**
@@ -222,8 +223,22 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     if (Array.isArray(parsed)) return { status: response.status, result: 0, description: 'Ok', header: {}, body: parsed as unknown as B };
     return { ...parsed, status: response.status };
   }
-  const read = (route: RouteName, id: string, biz?: string) => `${pathOfId(route, id)}?businessId=${encodeURIComponent(biz ?? businessId)}`;
-  const post = <B>(path: string, body: unknown, biz?: string) => request<B>('POST', path, { header: { businessId: biz ?? businessId }, body });
+  // The typed API (src/client/api.ts) over this kit's fetch: each answer is the kit's ApiAnswer, carried whole.
+  const transport: ApiTransport = {
+    get: async <T>(path: string, query: Record<string, string | undefined> = {}) => {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries({ businessId, ...query })) if (value !== undefined) search.set(key, value);
+      const answer = await request('GET', `${path}?${search}`);
+      return { status: answer.status, body: answer as T };
+    },
+    post: async <T>(path: string, document: Record<string, unknown>) => {
+      const answer = await request('POST', path, document);
+      return { status: answer.status, body: answer as T };
+    },
+  };
+  const typed = new PaylinkApi(transport);
+  /** The kit's answer of a typed call. */
+  const answer = async <B>(sent: Promise<{ body: unknown }>): Promise<ApiAnswer<B>> => (await sent).body as ApiAnswer<B>;
   async function admin<B>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<B> {
     const answer = await request<B>(method, path, body);
     if (answer.result !== 0 || answer.status >= 400) {
@@ -236,24 +251,24 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
 
   const api: ApiClient = {
     links: {
-      create: (input, biz) => post(pathOf('links.create'), input, biz),
-      get: (id, biz) => request('GET', read('links.get', id, biz)),
-      cancel: (id, biz) => post(pathOfId('links.cancel', id), {}, biz),
+      create: (input, biz) => answer(typed.links.create(input, biz ?? businessId)),
+      get: (id, biz) => answer(typed.links.get(id, biz ?? businessId)),
+      cancel: (id, biz) => answer(typed.links.cancel(id, biz ?? businessId)),
     },
     checkouts: {
-      create: (input, biz) => post(pathOf('checkouts.create'), input, biz),
-      get: (id, biz) => request('GET', read('checkouts.get', id, biz)),
+      create: (input, biz) => answer(typed.checkouts.create(input, biz ?? businessId)),
+      get: (id, biz) => answer(typed.checkouts.get(id, biz ?? businessId)),
     },
     payments: {
-      create: (input, opts = {}) => request('POST', pathOf('payments.create'), { action: opts.action ?? 'payment', header: { businessId: opts.businessId ?? businessId }, body: input }),
-      get: (id, biz) => request('GET', read('payments.get', id, biz)),
-      capture: (id, input = {}, biz) => post(pathOfId('payments.capture', id), { transaction: input }, biz),
-      refund: (id, input = {}, biz) => post(pathOfId('payments.refund', id), { transaction: input }, biz),
-      cancel: (id, biz) => post(pathOfId('payments.cancel', id), {}, biz),
+      create: (input, opts = {}) => answer(typed.payments.create(input, { action: opts.action ?? 'payment', businessId: opts.businessId ?? businessId })),
+      get: (id, biz) => answer(typed.payments.get(id, biz ?? businessId)),
+      capture: (id, input = {}, biz) => answer(typed.payments.followUp('capture', id, { transaction: input }, biz ?? businessId)),
+      refund: (id, input = {}, biz) => answer(typed.payments.followUp('refund', id, { transaction: input }, biz ?? businessId)),
+      cancel: (id, biz) => answer(typed.payments.followUp('cancel', id, {}, biz ?? businessId)),
     },
     tokens: {
-      create: (input, biz) => post(pathOf('tokens.create'), input, biz),
-      get: (token, biz) => request('GET', read('tokens.get', token, biz)),
+      create: (input, biz) => answer(typed.tokens.create(input, biz ?? businessId)),
+      get: (token, biz) => answer(typed.tokens.get(token, biz ?? businessId)),
     },
     request,
   };
@@ -265,13 +280,13 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     webhookSecret: running.webhooks.secret,
     api,
     clock: {
-      advance: async (step) => clockNow(await admin('POST', '/__sandbox/clock', { advance: step })),
-      set: async (iso, opts = {}) => clockNow(await admin('POST', '/__sandbox/clock', { set: iso, freeze: opts.freeze === true })),
-      reset: async () => clockNow(await admin('POST', '/__sandbox/clock', { reset: true })),
-      now: async () => clockNow(await admin('GET', '/__sandbox/clock')),
+      advance: async (step) => clockNow(await admin('POST', pathOf('admin.clock.set'), { advance: step })),
+      set: async (iso, opts = {}) => clockNow(await admin('POST', pathOf('admin.clock.set'), { set: iso, freeze: opts.freeze === true })),
+      reset: async () => clockNow(await admin('POST', pathOf('admin.clock.set'), { reset: true })),
+      now: async () => clockNow(await admin('GET', pathOf('admin.clock'))),
     },
     async addWebhook(target, opts = {}) {
-      const body = await admin<{ endpoint: { hookId: string } }>('POST', '/__sandbox/webhooks', {
+      const body = await admin<{ endpoint: { hookId: string } }>('POST', pathOf('admin.webhooks.add'), {
         businessId: opts.businessId ?? businessId,
         url: target,
         ...(opts.events !== undefined ? { events: opts.events } : {}),
@@ -279,13 +294,13 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
       return body.endpoint.hookId;
     },
     async snapshot(name = 'default') {
-      await admin('POST', '/__sandbox/snapshots', { name });
+      await admin('POST', pathOf('admin.snapshots.save'), { name });
     },
     async restore(name = 'default') {
-      await admin('POST', `/__sandbox/snapshots/${encodeURIComponent(name)}/restore`, {});
+      await admin('POST', pathOf('admin.snapshots.restore', { name }), {});
     },
     async resetBusiness(biz = businessId) {
-      await admin('POST', `/__sandbox/reset?businessId=${encodeURIComponent(biz)}`, {});
+      await admin('POST', pathWithQuery('admin.reset', {}, { businessId: biz }), {});
     },
     async close() {
       if (closed) return;

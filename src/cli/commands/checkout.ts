@@ -5,18 +5,15 @@
 import type { CommandContext } from '../context.js';
 import { generateTrackingCode } from '../options.js';
 import { callApi, getResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
-import { pathOf } from '../../sandbox/domain/routes.js';
 
 /** Creates a checkout (valid 30 minutes); asks for missing values on a TTY. Returns the API envelope. */
 export async function checkoutCreate(flags: CreateFlags, ctx: CommandContext): Promise<any> {
   const input = await resolveCreateInput(flags, ctx.ui);
   const trackingCode = input.trackingCode ?? generateTrackingCode('checkout');
   const { body } = await callApi(ctx, 'Creating the checkout', () =>
-    ctx.client.post(pathOf('checkouts.create'), {
-      body: {
-        transaction: { amount: input.amount, currencyCode: input.currencyCode, authorizationMode: input.authorizationMode, trackingCode },
-        checkout: { brandIds: input.brandIds, returnUrl: input.returnUrl, tokenize: input.tokenize ?? 'false' },
-      },
+    ctx.client.api.checkouts.create({
+      transaction: { amount: input.amount, currencyCode: input.currencyCode, authorizationMode: input.authorizationMode, trackingCode },
+      checkout: { brandIds: input.brandIds, returnUrl: input.returnUrl, tokenize: input.tokenize ?? 'false' },
     }),
   );
   reportCreated(ctx, 'checkout', body, input.returnUrl);

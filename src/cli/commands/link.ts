@@ -5,7 +5,6 @@
 import type { CommandContext } from '../context.js';
 import { generateTrackingCode, parseDuration } from '../options.js';
 import { callApi, getResource, printResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
-import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
 
 export interface LinkCreateFlags extends CreateFlags {
   duration?: string;
@@ -21,11 +20,9 @@ export async function linkCreate(flags: LinkCreateFlags, ctx: CommandContext): P
   if (input.tokenize !== undefined) link.tokenize = input.tokenize;
   if (flags.threeDs) link.threeDSecure = true;
   const { body } = await callApi(ctx, 'Creating the payment link', () =>
-    ctx.client.post(pathOf('links.create'), {
-      body: {
-        transaction: { amount: input.amount, currencyCode: input.currencyCode, authorizationMode: input.authorizationMode, trackingCode },
-        link,
-      },
+    ctx.client.api.links.create({
+      transaction: { amount: input.amount, currencyCode: input.currencyCode, authorizationMode: input.authorizationMode, trackingCode },
+      link,
     }),
   );
   reportCreated(ctx, 'link', body, input.returnUrl);
@@ -39,7 +36,7 @@ export async function linkGet(id: string | undefined, flags: { trackingCode?: st
 
 /** Cancels a READY or PENDING link. */
 export async function linkCancel(id: string, ctx: CommandContext): Promise<any> {
-  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.post(pathOfId('links.cancel', id), {}));
+  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.api.links.cancel(id));
   if (ctx.ui.options.json) ctx.ui.json(body);
   else printResource(ctx.ui, 'link', body, 'Payment link cancelled');
   return body;

@@ -10,7 +10,6 @@ import { brandById, type Brand } from '../../sandbox/domain/brands.js';
 import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseHttpUrl, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 import { resolveAmount } from './shared.js';
-import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
 
 /** Card flags shared by `payment create` and `token create`. */
 export interface CardFlags {
@@ -115,7 +114,7 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
     if (flags.outcome !== undefined && card.outcome !== undefined && card.outcome !== '3ds') expected = testCard(card.number)?.result;
   }
   if (flags.tokenize) transaction.tokenize = true;
-  const response = await ui.spin('Creating the payment', () => ctx.client.post(pathOf('payments.create'), { action: flags.authorize ? 'authorize' : 'payment', body }));
+  const response = await ui.spin('Creating the payment', () => ctx.client.api.payments.create(body, { action: flags.authorize ? 'authorize' : 'payment' }));
   const envelope = response.body;
   const asked = response.status >= 400 && expected !== undefined && envelope?.result === expected && envelope?.body?.transaction?.id !== undefined;
   if (!asked) expectOk(response);
@@ -157,7 +156,7 @@ async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: Comm
   const body: Record<string, unknown> = { transaction };
   if (brand.kind === 'bank') body.bank = flags.issuer !== undefined ? { issuerId: flags.issuer } : {};
   const action = brand.kind === 'invoice' && flags.authorize ? 'authorize' : 'payment';
-  const response = await ui.spin(`Creating the ${brand.name} payment`, () => ctx.client.post(pathOf('payments.create'), { action, body }));
+  const response = await ui.spin(`Creating the ${brand.name} payment`, () => ctx.client.api.payments.create(body, { action }));
   const envelope = expectOk(response).body;
   printEnvelope(ctx, envelope, envelope?.result === 2 ? `${brand.name} payment created: waiting for the customer` : 'Payment created');
   if (!ui.options.json && envelope?.body?.redirect?.url && envelope?.body?.transaction?.id) {
@@ -175,7 +174,7 @@ function foundPayment(response: ApiResponse): any {
 export async function paymentGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
   if ((id === undefined) === (flags.trackingCode === undefined)) throw new UsageError('payment get: give a payment id or --tracking-code (one of them).');
   const response = await ctx.ui.spin('Reading the payment', () =>
-    id !== undefined ? ctx.client.get(pathOfId('payments.get', id)) : ctx.client.get(pathOf('payments.list'), { trackingCode: flags.trackingCode }),
+    id !== undefined ? ctx.client.api.payments.get(id) : ctx.client.api.payments.byTrackingCode<any>(flags.trackingCode),
   );
   if (id === undefined) {
     // By tracking code the API answers an array of payment envelopes (SANDBOX.md).
@@ -194,7 +193,7 @@ export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id:
   const transaction: Record<string, unknown> = {};
   if (flags.amount !== undefined) transaction.amount = parseAmount(flags.amount);
   const response = await ctx.ui.spin(`${verb[0]!.toUpperCase()}${verb.slice(1)} of ${id}`, () =>
-    ctx.client.post(pathOfId(`payments.${verb}`, id), { body: { transaction } }),
+    ctx.client.api.payments.followUp(verb, id, { transaction }),
   );
   const envelope = expectOk(response).body;
   printEnvelope(ctx, envelope, { capture: 'Captured', cancel: 'Cancelled', refund: 'Refunded' }[verb]);

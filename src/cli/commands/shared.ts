@@ -181,7 +181,7 @@ export async function getResource(ctx: CommandContext, kind: 'link' | 'checkout'
   const { path, noun, title } = RESOURCE[kind];
   if ((id === undefined) === (trackingCode === undefined)) throw new UsageError(`${kind} get: give a ${kind} id or --tracking-code (one of them).`);
   const { body } = await callApi(ctx, `Reading the ${noun}`, () =>
-    id !== undefined ? ctx.client.get(`${path}/${encodeURIComponent(id)}`) : ctx.client.get(path, { trackingCode }),
+    id !== undefined ? (kind === 'link' ? ctx.client.api.links.get(id) : ctx.client.api.checkouts.get(id)) : ctx.client.get(path, { trackingCode }),
   );
   if (ctx.ui.options.json) ctx.ui.json(body);
   else printResource(ctx.ui, kind, body, title);

@@ -8,7 +8,6 @@ import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { resolveCard, type CardFlags } from './payment.js';
 import { brandName } from '../options.js';
-import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
 
 function printToken(ui: Ui, envelope: any, title: string): void {
   const body = envelope?.body ?? {};
@@ -34,14 +33,14 @@ export async function tokenCreate(flags: CardFlags & { customer?: string }, ctx:
       throw new UsageError(`--customer: expected a JSON object such as '{"email":"a@b.example"}', got "${flags.customer}".`);
     }
   }
-  const envelope = expectOk(await ctx.ui.spin('Saving the card as a token', () => ctx.client.post(pathOf('tokens.create'), { body }))).body;
+  const envelope = expectOk(await ctx.ui.spin('Saving the card as a token', () => ctx.client.api.tokens.create(body))).body;
   if (ctx.ui.options.json) ctx.ui.json(envelope);
   else printToken(ctx.ui, envelope, 'Token created');
   return envelope;
 }
 
 export async function tokenGet(token: string, ctx: CommandContext): Promise<any> {
-  const envelope = expectOk(await ctx.ui.spin('Reading the token', () => ctx.client.get(pathOfId('tokens.get', token)))).body;
+  const envelope = expectOk(await ctx.ui.spin('Reading the token', () => ctx.client.api.tokens.get(token))).body;
   if (ctx.ui.options.json) ctx.ui.json(envelope);
   else printToken(ctx.ui, envelope, 'Token');
   return envelope;

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
 import type { Scenario, Step } from './scenarios.js';
-import { pathOf, pathOfId } from '../../sandbox/domain/routes.js';
+import type { CREATE_ROUTE } from '../../client/api.js';
 
 export interface TriggerOptions {
   /** `body.transaction.notifyUrl` of every creation: where the scenario's webhooks go. */
@@ -104,7 +104,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     if (id === undefined) throw new Error(`scenario ${scenario.name}: step refers to "${name}" before it was made`);
     return id;
   };
-  const post = async (path: string, doc: Record<string, unknown>, what: string) => expectOk(await client.post(path, finish(doc)), what).body;
+  const post = async (kind: keyof typeof CREATE_ROUTE, doc: Record<string, unknown>, what: string) => expectOk(await client.api.createFrom<any>(kind, finish(doc)), what).body;
 
   for (const step of scenario.steps) {
     note(describe(step));
@@ -120,8 +120,8 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         if (card === undefined) throw new UsageError(`No test card for ${outcome}.`);
         const t = transaction(step.as);
         if (step.sameTrackingCodeAs !== undefined) t.trackingCode = codes[step.as] = codes[step.sameTrackingCodeAs]!;
-        const answer = await client.post(
-          pathOf('payments.create'),
+        const answer = await client.api.createFrom<any>(
+          'payment',
           finish({
             action: step.authorize ? 'authorize' : 'payment',
             body: {
@@ -143,14 +143,13 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const original = idOf(step.of);
         let amount: number | undefined;
         if (step.part !== undefined) {
-          const read = expectOk(await client.get(pathOfId('payments.get', original)), `${scenario.name}: read ${step.of}`).body;
+          const read = expectOk(await client.api.payments.get(original), `${scenario.name}: read ${step.of}`).body;
           amount = Math.round(Number(read.body?.transaction?.amount) * step.part * 100) / 100;
         }
-        const body = await post(
-          pathOfId(`payments.${step.do}`, original),
-          { body: { transaction: amount !== undefined ? { amount } : {} } },
+        const body = expectOk(
+          await client.api.payments.followUpFrom(step.do, original, finish({ body: { transaction: amount !== undefined ? { amount } : {} } })),
           `${scenario.name}: ${step.do} ${step.of}`,
-        );
+        ).body;
         ids[step.as] = body.body.id;
         paymentIds.push(body.body.id);
         return;
@@ -163,7 +162,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           step.do === 'link'
             ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
             : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } };
-        const body = await post(pathOf(step.do === 'link' ? 'links.create' : 'checkouts.create'), doc, `${scenario.name}: ${step.do}`);
+        const body = await post(step.do, doc, `${scenario.name}: ${step.do}`);
         ids[step.as] = step.do === 'link' ? body.body.link.linkId : body.body.checkout.checkoutId;
         return;
       }
@@ -188,7 +187,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' ? brand : brandById(3010)!;
         const amount = step.amount ?? options.amount ?? 10;
         const body = await post(
-          pathOf('payments.create'),
+          'payment',
           {
             action: step.authorize ? 'authorize' : 'payment',
             body: {
@@ -206,12 +205,12 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         await playSimulator(client, idOf(step.of), { outcome: step.outcome, follow: false });
         return;
       case 'read':
-        expectOk(await client.get(pathOfId('payments.get', idOf(step.of))), `${scenario.name}: read ${step.of}`);
+        expectOk(await client.api.payments.get(idOf(step.of)), `${scenario.name}: read ${step.of}`);
         return;
       case 'credit': {
         const card = cardForOutcome('approved', brand?.kind === 'card' ? [brand.id] : undefined)!;
         const body = await post(
-          pathOf('credits.create'),
+          'credit',
           { body: { transaction: transaction(step.as), card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER } } },
           `${scenario.name}: credit`,
         );
