@@ -49,13 +49,24 @@ export interface TriggerResult {
 
 const TEST_HOLDER = 'Test Customer';
 
-/** Sets `path` (dot-separated) in `doc` to `value`, creating objects on the way. */
-export function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+/** Keys that would reach an object's prototype instead of a field of the request (prototype pollution). */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The keys of a `--set` path; a usage error for one that names no field or reaches a prototype. */
+function pathKeys(path: string): string[] {
   const keys = path.split('.').filter((k) => k.length > 0);
   if (keys.length === 0) throw new UsageError(`--set: "${path}" names no field.`);
+  const bad = keys.find((key) => FORBIDDEN_KEYS.has(key));
+  if (bad !== undefined) throw new UsageError(`--set: "${path}" uses "${bad}", which names no field of a request (__proto__, constructor and prototype are refused).`);
+  return keys;
+}
+
+/** Sets `path` (dot-separated) in `doc` to `value`, creating objects on the way; own fields only. */
+export function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = pathKeys(path);
   let node: Record<string, unknown> = doc;
   for (const key of keys.slice(0, -1)) {
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
     node = node[key] as Record<string, unknown>;
   }
@@ -66,6 +77,7 @@ export function setPath(doc: Record<string, unknown>, path: string, value: unkno
 export function parseSet(text: string): [string, unknown] {
   const eq = text.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set: expected path=value (body.transaction.description=Order 7), got "${text}".`);
+  pathKeys(text.slice(0, eq));
   const raw = text.slice(eq + 1);
   let value: unknown = raw;
   try {
