@@ -62,7 +62,7 @@ Examples:
     // No base URL given here: the sandbox started in this folder, its port probed (discovery.ts).
     const discovery = options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL ? await (await import('./discovery.js')).discoverSandbox(process.cwd()) : undefined;
     const ctx = makeContext(ui(), flags, { discovery });
-    if (options.connection !== false) void ctx.connection;
+    if (options.connection !== false) for (const note of ctx.connection.notes ?? []) ui().warn(note);
     await call(module, ctx);
   };
   registerCommands(program, run);

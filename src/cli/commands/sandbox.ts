@@ -9,7 +9,7 @@ import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type Ru
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
-import { removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
+import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 
 export interface SandboxCommandOptions {
@@ -232,33 +232,39 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
   // entry per running sandbox, named after its database, written before the banner is printed.
+  // The entry holds the admin token for commands run from here (mode 0600: its owner's only); the user's
+  // index of running sandboxes says which folder this one came from to commands run elsewhere.
   let entryPath: string | undefined;
+  let indexPath: string | undefined;
+  const forget = () => {
+    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    removeRunning(indexPath);
+  };
   let running: RunningSandbox;
   try {
     running = await runSandbox(options, ui, (started) => {
-      entryPath = writeSandboxEntry(
-        process.cwd(),
-        {
-          url: started.publicUrl,
-          listen: started.url,
-          pid: process.pid,
-          db: options.db,
-          startedAt: new Date().toISOString(),
-          ...(started.proxyUrl !== undefined ? { proxy: started.proxyUrl } : {}),
-          ...(started.authorityFile !== undefined ? { authority: started.authorityFile } : {}),
-        },
-        started.certificate,
-      );
+      const entry = {
+        url: started.publicUrl,
+        listen: started.url,
+        pid: process.pid,
+        db: options.db,
+        startedAt: new Date().toISOString(),
+        adminToken: started.adminToken,
+        ...(started.proxyUrl !== undefined ? { proxy: started.proxyUrl } : {}),
+        ...(started.authorityFile !== undefined ? { authority: started.authorityFile } : {}),
+      };
+      entryPath = writeSandboxEntry(process.cwd(), entry, started.certificate);
+      indexPath = recordRunning(process.cwd(), entry);
       return started.certificate === undefined ? undefined : entryPath.replace(/\.json$/, '.pem');
     });
   } catch (error) {
     // A --seed that failed: the sandbox is closed again, and so is its entry.
-    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    forget();
     throw error;
   }
   try {
     await serveUntilSignal(running, ui);
   } finally {
-    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    forget();
   }
 }

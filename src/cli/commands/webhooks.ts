@@ -4,7 +4,7 @@
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
 import { adminOk, type AdminConnection } from '../client.js';
-import { UsageError } from '../errors.js';
+import { UnreachableError, UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
 
@@ -141,6 +141,10 @@ export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, op
 export async function webhooksList(conn: AdminConnection, ui: Ui, options: { businessId?: string | undefined } = {}): Promise<EndpointEntry[]> {
   const query = options.businessId ? `?businessId=${encodeURIComponent(options.businessId)}` : '';
   const answer = await adminOk<{ body: { endpoints: EndpointEntry[]; header: string; secret: string } }>(conn, 'GET', `/__sandbox/webhooks${query}`);
+  // Whatever answered may not be a sandbox at all: a clear error rather than a TypeError (exit 70).
+  if (!Array.isArray(answer?.body?.endpoints) || !answer.body.endpoints.every((e) => e !== null && typeof e === 'object' && Array.isArray(e.events) && Array.isArray(e.faults))) {
+    throw new UnreachableError(`${conn.baseUrl} answered GET /__sandbox/webhooks without the sandbox's list of endpoints: is it a paylink sandbox?`);
+  }
   const { endpoints } = answer.body;
   if (ui.options.json) {
     ui.json(answer.body);
