@@ -87,9 +87,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     if (isQuietEnd(error)) return;
     // Commander's own errors (unknown option...) come before preAction: honour --json for them too.
+    // So do flag values refused while parsing (`--status nope`, `--limit 500`): they come before it too.
     if (!ui || (error instanceof CommanderError && argv.includes('--json'))) {
       const { Ui } = await import('./ui.js');
-      ui = new Ui(streams, { json: error instanceof CommanderError && argv.includes('--json') });
+      ui = new Ui(streams, { json: argv.includes('--json') });
     }
     process.exitCode = exitCodeOf(error, ui);
   }

@@ -236,7 +236,9 @@ function registerConfig(program: Command, run: Runner): void {
     .description('Show the settings commands use from here and where each came from (flag, environment, config file, the sandbox found, default)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink config\n  $ paylink --business-id shop-1 config --json')
-    .action((options: { adminToken?: string }, cmd: Command) => run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options)));
+    .action((options: { adminToken?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options, cmd.optsWithGlobals()), { connection: false }),
+    );
 }
 
 function registerFollow(program: Command, run: Runner): void {
@@ -574,7 +576,7 @@ function registerEvents(program: Command, run: Runner): void {
     .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events list --payment 7a9d... --json')
     .action((options: { payment?: string; business?: string; type?: string; limit: number }, cmd: Command) =>
       run(cmd, load, (m, ctx) =>
-        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined)?.[0], limit: options.limit }),
+        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined, '--type')?.[0], limit: options.limit }),
       ),
     );
   events

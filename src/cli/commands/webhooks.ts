@@ -4,6 +4,7 @@
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
 import { adminOk, type AdminConnection } from '../client.js';
+import { EVENT_TYPES } from '../../sandbox/domain/events.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -61,10 +62,8 @@ export interface EventEntry {
 }
 
 export const FAULTS = ['duplicate', 'out-of-order', 'bad-signature', 'tampered-body'] as const;
-const EVENT_TYPES = ['Transaction.Create', 'Transaction.Update'];
-
-/** `--events create,update` or the full names, to the event types. */
-export function parseEventTypes(values: string[] | undefined): string[] | undefined {
+/** `--events create,update` (or `--type`, named by `flag`) or the full names, to the event types. */
+export function parseEventTypes(values: string[] | undefined, flag = '--events'): string[] | undefined {
   if (values === undefined || values.length === 0) return undefined;
   return values
     .flatMap((v) => v.split(','))
@@ -72,7 +71,7 @@ export function parseEventTypes(values: string[] | undefined): string[] | undefi
     .filter(Boolean)
     .map((v) => {
       const found = EVENT_TYPES.find((t) => t.toLowerCase() === v.toLowerCase() || t.slice('Transaction.'.length).toLowerCase() === v.toLowerCase());
-      if (found === undefined) throw new UsageError(`--events: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
+      if (found === undefined) throw new UsageError(`${flag}: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
       return found;
     });
 }
