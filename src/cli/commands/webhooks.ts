@@ -166,7 +166,8 @@ export async function webhooksRemove(conn: AdminConnection, ui: Ui, hookId: stri
 function deliverySummary(ui: Ui, d: DeliveryEntry): string {
   const colour = d.status === 'delivered' || d.status === 'rejected' ? ui.color.green : d.status === 'pending' ? ui.color.yellow : ui.color.red;
   const text = d.status === 'finding' ? 'FINDING' : d.status;
-  return colour(`${text}${d.attempts > 1 ? `x${d.attempts}` : ''}`);
+  // "failed (9 attempts)": "failedx9" read as a word.
+  return colour(`${text}${d.attempts > 1 ? ` (${d.attempts} attempts)` : ''}`);
 }
 
 export interface EventsListOptions {
