@@ -48,7 +48,7 @@ export function buildProgram(ui: () => Ui): Command {
       'after',
       `
 Configuration: flags > environment > ./paylink.config.json or package.json "paylink" ({"baseUrl", "businessId", "username", "password", "webhookSecret"}; paylink config shows where each setting came from) > defaults.
-Exit codes: 0 done as asked, 2 usage error, 3 API error, 4 sandbox unreachable, 70 internal error.
+Exit codes: 0 done as asked, 2 usage error, 3 API error, 4 sandbox unreachable, 70 internal error, 130 cancelled (Ctrl-C).
 
 Examples:
   $ paylink sandbox

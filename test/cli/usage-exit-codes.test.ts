@@ -109,3 +109,19 @@ describe('--json usage errors print the error document on stdout (issue 31, item
     expect(run.json.error.message).toContain(args[args.length - 2]!);
   });
 });
+
+describe('small things a new user tripped on (issue 31, item 17)', () => {
+  it("webhooks add of the sandbox's own address is refused with a message (exit 2), however it is spelled", async () => {
+    const port = new URL(sb.url).port;
+    for (const url of [`${sb.url}/hook`, `http://localhost:${port}/hook`, `http://127.1:${port}/`, `http://[::1]:${port}/`]) {
+      const run = await paylink(['webhooks', 'add', url]);
+      expect(run.code, `${url}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toContain('never delivers webhooks to itself');
+    }
+  });
+
+  it('the root help lists exit code 130', async () => {
+    const run = await runCli(['--help']);
+    expect(run.stdout).toContain('130 cancelled');
+  });
+});

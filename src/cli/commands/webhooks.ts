@@ -4,7 +4,10 @@
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
 import { adminOk, type AdminConnection } from '../client.js';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { EVENT_TYPES } from '../../sandbox/domain/events.js';
+import { ownTargetReason, portOf } from '../../sandbox/domain/own-address.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -107,6 +110,10 @@ export interface AddOptions {
 export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, options: AddOptions): Promise<EndpointEntry & { header: string }> {
   // A value the CLI can check itself is a usage error (exit 2), before anything is sent.
   parseHttpUrl(url, 'webhooks add <url>');
+  const own = ownAddressReason(url, conn.baseUrl);
+  if (own !== undefined) {
+    throw new UsageError(`webhooks add ${url}: ${own}, and the sandbox never delivers webhooks to itself (its deliveries to it would fail as "not sent"). Give your webhook receiver's URL, such as http://localhost:3000/webhooks.`);
+  }
   const answer = await adminOk<{ body: { endpoint: EndpointEntry; header: string } }>(conn, 'POST', '/__sandbox/webhooks', {
     businessId: options.businessId,
     url,
@@ -134,6 +141,21 @@ export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, op
       : 'Signed with the sandbox webhook secret (paylink sandbox prints it; --webhook-secret or PAYLINK_WEBHOOK_SECRET set it).',
   );
   return endpoint;
+}
+
+/**
+ * Why `url` is the sandbox at `baseUrl` itself (the sandbox's own rule, domain/own-address.ts), as far as
+ * the CLI can tell without resolving names: its origin, or, for a sandbox on this machine, any address of
+ * this machine on its port (`localhost`, `127.1`, `[::1]`, `0.0.0.0`).
+ */
+function ownAddressReason(url: string, baseUrl: string): string | undefined {
+  const target = new URL(url);
+  const base = new URL(baseUrl);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const local = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/i.test(base.hostname);
+  const addresses = !local ? [] : host.toLowerCase() === 'localhost' ? ['127.0.0.1', '::1'] : isIP(host) !== 0 ? [host] : [];
+  const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return ownTargetReason(target, addresses, { port: local ? portOf(base) : -1, origins: [base.origin], interfaces });
 }
 
 /** `paylink webhooks list`. */
