@@ -612,7 +612,7 @@ function registerListen(program: Command, run: Runner): void {
     .description("Forward the sandbox's webhook events, signed, to a local URL; one line per delivery (Ctrl-C stops)")
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
     .option('--events <types>', 'only these event types (create, update), repeatable or comma-separated', collect)
-    .option('--business <id>', 'only events of this business id')
+    .option('--business <id>', 'only events of this business id (default: the --business-id given, else every business)')
     .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
     .option('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)')
     .option('--header <name>', "signature header name (default: the sandbox's)")
@@ -638,7 +638,9 @@ Examples:
         m.listenUntilInterrupted(ctx.admin, ctx.ui, {
           forwardTo: options.forwardTo,
           events: w.parseEventTypes(options.events),
-          businessId: options.business,
+          // `--business`, else a business id given at all (--business-id, PAYLINK_BUSINESS_ID, the config
+          // file) scopes it as the other commands are scoped; with none, every business's events.
+          businessId: options.business ?? (ctx.connection.sources?.businessId === 'default' ? undefined : ctx.connection.businessId),
           faults: w.parseFaults(options.fault),
           delayMs: w.parseDelay(options.delay),
           header: options.header,
