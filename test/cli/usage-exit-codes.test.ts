@@ -125,3 +125,22 @@ describe('small things a new user tripped on (issue 31, item 17)', () => {
     expect(run.stdout).toContain('130 cancelled');
   });
 });
+
+describe('flags that do not apply are refused, not ignored (issue 31, item 15)', () => {
+  it.each([
+    [['token', 'create', '--return-url', 'http://127.0.0.1:9/r'], "unknown option '--return-url'"],
+    [['token', 'create', '--issuer', 'ABNANL2A'], "unknown option '--issuer'"],
+    [['token', 'create', '--brand', 'ideal'], 'a token saves a card'],
+    [['trigger', 'bank.approved', '--brand', 'visa'], 'trigger bank.approved pays by bank or wallet'],
+    [['trigger', 'payment.approved', '--brand', 'ideal'], 'trigger payment.approved pays by card'],
+  ])('%j', async (args, message) => {
+    const run = await paylink(args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it('still takes a brand of the kind the scenario pays with', async () => {
+    const run = await paylink(['trigger', 'bank.approved', '--brand', 'sofort', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});

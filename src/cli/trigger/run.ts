@@ -92,7 +92,30 @@ function trackingCode(scenario: string, step: string): string {
   return `trigger-${scenario}-${step}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** Steps that pay by card (a card payment, a hosted card form, a credit) and steps that pay by bank or wallet. */
+const CARD_STEPS: ReadonlySet<Step['do']> = new Set(['card-payment', 'link', 'checkout', 'hosted-page', 'credit']);
+const BANK_STEPS: ReadonlySet<Step['do']> = new Set(['bank-payment', 'bank-page']);
+
+/**
+ * `--brand` must be one the scenario's payments can use: a card brand for card steps, a bank or wallet
+ * brand for bank steps. A brand of the other kind was silently replaced (iDEAL for `bank.approved --brand
+ * visa`, VISA for `payment.approved --brand ideal`): a usage error instead, before anything is sent.
+ */
+export function checkBrandFits(scenario: Scenario, brandId: number | undefined): void {
+  if (brandId === undefined) return;
+  const brand = brandById(brandId);
+  if (brand === undefined) return;
+  const card = scenario.steps.some((step) => CARD_STEPS.has(step.do));
+  const bank = scenario.steps.some((step) => BANK_STEPS.has(step.do));
+  const isCard = brand.kind === 'card';
+  const isBank = !isCard && brand.kind !== 'invoice';
+  if ((card && isCard) || (bank && isBank)) return;
+  const wants = card && bank ? 'a card brand or a bank or wallet brand' : card ? 'a card brand (visa, mastercard, amex...)' : bank ? 'a bank or wallet brand (ideal, sofort, giropay, eps, paypal)' : 'no brand';
+  throw new UsageError(`--brand ${brand.name}: trigger ${scenario.name} ${card ? 'pays by card' : bank ? 'pays by bank or wallet' : 'makes no payment a brand applies to'}; give ${wants}.`);
+}
+
 export async function runScenario(client: ApiClient, admin: AdminConnection, scenario: Scenario, options: TriggerOptions = {}): Promise<TriggerResult> {
+  checkBrandFits(scenario, options.brandId);
   const ids: Record<string, string> = {};
   const codes: Record<string, string> = {};
   const paymentIds: string[] = [];
