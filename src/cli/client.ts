@@ -335,6 +335,6 @@ export interface AdminFlags {
 /** Base URL as the API commands resolve it (flag > env > config file > default), and the admin token. */
 export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): AdminConnection {
   const connection = resolveConnection(flags, env, cwd, discovery);
-  const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
+  const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined) ?? connection.entryAdminToken;
   return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs, ca: connection.ca };
 }

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
-import { discoverSandboxSync, sandboxOf, type Discovery } from './discovery.js';
+import { discoverSandboxSync, isFolderOrAbove, sandboxOf, startedFrom, type Discovery } from './discovery.js';
 import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
 
 export { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID, DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
@@ -58,6 +58,13 @@ export interface Connection {
    * `paylink.config.json`, `package.json "paylink"`, the sandbox's entry file, or `default` (`paylink config`).
    */
   sources?: Record<'baseUrl' | 'businessId' | 'username' | 'password' | 'timeout' | 'ca', string> | undefined;
+  /** The admin token recorded in the entry of the sandbox found for this folder (its owner's to use). */
+  entryAdminToken?: string | undefined;
+  /**
+   * What the user should know about which sandbox this is, printed on stderr before the command runs:
+   * discovery entries ignored as untrusted, or the default URL taken while nothing was started here.
+   */
+  notes?: string[] | undefined;
 }
 
 /** The keys a config file may hold: the connection's, and `paylink sandbox`'s webhook secret. */
@@ -189,8 +196,18 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
   if (password !== undefined && username === undefined) throw new UsageError('--password needs --username (or PAYLINK_USERNAME).');
   // No base URL configured: the sandbox started from this folder (or one above) says where it listens;
   // when it is gone, an error says so rather than the default URL, which may be another project's sandbox.
-  const found = baseUrl === undefined ? sandboxOf(discovery ?? discoverSandboxSync(cwd), cwd) : undefined;
-  const base = baseUrl === undefined ? (found?.url ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource);
+  const discovered = baseUrl === undefined ? (discovery ?? discoverSandboxSync(cwd)) : undefined;
+  const notes = (discovered?.ignored ?? []).map((why) => `Ignored a sandbox entry that is not yours to trust: ${why}.`);
+  const found = discovered === undefined ? undefined : sandboxOf(discovered, cwd);
+  // Its listen URL: a --public-url or a tunnel may not be reachable from here, the listen address is.
+  const base = baseUrl === undefined ? (found?.listen ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource);
+  if (baseUrl === undefined && found === undefined) {
+    // Nothing was started from this folder: the default URL, and whose sandbox answers there when known.
+    const origin = startedFrom(DEFAULT_BASE_URL);
+    if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
+      notes.push(`No sandbox was started from this folder: using the one at ${DEFAULT_BASE_URL}, started from ${origin}. Pass --base-url (or set PAYLINK_BASE_URL) to choose.`);
+    }
+  }
   const [caFile, caSource] = flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, found?.path ?? 'default'];
   const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
@@ -208,6 +225,8 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
       timeout: timeout === undefined ? 'default' : timeoutSource,
       ca: caFile === undefined ? 'default' : caSource,
     },
+    ...(found?.adminToken !== undefined ? { entryAdminToken: found.adminToken } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

@@ -48,7 +48,7 @@ export function buildProgram(ui: () => Ui): Command {
       'after',
       `
 Configuration: flags > environment > ./paylink.config.json or package.json "paylink" ({"baseUrl", "businessId", "username", "password", "webhookSecret"}; paylink config shows where each setting came from) > defaults.
-Exit codes: 0 done as asked, 2 usage error, 3 API error, 4 sandbox unreachable, 70 internal error.
+Exit codes: 0 done as asked, 2 usage error, 3 API error, 4 sandbox unreachable, 70 internal error, 130 cancelled (Ctrl-C).
 
 Examples:
   $ paylink sandbox
@@ -62,7 +62,7 @@ Examples:
     // No base URL given here: the sandbox started in this folder, its port probed (discovery.ts).
     const discovery = options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL ? await (await import('./discovery.js')).discoverSandbox(process.cwd()) : undefined;
     const ctx = makeContext(ui(), flags, { discovery });
-    if (options.connection !== false) void ctx.connection;
+    if (options.connection !== false) for (const note of ctx.connection.notes ?? []) ui().warn(note);
     await call(module, ctx);
   };
   registerCommands(program, run);
@@ -87,9 +87,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     if (isQuietEnd(error)) return;
     // Commander's own errors (unknown option...) come before preAction: honour --json for them too.
+    // So do flag values refused while parsing (`--status nope`, `--limit 500`): they come before it too.
     if (!ui || (error instanceof CommanderError && argv.includes('--json'))) {
       const { Ui } = await import('./ui.js');
-      ui = new Ui(streams, { json: error instanceof CommanderError && argv.includes('--json') });
+      ui = new Ui(streams, { json: argv.includes('--json') });
     }
     process.exitCode = exitCodeOf(error, ui);
   }

@@ -4,6 +4,7 @@
  */
 import { BRANDS, CARD_BRAND_IDS, brandById } from '../sandbox/domain/brands.js';
 import { amountProblem, currencyProblem, formatAmount } from '../sandbox/domain/money.js';
+import { linkDurationMs } from '../sandbox/domain/link-duration.js';
 import { OUTCOME_NAMES, type OutcomeName } from '../sandbox/domain/outcome-names.js';
 import { UsageError } from './errors.js';
 
@@ -98,7 +99,8 @@ export function parseOutcome(value: string, flag = '--outcome'): OutcomeName {
 /** `P<n>D`, `PT<n>H` or `PT<n>M`, upper-cased; the API checks the range. */
 export function parseDuration(value: string, flag = '--duration'): string {
   const text = value.trim().toUpperCase();
-  if (!/^P(\d+D|T\d+[HM])$/.test(text)) throw new UsageError(`${flag}: expected P<n>D, PT<n>H or PT<n>M (e.g. P1D), got "${value}".`);
+  // The sandbox's own rule (a link lasts more than nothing and at most 365 days): P0D is a usage error here.
+  if (linkDurationMs(text) === undefined) throw new UsageError(`${flag}: expected P<n>D (1 to 365 days), PT<n>H or PT<n>M (e.g. P1D), got "${value}".`);
   return text;
 }
 

@@ -237,7 +237,9 @@ function registerConfig(program: Command, run: Runner): void {
     .description('Show the settings commands use from here and where each came from (flag, environment, config file, the sandbox found, default)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink config\n  $ paylink --business-id shop-1 config --json')
-    .action((options: { adminToken?: string }, cmd: Command) => run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options)));
+    .action((options: { adminToken?: string }, cmd: Command) =>
+      run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options, cmd.optsWithGlobals()), { connection: false }),
+    );
 }
 
 function registerFollow(program: Command, run: Runner): void {
@@ -321,9 +323,7 @@ function registerToken(program: Command, run: Runner): void {
     .description('Save a card as a token (the approve test card unless told otherwise)')
     .option('--card <number>', 'card number')
     .option('--outcome <name>', `test-card outcome the token replays: ${OUTCOME_NAMES.join(', ')}`)
-    .option('--brand <id|name>', 'brand id (default: from the card number); ideal, sofort, giropay, eps, paypal or afterpay take no card')
-    .option('--return-url <url>', 'bank and wallet brands: where the bank or wallet page sends the customer (returnUrl?id=<paymentId>)')
-    .option('--issuer <id>', "iDEAL: the customer's bank (body.bank.issuerId)")
+    .option('--brand <id|name>', 'card brand id or name (default: from the card number); a token saves a card, so bank and wallet brands are refused')
     .option('--expiry-month <mm>', 'default 12')
     .option('--expiry-year <yyyy>', 'default: three years ahead')
     .option('--holder <name>', 'card holder name (default Test Customer)')
@@ -575,7 +575,7 @@ function registerEvents(program: Command, run: Runner): void {
     .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events list --payment 7a9d... --json')
     .action((options: { payment?: string; business?: string; type?: string; limit: number }, cmd: Command) =>
       run(cmd, load, (m, ctx) =>
-        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined)?.[0], limit: options.limit }),
+        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined, '--type')?.[0], limit: options.limit }),
       ),
     );
   events
@@ -611,7 +611,7 @@ function registerListen(program: Command, run: Runner): void {
     .description("Forward the sandbox's webhook events, signed, to a local URL; one line per delivery (Ctrl-C stops)")
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
     .option('--events <types>', 'only these event types (create, update), repeatable or comma-separated', collect)
-    .option('--business <id>', 'only events of this business id')
+    .option('--business <id>', 'only events of this business id (default: the --business-id given, else every business)')
     .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
     .option('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)')
     .option('--header <name>', "signature header name (default: the sandbox's)")
@@ -637,7 +637,9 @@ Examples:
         m.listenUntilInterrupted(ctx.admin, ctx.ui, {
           forwardTo: options.forwardTo,
           events: w.parseEventTypes(options.events),
-          businessId: options.business,
+          // `--business`, else a business id given at all (--business-id, PAYLINK_BUSINESS_ID, the config
+          // file) scopes it as the other commands are scoped; with none, every business's events.
+          businessId: options.business ?? (ctx.connection.sources?.businessId === 'default' ? undefined : ctx.connection.businessId),
           faults: w.parseFaults(options.fault),
           delayMs: w.parseDelay(options.delay),
           header: options.header,

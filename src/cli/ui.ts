@@ -110,7 +110,7 @@ export class Ui {
   /** A result line for people on stdout (suppressed with --json). */
   line(text = ''): void {
     if (this.options.json) return;
-    this.streams.stdout.write(`${text}\n`);
+    this.streams.stdout.write(`${terminalSafe(text)}\n`);
   }
 
   heading(text: string): void {
@@ -155,22 +155,22 @@ export class Ui {
   /** A note for people on stderr (suppressed with --json or --quiet). */
   info(text: string): void {
     if (this.options.quiet || this.options.json) return;
-    this.streams.stderr.write(`${this.color.dim(text)}\n`);
+    this.streams.stderr.write(`${terminalSafe(this.color.dim(text))}\n`);
   }
 
   /** A plain line on stderr that is never suppressed ("Cancelled."). */
   note(text: string): void {
-    this.streams.stderr.write(`${text}\n`);
+    this.streams.stderr.write(`${terminalSafe(text)}\n`);
   }
 
   /** A warning on stderr (suppressed with --json or --quiet). */
   warn(text: string): void {
     if (this.options.quiet || this.options.json) return;
-    this.streams.stderr.write(`${this.color.yellow('warning')} ${text}\n`);
+    this.streams.stderr.write(`${this.color.yellow('warning')} ${terminalSafe(text)}\n`);
   }
 
   error(text: string): void {
-    this.streams.stderr.write(`${this.color.red('error')} ${text}\n`);
+    this.streams.stderr.write(`${this.color.red('error')} ${terminalSafe(text)}\n`);
   }
 
   /** Colours a result code for people: green for 0, yellow for 2 and 4, red for failures. */
@@ -305,6 +305,19 @@ function wrapWords(text: string, room: number): string[] {
 }
 
 // Width without ANSI colour codes, for padding coloured cells.
+/**
+ * What a line may carry to a terminal: text from the sandbox (a receiver's answer, a descriptor, an error
+ * message) can hold control characters that set the window title, clear the screen or move the cursor
+ * (issue 32, item 12). Every C0 control but newline and tab, DEL and every C1 control is shown escaped
+ * (`\x1b`), except the colour sequences (`ESC [ n;n m`) the Ui itself writes, which do nothing else.
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/(\u001b\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (match, colour: string | undefined) =>
+    colour !== undefined ? colour : `\\x${match.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 function visible(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, '');

@@ -173,8 +173,11 @@ export interface TestSandbox {
   snapshot(name?: string): Promise<void>;
   /** Puts the state saved under `name` back: everything written since is gone. */
   restore(name?: string): Promise<void>;
-  /** Deletes one business's data (default: the sandbox's), leaving every other business as it is. */
-  resetBusiness(businessId?: string): Promise<void>;
+  /**
+   * Deletes one business's data (default: the sandbox's), leaving every other business as it is; resolves
+   * with the business and the rows deleted per table (`{ businessId, deleted: { payments: 3, ... } }`).
+   */
+  resetBusiness(businessId?: string): Promise<{ businessId: string; deleted: Record<string, number> }>;
   /** Stops the sandbox (and deletes an in-memory database). */
   close(): Promise<void>;
 }
@@ -300,7 +303,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
       await admin('POST', pathOf('admin.snapshots.restore', { name }), {});
     },
     async resetBusiness(biz = businessId) {
-      await admin('POST', pathWithQuery('admin.reset', {}, { businessId: biz }), {});
+      return admin<{ businessId: string; deleted: Record<string, number> }>('POST', pathWithQuery('admin.reset', {}, { businessId: biz }), {});
     },
     async close() {
       if (closed) return;

@@ -81,13 +81,13 @@ describe('paylink events send', () => {
     }
   });
 
-  it('refuses what it cannot send: no destination (exit 3), a bad type, a payload that is not a JSON object (exit 2)', async () => {
+  it('refuses what it cannot send: no destination (exit 3), a bad type (exit 2, checked by the CLI), a payload that is not a JSON object (exit 2)', async () => {
     const nowhere = await run(['events', 'send', '--type', 'update', '--payload', join(dir, 'payload.json'), '--business', 'nobody-listens']);
     expect(nowhere.code).toBe(3);
     expect(nowhere.err).toContain('no webhook endpoint');
     const badType = await run(['events', 'send', '--type', 'Transaction.Explode', '--payload', join(dir, 'payload.json'), '--to', rx.url]);
-    expect(badType.code).toBe(3);
-    expect(badType.err).toContain('type');
+    expect(badType.code).toBe(2);
+    expect(badType.err).toContain('--type: unknown event type "Transaction.Explode"');
     writeFileSync(join(dir, 'list.json'), '[1, 2]');
     const notObject = await run(['events', 'send', '--type', 'update', '--payload', join(dir, 'list.json'), '--to', rx.url]);
     expect(notObject.code).toBe(2);

@@ -65,10 +65,13 @@ describe('paylink faults', () => {
     expect(badAmount.code).toBe(2);
   });
 
-  it("answers the sandbox's refusal of a rule with exit code 3 and its message", async () => {
-    const refused = await run(['faults', 'add', '--kind', 'status', '--status', '418']);
-    expect(refused.code).toBe(3);
-    expect(refused.err).toContain('status');
+  it("answers the sandbox's refusal of a rule with exit code 3 and its message, and what the CLI can check with exit 2", async () => {
+    const refused = await run(['faults', 'add', '--kind', 'latency', '--latency', '999999']);
+    expect(refused.code, refused.err).toBe(3);
+    expect(refused.err).toContain('latency');
+    const checked = await run(['faults', 'add', '--kind', 'status', '--status', '418']);
+    expect(checked.code).toBe(2);
+    expect(checked.err).toContain('--status');
   });
 
   it('clears every rule, with a range latency and a probability given as flags', async () => {

@@ -52,7 +52,10 @@ describe('createTestSandbox', () => {
   it("resets one business's data only", async () => {
     const mine = await sandbox.api.tokens.create({ brandId: 1010, card: CARD });
     const theirs = await sandbox.api.tokens.create({ brandId: 1010, card: CARD }, 'other-shop');
-    await sandbox.resetBusiness();
+    const reset = await sandbox.resetBusiness();
+    // What was deleted, not undefined (issue 31, item 17).
+    expect(reset.businessId).toBe(sandbox.businessId);
+    expect(reset.deleted.tokens).toBeGreaterThanOrEqual(1);
     expect((await sandbox.api.tokens.get(mine.body.token)).result).not.toBe(0);
     expect((await sandbox.api.tokens.get(theirs.body.token, 'other-shop')).result).toBe(0);
   });

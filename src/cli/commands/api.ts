@@ -33,6 +33,11 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
   const q = path.indexOf('?');
   const rawPath = q < 0 ? path : path.slice(0, q);
   const trimmed = rawPath.replace(/^\/+/, '');
+  // The API only: `../../__sandbox/reset` (or `%2e%2e`, or a backslash) would leave /gateway/ for the
+  // sandbox's admin endpoints, which take the admin token, not the merchant's credentials.
+  if (trimmed.split(/[\\/]/).some((segment) => leavesPath(segment)) || rawPath.includes('\\')) {
+    throw new UsageError(`"${rawPath}" leaves the API: give a path under the API base (payments/<id>) without "." or ".." segments. The sandbox's own endpoints have their commands (paylink reset, clock, logs...).`);
+  }
   const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `${API_BASE}/${trimmed}`;
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1))) query[key] = value;
@@ -78,6 +83,17 @@ export async function api(method: string, path: string, flags: ApiFlags, ctx: Co
   if (ui.options.json) ui.json(answer.body);
   else ui.line(JSON.stringify(answer.body, null, 2));
   return answer.body;
+}
+
+/** True for a `.` or `..` segment, spelled plainly or percent-encoded. */
+function leavesPath(segment: string): boolean {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // Not valid percent-encoding: the sandbox refuses it as it is.
+  }
+  return decoded === '.' || decoded === '..' || /^\.+$/.test(segment.replace(/%2e/gi, '.'));
 }
 
 function withQuery(path: string, query: Record<string, string>): string {

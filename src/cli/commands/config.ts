@@ -4,8 +4,10 @@
  * the default). Secrets show their last four characters. A config file with an unknown key is refused
  * here as everywhere (a typo such as `bizId` names the key it meant).
  */
-import { configuredWebhookSecret, readConfigFile } from '../config.js';
+import type { AdminFlags } from '../client.js';
+import { configuredWebhookSecret, readConfigFile, resolveConnection, type GlobalFlags } from '../config.js';
 import type { CommandContext } from '../context.js';
+import { discoverSandbox, sandboxOf } from '../discovery.js';
 
 export interface ConfigSetting {
   value: string | number | null;
@@ -18,11 +20,31 @@ export interface ConfigReport {
   settings: Record<'baseUrl' | 'businessId' | 'username' | 'password' | 'timeout' | 'ca' | 'adminToken' | 'webhookSecret', ConfigSetting>;
 }
 
-const masked = (secret: string | undefined) => (secret === undefined ? null : secret.length <= 4 ? '****' : `…${secret.slice(-4)}`);
+/** Secrets shorter than this are masked whole: the last four of a six-character password are most of it. */
+const SHOWN_TAIL_FROM = 12;
 
-/** Builds the report, prints it (a table, or one JSON document) and returns it. */
-export function showConfig(ctx: CommandContext, flags: { adminToken?: string }): ConfigReport {
-  const { connection, env } = ctx;
+const masked = (secret: string | undefined) => (secret === undefined ? null : secret.length < SHOWN_TAIL_FROM ? '****' : `…${secret.slice(-4)}`);
+
+/**
+ * Builds the report, prints it (a table, or one JSON document) and returns it. `globals` are the global
+ * flags as parsed. When the sandbox started from this folder has stopped (or several run), the settings
+ * are shown all the same, with the base URL's value empty and why in its "from": `config` is where one
+ * looks to find out, so it does not exit 4 as the commands that need the sandbox do.
+ */
+export async function showConfig(ctx: CommandContext, flags: { adminToken?: string }, globals: GlobalFlags & AdminFlags = {}): Promise<ConfigReport> {
+  const { env } = ctx;
+  const cwd = process.cwd();
+  let connection = resolveConnection(globals, env, cwd, { kind: 'none' });
+  let baseUrlProblem: string | undefined;
+  if (connection.sources?.baseUrl === 'default') {
+    const discovery = await discoverSandbox(cwd);
+    try {
+      sandboxOf(discovery, cwd);
+      connection = resolveConnection(globals, env, cwd, discovery);
+    } catch (error) {
+      baseUrlProblem = (error as Error).message;
+    }
+  }
   const sources = connection.sources!;
   const file = readConfigFile(process.cwd());
   const adminToken = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
@@ -31,13 +53,16 @@ export function showConfig(ctx: CommandContext, flags: { adminToken?: string }):
   const report: ConfigReport = {
     file: file.name ?? null,
     settings: {
-      baseUrl: { value: connection.baseUrl, source: sources.baseUrl },
+      baseUrl: baseUrlProblem === undefined ? { value: connection.baseUrl, source: sources.baseUrl } : { value: null, source: baseUrlProblem },
       businessId: { value: connection.businessId, source: sources.businessId },
       username: { value: connection.username ?? null, source: sources.username },
       password: { value: masked(connection.password), source: sources.password },
       timeout: { value: (connection.timeoutMs ?? 0) / 1000, source: sources.timeout },
       ca: { value: connection.caFile ?? null, source: sources.ca },
-      adminToken: { value: masked(adminToken), source: flags.adminToken !== undefined ? '--admin-token' : adminToken !== undefined ? 'PAYLINK_ADMIN_TOKEN' : 'default' },
+      adminToken: {
+        value: masked(adminToken ?? connection.entryAdminToken),
+        source: flags.adminToken !== undefined ? '--admin-token' : adminToken !== undefined ? 'PAYLINK_ADMIN_TOKEN' : connection.entryAdminToken !== undefined ? sources.baseUrl : 'default',
+      },
       webhookSecret: {
         value: masked(webhookSecret),
         source: webhookFromEnv !== undefined ? 'PAYLINK_WEBHOOK_SECRET' : webhookSecret !== undefined ? (file.name ?? 'paylink.config.json') : 'default (paylink sandbox generates one and stores it)',

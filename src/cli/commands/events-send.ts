@@ -8,7 +8,7 @@ import { adminOk, type AdminConnection } from '../client.js';
 import { UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
-import type { EventEntry } from './webhooks.js';
+import { parseEventTypes, type EventEntry } from './webhooks.js';
 
 export interface EventsSendFlags {
   type?: string | undefined;
@@ -20,6 +20,8 @@ export interface EventsSendFlags {
 /** The request body of `POST /__sandbox/events/send` for the flags; `read` reads the payload file (`-`: stdin). */
 export function sendRequestOf(flags: EventsSendFlags, defaultBusiness: string, read: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8')): Record<string, unknown> {
   if (flags.type === undefined) throw new UsageError('--type is required: Transaction.Create or Transaction.Update.');
+  const type = parseEventTypes([flags.type], '--type')?.[0];
+  if (type === undefined) throw new UsageError('--type is required: Transaction.Create or Transaction.Update.');
   if (flags.payload === undefined) throw new UsageError('--payload is required: a JSON file with the event\'s Payload (a payment envelope), or - for standard input.');
   if (flags.to !== undefined && flags.business !== undefined) throw new UsageError('Give --to (one URL) or --business (its endpoints), not both.');
   let text: string;
@@ -35,7 +37,6 @@ export function sendRequestOf(flags: EventsSendFlags, defaultBusiness: string, r
     throw new UsageError(`--payload ${flags.payload}: not JSON (${(error as Error).message}).`);
   }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError(`--payload ${flags.payload}: give a JSON object, such as {"result": 0, "description": "Ok", "header": {...}, "body": {...}}.`);
-  const type = /^(create|update)$/i.test(flags.type) ? `Transaction.${flags.type[0]!.toUpperCase()}${flags.type.slice(1).toLowerCase()}` : flags.type;
   return {
     type,
     payload,

@@ -6,6 +6,7 @@
 import { adminOk, type AdminConnection } from '../client.js';
 import { UsageError } from '../errors.js';
 import { parseBrand } from '../options.js';
+import { FAULT_KINDS, FAULT_STATUSES, GHOST_MODES } from '../../sandbox/domain/faults.js';
 import type { Ui } from '../ui.js';
 
 /** A rule as `GET /__sandbox/faults` answers it. */
@@ -76,7 +77,9 @@ export function parseAmountMatch(value: string): number | { min?: number; max?: 
 
 /** The `POST /__sandbox/faults` body for the flags of `paylink faults add`. */
 export function faultRequestOf(flags: FaultAddFlags): Record<string, unknown> {
-  if (flags.kind === undefined) throw new UsageError('--kind is required: status, latency, timeout, reset or ghost.');
+  if (flags.kind === undefined) throw new UsageError(`--kind is required: ${FAULT_KINDS.join(', ')}.`);
+  // What the CLI can check is a usage error (exit 2) here, not the sandbox's refusal (exit 3).
+  if (!(FAULT_KINDS as readonly string[]).includes(flags.kind)) throw new UsageError(`--kind: expected one of ${FAULT_KINDS.join(', ')}, got "${flags.kind}".`);
   const body: Record<string, unknown> = { kind: flags.kind };
   if (flags.method !== undefined) body.method = flags.method;
   if (flags.path !== undefined) body.path = flags.path;
@@ -84,15 +87,20 @@ export function faultRequestOf(flags: FaultAddFlags): Record<string, unknown> {
   if (flags.brand !== undefined) body.brandId = parseBrand(flags.brand);
   if (flags.amount !== undefined) body.amount = parseAmountMatch(flags.amount);
   if (flags.status !== undefined) {
-    if (!/^\d{3}$/.test(flags.status)) throw new UsageError(`--status: expected an HTTP status such as 503, got "${flags.status}".`);
+    if (!(FAULT_STATUSES as readonly number[]).includes(Number(flags.status)) || !/^\d{3}$/.test(flags.status)) {
+      throw new UsageError(`--status: expected one of ${FAULT_STATUSES.join(', ')}, got "${flags.status}".`);
+    }
     body.status = Number(flags.status);
   }
   if (flags.latency !== undefined) body.latencyMs = parseLatency(flags.latency);
   if (flags.hold !== undefined) body.holdMs = parseMs(flags.hold, '--hold');
-  if (flags.as !== undefined) body.ghostAs = flags.as;
+  if (flags.as !== undefined) {
+    if (!(GHOST_MODES as readonly string[]).includes(flags.as)) throw new UsageError(`--as: expected one of ${GHOST_MODES.join(', ')}, got "${flags.as}".`);
+    body.ghostAs = flags.as;
+  }
   if (flags.probability !== undefined) {
     const p = Number(flags.probability);
-    if (!Number.isFinite(p) || flags.probability.trim() === '') throw new UsageError(`--probability: expected a number above 0 and at most 1, got "${flags.probability}".`);
+    if (!Number.isFinite(p) || flags.probability.trim() === '' || p <= 0 || p > 1) throw new UsageError(`--probability: expected a number above 0 and at most 1 (0.3 faults about 3 requests in 10), got "${flags.probability}".`);
     body.probability = p;
   }
   if (flags.times !== undefined) {

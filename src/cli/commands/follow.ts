@@ -1,10 +1,11 @@
 /**
  * `paylink follow <id>`: follows the returnUrl redirect of a completed link or checkout again, as the
  * customer's browser did. The API never returns a returnUrl, so the URL comes from the CLI's journal (the
- * redirect `paylink pay` saw, or the returnUrl given to `create`) or from `--return-url`; the query is
+ * redirect `paylink pay` saw, or the returnUrl given to `create`), from `--return-url`, or else from the
+ * sandbox's admin API, which stores it (a link created by the merchant's code); the query is
  * built as the hosted page builds it (SANDBOX.md, "Redirect after the form").
  */
-import { networkReason } from '../client.js';
+import { adminRequest, networkReason } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { findResource, lifecycleOf, type ResourceKind } from '../customer.js';
 import { ApiResponseError, UsageError } from '../errors.js';
@@ -42,6 +43,25 @@ export function redirectFor(kind: ResourceKind, id: string, state: string, envel
   return url.href;
 }
 
+/**
+ * The returnUrl the sandbox stored for the link or checkout (its admin list, found by the tracking code the
+ * API answers and then by id), for one created elsewhere; undefined against an API that is not the sandbox
+ * or without its admin token.
+ */
+async function sandboxReturnUrl(ctx: CommandContext, kind: ResourceKind, id: string, envelope: any): Promise<string | undefined> {
+  const trackingCode = envelope?.body?.transaction?.trackingCode;
+  if (typeof trackingCode !== 'string' || trackingCode === '') return undefined;
+  const query = new URLSearchParams({ businessId: ctx.client.businessId, trackingCode, limit: '200' });
+  try {
+    const answer = await adminRequest<any>(ctx.admin, 'GET', `/__sandbox/${kind === 'link' ? 'links' : 'checkouts'}?${query}`);
+    const items: any[] = answer.status === 200 && Array.isArray(answer.body?.body?.items) ? answer.body.body.items : [];
+    const returnUrl = items.find((item) => item?.id === id)?.returnUrl;
+    return typeof returnUrl === 'string' && /^https?:\/\//i.test(returnUrl) ? returnUrl : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function follow(id: string, flags: { returnUrl?: string }, ctx: CommandContext): Promise<FollowResult> {
   const given = flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url');
   const result = await ctx.ui.spin(`Following the redirect of ${id}`, async (): Promise<FollowResult> => {
@@ -57,9 +77,9 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
       url = remembered.lastRedirect;
       source = 'last-redirect';
     } else {
-      const returnUrl = given ?? remembered?.returnUrl;
+      const returnUrl = given ?? remembered?.returnUrl ?? (await sandboxReturnUrl(ctx, kind, id, response.body));
       if (returnUrl === undefined) {
-        throw new UsageError(`follow: the API does not tell the returnUrl of ${kind} ${id}, and this folder's journal has none (it was created elsewhere). Give it with --return-url <url>.`);
+        throw new UsageError(`follow: the API does not tell the returnUrl of ${kind} ${id}, this folder's journal has none (it was created elsewhere) and the sandbox's admin API did not say. Give it with --return-url <url>.`);
       }
       url = redirectFor(kind, id, state, response.body, returnUrl)!;
     }

@@ -3,13 +3,17 @@
  * and calls `startSandbox`. The one CLI module that imports the sandbox, and only its entry point
  * (src/sandbox/index.ts); the registry loads it only when this command runs.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
-import { removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
+import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
 
@@ -82,13 +86,121 @@ function parsePublicUrl(value: string): string {
   }
 }
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * Checks `--db` before the sandbox opens it, so that a wrong path is a usage error (exit 2) and not a
+ * stack trace: a folder, a device or a file that is not a SQLite database is refused; so is a path under a
+ * regular file. paylink creates the database's own folder (`.paylink/` of `.paylink/sandbox.db`) and no
+ * more: a folder whose parent is missing too is refused, so that a typo never creates folders elsewhere,
+ * at the filesystem's root say. Answers what the start may create, for {@link cleanUpAfterFailedStart}.
+ */
+export function checkDatabasePath(db: string, cwd = process.cwd()): string[] {
+  if (db === ':memory:' || db === '') return [];
+  const path = resolve(cwd, db);
+  const folder = dirname(path);
+  const kindOf = (at: string) => {
+    try {
+      const stat = statSync(at);
+      return stat.isDirectory() ? 'folder' : stat.isFile() ? 'file' : 'other';
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return 'missing';
+      if (code === 'ENOTDIR') return 'under-file';
+      return 'unreadable';
+    }
+  };
+  const folderKind = kindOf(folder);
+  if (folderKind === 'missing') {
+    const parentKind = kindOf(dirname(folder));
+    if (parentKind !== 'folder') {
+      throw new UsageError(
+        parentKind === 'file' || parentKind === 'under-file'
+          ? `--db ${db}: ${dirname(folder)} is a file, not a folder. Give a database path in a folder.`
+          : `--db ${db}: the folder ${dirname(folder)} does not exist. paylink creates only the database's own folder (${folder}); create the others first, or give a path in an existing folder.`,
+      );
+    }
+  } else if (folderKind !== 'folder') {
+    throw new UsageError(
+      folderKind === 'unreadable' ? `--db ${db}: cannot reach the folder ${folder}.` : `--db ${db}: ${folderKind === 'file' ? folder : `a part of ${folder}`} is a file, not a folder. Give a database path in a folder.`,
+    );
+  }
+  const kind = kindOf(path);
+  if (kind === 'folder') throw new UsageError(`--db ${db}: ${path} is a folder. Give a database file inside it, such as ${resolve(path, 'sandbox.db')}.`);
+  if (kind === 'other') throw new UsageError(`--db ${db}: ${path} is not a regular file (a device, a socket or a pipe). Give a database file.`);
+  if (kind === 'file') {
+    // A file of another kind (/proc/version, a text file): SQLite would refuse it halfway through the start.
+    let head = '';
+    try {
+      const fd = openSync(path, 'r');
+      try {
+        const buffer = Buffer.alloc(SQLITE_HEADER.length);
+        head = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      throw new UsageError(`--db ${db}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+    if (head !== '' && head !== SQLITE_HEADER) throw new UsageError(`--db ${db}: ${path} is not a SQLite database. Give a new file name, or a database a sandbox made.`);
+  }
+  // What a start creates and a failed start removes again: the folder, the database and its companions.
+  return [folder, path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}.lock`].filter((file) => !existsSync(file));
+}
+
+/**
+ * After a start that failed (a port in use, a bad certificate...): removes what it created of `created`
+ * (from {@link checkDatabasePath}), files first, the folder last and only when empty, so that nothing of a
+ * sandbox that never ran is left behind.
+ */
+export function cleanUpAfterFailedStart(created: string[]): void {
+  for (const file of created.slice(1)) rmSync(file, { force: true });
+  const folder = created[0];
+  if (folder !== undefined && existsSync(folder) && lstatSync(folder).isDirectory() && readdirSync(folder).length === 0) rmdirSync(folder);
+}
+
+/** `--cert` and `--key`: readable PEM files that make a TLS identity together; answers their text. */
+function readTlsIdentity(certFile: string, keyFile: string): { cert: string; key: string } {
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${flag} ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+  };
+  const cert = read(certFile, '--cert');
+  const key = read(keyFile, '--key');
+  if (!cert.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--cert ${certFile}: holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  if (!/-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/.test(key)) throw new UsageError(`--key ${keyFile}: holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
+  try {
+    createSecureContext({ cert, key });
+  } catch (error) {
+    throw new UsageError(`--cert ${certFile} --key ${keyFile}: not a usable TLS certificate and key (${(error as Error).message.replace(/^error:[0-9A-F]+:/, '')}). Are they a pair, in PEM?`);
+  }
+  return { cert, key };
+}
+
+/**
+ * `--host`: an IP address must be one of this machine's (or 0.0.0.0, ::, loopback); otherwise listening
+ * fails, and the listener reported it as a port in use.
+ */
+function checkHost(host: string): void {
+  if (isIP(host) === 0) return;
+  if (host === '0.0.0.0' || host === '::' || host === '::1' || host.startsWith('127.')) return;
+  const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  if (!own.includes(host)) throw new UsageError(`--host ${host}: no network interface of this machine has that address (${own.join(', ')}). Give one of them, 127.0.0.1, or 0.0.0.0 for all.`);
+}
+
 /**
  * Starts the sandbox with the command's options; resolves once it is listening. `onListening` runs before
  * anything is printed (the discovery entry is written there, so whoever reads the banner finds it).
  */
 export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListening?: (running: RunningSandbox) => string | undefined): Promise<RunningSandbox> {
   if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together.');
-  const https = options.cert && options.key ? { cert: options.cert, key: options.key } : options.https === true;
+  const https = options.cert && options.key ? readTlsIdentity(options.cert, options.key) : options.https === true;
+  checkHost(options.host);
+  const created = checkDatabasePath(options.db);
   const seedFiles = options.seed ?? [];
   // Fixture files are checked before the sandbox starts, so a typo fails at once.
   const fixtures = seedFiles.length > 0 ? await import('../seed/load.js') : undefined;
@@ -105,30 +217,37 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
   const header = options.webhookHeader;
   if (header !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(header)) throw new UsageError(`--webhook-header: "${header}" is not a header name.`);
   const webhookSecret = options.webhookSecret ?? (process.env.PAYLINK_WEBHOOK_SECRET || undefined) ?? configuredWebhookSecret();
-  const running = await startSandbox({
-    port: parsePort(options.port),
-    host: options.host,
-    db: options.db,
-    https,
-    publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
-    credentials,
-    adminToken: options.adminToken,
-    seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
-    tunnel: options.tunnel === true,
-    allowedHosts: options.allowedHost ?? [],
-    ...(options.requestLogMb !== undefined ? { requestLogMaxBytes: parseMegabytes(options.requestLogMb) } : {}),
-    ...(webhookSecret !== undefined ? { webhookSecret } : {}),
-    webhookRetry: retry,
-    ...(header !== undefined ? { webhookHeader: header } : {}),
-    ...(options.proxy !== undefined
-      ? { proxy: parsePort(options.proxy, '--proxy'), onProxyRefused: (target: string) => ui.warn(`proxy refused ${target}: only the provider's hosts are served, nothing else is contacted`) }
-      : {}),
-  });
+  let running: RunningSandbox;
+  try {
+    running = await startSandbox({
+      port: parsePort(options.port),
+      host: options.host,
+      db: options.db,
+      https,
+      publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
+      credentials,
+      adminToken: options.adminToken,
+      seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
+      tunnel: options.tunnel === true,
+      allowedHosts: options.allowedHost ?? [],
+      ...(options.requestLogMb !== undefined ? { requestLogMaxBytes: parseMegabytes(options.requestLogMb) } : {}),
+      ...(webhookSecret !== undefined ? { webhookSecret } : {}),
+      webhookRetry: retry,
+      ...(header !== undefined ? { webhookHeader: header } : {}),
+      ...(options.proxy !== undefined
+        ? { proxy: parsePort(options.proxy, '--proxy'), onProxyRefused: (target: string) => ui.warn(`proxy refused ${target}: only the provider's hosts are served, nothing else is contacted`) }
+        : {}),
+    });
+  } catch (error) {
+    cleanUpAfterFailedStart(created);
+    throw startFailure(error, options);
+  }
   let certificateFile: string | undefined;
   try {
     certificateFile = onListening?.(running);
   } catch (error) {
     await running.close();
+    cleanUpAfterFailedStart(created);
     throw error;
   }
   if (running.tunnelError) ui.error(running.tunnelError);
@@ -170,12 +289,25 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
       for (const [name, id] of Object.entries(ids)) ui.field(name, id);
     } catch (error) {
       await running.close();
+      cleanUpAfterFailedStart(created);
       throw error;
     }
   }
   if (ui.options.json) ui.json(sandboxSummary(running, options, seeded));
   ui.info('Press Ctrl-C to stop.');
   return running;
+}
+
+/** A start's failure as the person can act on it: SQLite refusing the database file is a usage error. */
+function startFailure(error: unknown, options: SandboxCommandOptions): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    return new UsageError(`--db ${options.db}: SQLite cannot use it (${(error as Error).message}). Give a new file name, or a database a sandbox made.`);
+  }
+  if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
+    return new UsageError(`--db ${options.db}: cannot create or open it (${(error as Error).message}).`);
+  }
+  return error;
 }
 
 /** What `paylink sandbox --json` prints once listening: one JSON document for the script that started it. */
@@ -233,33 +365,39 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
   // entry per running sandbox, named after its database, written before the banner is printed.
+  // The entry holds the admin token for commands run from here (mode 0600: its owner's only); the user's
+  // index of running sandboxes says which folder this one came from to commands run elsewhere.
   let entryPath: string | undefined;
+  let indexPath: string | undefined;
+  const forget = () => {
+    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    removeRunning(indexPath);
+  };
   let running: RunningSandbox;
   try {
     running = await runSandbox(options, ui, (started) => {
-      entryPath = writeSandboxEntry(
-        process.cwd(),
-        {
-          url: started.publicUrl,
-          listen: started.url,
-          pid: process.pid,
-          db: options.db,
-          startedAt: new Date().toISOString(),
-          ...(started.proxyUrl !== undefined ? { proxy: started.proxyUrl } : {}),
-          ...(started.authorityFile !== undefined ? { authority: started.authorityFile } : {}),
-        },
-        started.certificate,
-      );
+      const entry = {
+        url: started.publicUrl,
+        listen: started.url,
+        pid: process.pid,
+        db: options.db,
+        startedAt: new Date().toISOString(),
+        adminToken: started.adminToken,
+        ...(started.proxyUrl !== undefined ? { proxy: started.proxyUrl } : {}),
+        ...(started.authorityFile !== undefined ? { authority: started.authorityFile } : {}),
+      };
+      entryPath = writeSandboxEntry(process.cwd(), entry, started.certificate);
+      indexPath = recordRunning(process.cwd(), entry);
       return started.certificate === undefined ? undefined : entryPath.replace(/\.json$/, '.pem');
     });
   } catch (error) {
     // A --seed that failed: the sandbox is closed again, and so is its entry.
-    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    forget();
     throw error;
   }
   try {
     await serveUntilSignal(running, ui);
   } finally {
-    if (entryPath !== undefined) removeSandboxEntry(entryPath);
+    forget();
   }
 }

@@ -108,7 +108,7 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
       // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints (the
       // checkout's: a payment's 404 has no body, as the provider's).
       const response = await ctx.client.get(pathOfId(READ_ROUTE.checkout, id));
-      throw ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
+      throw notFound(ctx, id, response.status, response.body as ErrorEnvelope);
     }
     if (resolved !== undefined) kind = resolved;
   }
@@ -121,7 +121,16 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
     if (response.status !== 404 || kind) return statusView(k, id, expectOk(response, `${k} ${id}`).body);
     last = response;
   }
-  throw ApiResponseError.fromEnvelope(404, last?.body as ErrorEnvelope, `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}`);
+  throw notFound(ctx, id, 404, last?.body as ErrorEnvelope | undefined);
+}
+
+/**
+ * Nothing has the id: said of all three kinds, with the API's envelope kept for --json. Not the envelope's
+ * own text, which names the one kind last asked ("Checkout not found") and misleads about the rest.
+ */
+function notFound(ctx: CommandContext, id: string, status: number, envelope: ErrorEnvelope | undefined): ApiResponseError {
+  const error = ApiResponseError.fromEnvelope(status, envelope);
+  return new ApiResponseError(`No payment link, checkout or payment ${id} for business ${ctx.client.businessId}: check the id and the business id (each business sees only its own).`, error.status, error.envelope);
 }
 
 /** `paylink status`: prints the view for people, or as JSON. */

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { resolveCard, type CardFlags } from './payment.js';
 import { brandName } from '../options.js';
+import { brandById } from '../../sandbox/domain/brands.js';
 
 function printToken(ui: Ui, envelope: any, title: string): void {
   const body = envelope?.body ?? {};
@@ -22,6 +23,8 @@ function printToken(ui: Ui, envelope: any, title: string): void {
 export async function tokenCreate(flags: CardFlags & { customer?: string }, ctx: CommandContext): Promise<any> {
   const card = await resolveCard(flags, ctx.ui);
   if (card.brandId === undefined) throw new UsageError('token create: cannot tell the brand of this card number; give --brand.');
+  const brand = brandById(card.brandId);
+  if (brand !== undefined && brand.kind !== 'card') throw new UsageError(`--brand ${brand.name}: a token saves a card; give a card brand (visa, mastercard, amex...).`);
   const body: Record<string, unknown> = {
     brandId: card.brandId,
     card: { holderName: card.holderName, number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear },

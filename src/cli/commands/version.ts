@@ -15,7 +15,8 @@ export interface VersionInfo {
   /** The browser library versions the sandbox of this package serves (`/paymentlink/<version>/...`). */
   library: { paymentlink: string; checkout: string };
   node: string;
-  sandbox: { baseUrl: string; reachable: boolean };
+  /** `problem`: why it is not reachable, as the other commands would say it (an untrusted certificate...). */
+  sandbox: { baseUrl: string; reachable: boolean; problem?: string | undefined };
 }
 
 /** How long `version` waits for the sandbox: it is a side note, not what was asked for. */
@@ -24,10 +25,15 @@ const HEALTH_TIMEOUT_MS = 1500;
 export async function version(ctx: CommandContext): Promise<VersionInfo> {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   let reachable = false;
+  let problem: string | undefined;
   try {
-    reachable = (await adminRequest(ctx.admin, 'GET', '/__sandbox/health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS })).status === 200;
-  } catch {
+    const answer = await adminRequest(ctx.admin, 'GET', '/__sandbox/health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS });
+    reachable = answer.status === 200;
+    if (!reachable) problem = `it answered HTTP ${answer.status}${answer.status === 401 ? ': pass its admin token (--admin-token or PAYLINK_ADMIN_TOKEN)' : ''}`;
+  } catch (error) {
     reachable = false;
+    // An untrusted certificate answers, and is not "does not answer": the message the commands give says which.
+    problem = (error as Error).message;
   }
   const info: VersionInfo = {
     cli: pkg.version,
@@ -35,7 +41,7 @@ export async function version(ctx: CommandContext): Promise<VersionInfo> {
     // The package serves the library of its own version (src/sandbox/web/library.ts).
     library: { paymentlink: pkg.version, checkout: pkg.version },
     node: process.version,
-    sandbox: { baseUrl: ctx.connection.baseUrl, reachable },
+    sandbox: { baseUrl: ctx.connection.baseUrl, reachable, ...(problem !== undefined ? { problem } : {}) },
   };
   const { ui } = ctx;
   if (ui.options.json) ui.json(info);
@@ -44,7 +50,8 @@ export async function version(ctx: CommandContext): Promise<VersionInfo> {
     ui.field('API', `${info.api} (${API_BASE})`);
     ui.field('Browser library', `paymentlink ${info.library.paymentlink}, checkout ${info.library.checkout}`);
     ui.field('Node', info.node);
-    ui.field('Sandbox', `${info.sandbox.baseUrl} ${reachable ? ui.color.green('answers') : ui.color.yellow('does not answer')}`);
+    ui.field('Sandbox', `${info.sandbox.baseUrl} ${reachable ? ui.color.green('answers') : ui.color.yellow('not usable')}`);
+    if (problem !== undefined) ui.wrapped(problem, ' '.repeat(21));
   }
   return info;
 }

@@ -2,12 +2,15 @@
  * `paylink wait [--timeout 30s]`: returns as soon as a sandbox answers, for CI scripts that start one in the
  * background (`paylink sandbox &`) instead of a curl loop. Which sandbox: `--base-url` / `PAYLINK_BASE_URL`
  * / the config file when given; else the one started from this folder, found through its discovery entry
- * (discovery.ts) as soon as it has written it, or the default URL while nothing was started here yet.
+ * (discovery.ts) once it has written it and answers as the sandbox it records; while nothing was started
+ * here, the default URL, unless the user's index of running sandboxes says the one there was started from
+ * another folder (then it keeps waiting, and says so: a CI job `sandbox & wait && fixtures load` must not
+ * seed another project's sandbox).
  * Exit 0 once `GET /__sandbox/health` answers with the sandbox's envelope; exit 4 when nothing did in time.
  */
 import { adminRequest, type AdminConnection, type AdminFlags } from '../client.js';
 import { DEFAULT_BASE_URL, resolveConnection, type GlobalFlags } from '../config.js';
-import { discoverSandbox, sandboxOf } from '../discovery.js';
+import { discoverSandbox, isFolderOrAbove, sandboxOf, startedFrom } from '../discovery.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 
@@ -39,45 +42,59 @@ export async function runWait(ui: Ui, flags: GlobalFlags & AdminFlags, env: Node
   const explicit = flags.baseUrl !== undefined || Boolean(env.PAYLINK_BASE_URL) || configured.baseUrl !== DEFAULT_BASE_URL;
   const adminToken = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
   let lastTried = configured.baseUrl;
-  for (;;) {
+  /** The folder the sandbox on the default port was started from, when not this one: never taken for ours. */
+  let foreign: string | undefined;
+  const said = new Set<string>();
+  const sayOnce = (text: string) => {
+    if (said.has(text)) return;
+    said.add(text);
+    ui.info(text);
+  };
+  const done = (url: string, why?: string): WaitResult => {
+    const result = { url, waitedMs: Math.round(performance.now() - started) };
+    if (ui.options.json) ui.json(result);
+    else ui.line(`Sandbox at ${result.url} answers (waited ${result.waitedMs} ms)${why === undefined ? '' : `: ${why}`}.`);
+    return result;
+  };
+  for (let round = 0; ; round++) {
     const left = limitMs - (performance.now() - started);
     if (left <= 0) break;
-    const conn = explicit ? { baseUrl: configured.baseUrl, ca: configured.ca } : await thisFoldersSandbox(cwd);
-    if (conn !== undefined) {
-      lastTried = conn.baseUrl;
-      if (await answers({ ...conn, adminToken }, Math.min(2000, Math.max(left, 50)))) {
-        const result = { url: conn.baseUrl, waitedMs: Math.round(performance.now() - started) };
-        if (ui.options.json) ui.json(result);
-        else ui.line(`Sandbox at ${result.url} answers (waited ${result.waitedMs} ms).`);
-        return result;
+    if (explicit) {
+      if (await answers({ baseUrl: configured.baseUrl, ca: configured.ca, adminToken }, Math.min(2000, Math.max(left, 50)))) return done(configured.baseUrl);
+    } else {
+      // The sandbox started from this folder (or above), once it has written its entry and answers as the
+      // sandbox that entry records; until then nothing, never another project's sandbox.
+      const discovery = await discoverSandbox(cwd);
+      for (const why of discovery.ignored ?? []) sayOnce(`Ignored a sandbox entry that is not yours to trust: ${why}.`);
+      if (discovery.kind === 'found') return done(discovery.entry.listen);
+      if (discovery.kind === 'ambiguous') sandboxOf(discovery, cwd);
+      if (discovery.kind === 'gone') lastTried = discovery.stale.map((e) => e.listen).join(', ') || 'nothing yet';
+      if (discovery.kind === 'none') {
+        lastTried = DEFAULT_BASE_URL;
+        const origin = startedFrom(DEFAULT_BASE_URL);
+        if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
+          foreign = origin;
+          sayOnce(`The sandbox at ${DEFAULT_BASE_URL} was started from ${origin}, not from this folder: waiting for the one started here (pass --base-url ${DEFAULT_BASE_URL} to use that one).`);
+        } else if (await answers({ baseUrl: DEFAULT_BASE_URL, adminToken }, Math.min(2000, Math.max(left, 50)))) {
+          return done(DEFAULT_BASE_URL, 'nothing was started from this folder, so the default address');
+        }
       }
     }
+    if (round === 0) sayOnce(`Waiting for ${explicit ? `the sandbox at ${configured.baseUrl}` : 'the sandbox started from this folder'} (up to ${formatMs(limitMs)})...`);
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, limitMs - (performance.now() - started)))));
   }
-  const seconds = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
+  const seconds = formatMs(limitMs);
   throw new UnreachableError(
     explicit
       ? `No sandbox answered at ${configured.baseUrl} within ${seconds}. Is it starting (paylink sandbox), and on that address?`
-      : `No sandbox answered within ${seconds} (last tried ${lastTried}). Start one from this folder with \`paylink sandbox\`, or pass --base-url <url>.`,
+      : foreign !== undefined
+        ? `No sandbox started from this folder answered within ${seconds}. The one at ${DEFAULT_BASE_URL} was started from ${foreign}: pass --base-url ${DEFAULT_BASE_URL} to use it, or start one here with \`paylink sandbox\`.`
+        : `No sandbox answered within ${seconds} (last tried ${lastTried}). Start one from this folder with \`paylink sandbox\`, or pass --base-url <url>.`,
   );
 }
 
-/**
- * Where the sandbox of this folder listens now: its discovery entry once written, the default URL while
- * nothing was started here, nothing while only entries of stopped sandboxes exist (a new one will write
- * its own). Several running: a usage error at once (exit 2), as for every command.
- */
-async function thisFoldersSandbox(cwd: string): Promise<Pick<AdminConnection, 'baseUrl' | 'ca'> | undefined> {
-  const discovery = await discoverSandbox(cwd, { probe: false });
-  if (discovery.kind === 'none') return { baseUrl: DEFAULT_BASE_URL };
-  if (discovery.kind === 'gone') return undefined;
-  const entry = sandboxOf(discovery, cwd)!;
-  return { baseUrl: entry.url, ca: entry.ca === undefined ? undefined : await readCa(entry.ca) };
-}
-
-async function readCa(path: string): Promise<string | undefined> {
-  const { readFile } = await import('node:fs/promises');
-  return readFile(path, 'utf8').catch(() => undefined);
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** True when the health endpoint answers with an envelope (a 401 for a missing admin token counts: a sandbox answered). */

@@ -4,7 +4,11 @@
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
 import { adminOk, type AdminConnection } from '../client.js';
-import { UsageError } from '../errors.js';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { EVENT_TYPES } from '../../sandbox/domain/events.js';
+import { ownTargetReason, portOf } from '../../sandbox/domain/own-address.js';
+import { UnreachableError, UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
 
@@ -61,10 +65,8 @@ export interface EventEntry {
 }
 
 export const FAULTS = ['duplicate', 'out-of-order', 'bad-signature', 'tampered-body'] as const;
-const EVENT_TYPES = ['Transaction.Create', 'Transaction.Update'];
-
-/** `--events create,update` or the full names, to the event types. */
-export function parseEventTypes(values: string[] | undefined): string[] | undefined {
+/** `--events create,update` (or `--type`, named by `flag`) or the full names, to the event types. */
+export function parseEventTypes(values: string[] | undefined, flag = '--events'): string[] | undefined {
   if (values === undefined || values.length === 0) return undefined;
   return values
     .flatMap((v) => v.split(','))
@@ -72,7 +74,7 @@ export function parseEventTypes(values: string[] | undefined): string[] | undefi
     .filter(Boolean)
     .map((v) => {
       const found = EVENT_TYPES.find((t) => t.toLowerCase() === v.toLowerCase() || t.slice('Transaction.'.length).toLowerCase() === v.toLowerCase());
-      if (found === undefined) throw new UsageError(`--events: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
+      if (found === undefined) throw new UsageError(`${flag}: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
       return found;
     });
 }
@@ -108,6 +110,10 @@ export interface AddOptions {
 export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, options: AddOptions): Promise<EndpointEntry & { header: string }> {
   // A value the CLI can check itself is a usage error (exit 2), before anything is sent.
   parseHttpUrl(url, 'webhooks add <url>');
+  const own = ownAddressReason(url, conn.baseUrl);
+  if (own !== undefined) {
+    throw new UsageError(`webhooks add ${url}: ${own}, and the sandbox never delivers webhooks to itself (its deliveries to it would fail as "not sent"). Give your webhook receiver's URL, such as http://localhost:3000/webhooks.`);
+  }
   const answer = await adminOk<{ body: { endpoint: EndpointEntry; header: string } }>(conn, 'POST', '/__sandbox/webhooks', {
     businessId: options.businessId,
     url,
@@ -137,10 +143,29 @@ export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, op
   return endpoint;
 }
 
+/**
+ * Why `url` is the sandbox at `baseUrl` itself (the sandbox's own rule, domain/own-address.ts), as far as
+ * the CLI can tell without resolving names: its origin, or, for a sandbox on this machine, any address of
+ * this machine on its port (`localhost`, `127.1`, `[::1]`, `0.0.0.0`).
+ */
+function ownAddressReason(url: string, baseUrl: string): string | undefined {
+  const target = new URL(url);
+  const base = new URL(baseUrl);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const local = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/i.test(base.hostname);
+  const addresses = !local ? [] : host.toLowerCase() === 'localhost' ? ['127.0.0.1', '::1'] : isIP(host) !== 0 ? [host] : [];
+  const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return ownTargetReason(target, addresses, { port: local ? portOf(base) : -1, origins: [base.origin], interfaces });
+}
+
 /** `paylink webhooks list`. */
 export async function webhooksList(conn: AdminConnection, ui: Ui, options: { businessId?: string | undefined } = {}): Promise<EndpointEntry[]> {
   const query = options.businessId ? `?businessId=${encodeURIComponent(options.businessId)}` : '';
   const answer = await adminOk<{ body: { endpoints: EndpointEntry[]; header: string; secret: string } }>(conn, 'GET', `/__sandbox/webhooks${query}`);
+  // Whatever answered may not be a sandbox at all: a clear error rather than a TypeError (exit 70).
+  if (!Array.isArray(answer?.body?.endpoints) || !answer.body.endpoints.every((e) => e !== null && typeof e === 'object' && Array.isArray(e.events) && Array.isArray(e.faults))) {
+    throw new UnreachableError(`${conn.baseUrl} answered GET /__sandbox/webhooks without the sandbox's list of endpoints: is it a paylink sandbox?`);
+  }
   const { endpoints } = answer.body;
   if (ui.options.json) {
     ui.json(answer.body);
@@ -163,7 +188,8 @@ export async function webhooksRemove(conn: AdminConnection, ui: Ui, hookId: stri
 function deliverySummary(ui: Ui, d: DeliveryEntry): string {
   const colour = d.status === 'delivered' || d.status === 'rejected' ? ui.color.green : d.status === 'pending' ? ui.color.yellow : ui.color.red;
   const text = d.status === 'finding' ? 'FINDING' : d.status;
-  return colour(`${text}${d.attempts > 1 ? `x${d.attempts}` : ''}`);
+  // "failed (9 attempts)": "failedx9" read as a word.
+  return colour(`${text}${d.attempts > 1 ? ` (${d.attempts} attempts)` : ''}`);
 }
 
 export interface EventsListOptions {

@@ -50,13 +50,24 @@ export interface TriggerResult {
 
 const TEST_HOLDER = 'Test Customer';
 
-/** Sets `path` (dot-separated) in `doc` to `value`, creating objects on the way. */
-export function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+/** Keys that would reach an object's prototype instead of a field of the request (prototype pollution). */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The keys of a `--set` path; a usage error for one that names no field or reaches a prototype. */
+function pathKeys(path: string): string[] {
   const keys = path.split('.').filter((k) => k.length > 0);
   if (keys.length === 0) throw new UsageError(`--set: "${path}" names no field.`);
+  const bad = keys.find((key) => FORBIDDEN_KEYS.has(key));
+  if (bad !== undefined) throw new UsageError(`--set: "${path}" uses "${bad}", which names no field of a request (__proto__, constructor and prototype are refused).`);
+  return keys;
+}
+
+/** Sets `path` (dot-separated) in `doc` to `value`, creating objects on the way; own fields only. */
+export function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = pathKeys(path);
   let node: Record<string, unknown> = doc;
   for (const key of keys.slice(0, -1)) {
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
     node = node[key] as Record<string, unknown>;
   }
@@ -67,6 +78,7 @@ export function setPath(doc: Record<string, unknown>, path: string, value: unkno
 export function parseSet(text: string): [string, unknown] {
   const eq = text.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set: expected path=value (body.transaction.description=Order 7), got "${text}".`);
+  pathKeys(text.slice(0, eq));
   const raw = text.slice(eq + 1);
   let value: unknown = raw;
   try {
@@ -81,7 +93,30 @@ function trackingCode(scenario: string, step: string): string {
   return `trigger-${scenario}-${step}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** Steps that pay by card (a card payment, a hosted card form, a credit) and steps that pay by bank or wallet. */
+const CARD_STEPS: ReadonlySet<Step['do']> = new Set(['card-payment', 'link', 'checkout', 'hosted-page', 'credit']);
+const BANK_STEPS: ReadonlySet<Step['do']> = new Set(['bank-payment', 'bank-page']);
+
+/**
+ * `--brand` must be one the scenario's payments can use: a card brand for card steps, a bank or wallet
+ * brand for bank steps. A brand of the other kind was silently replaced (iDEAL for `bank.approved --brand
+ * visa`, VISA for `payment.approved --brand ideal`): a usage error instead, before anything is sent.
+ */
+export function checkBrandFits(scenario: Scenario, brandId: number | undefined): void {
+  if (brandId === undefined) return;
+  const brand = brandById(brandId);
+  if (brand === undefined) return;
+  const card = scenario.steps.some((step) => CARD_STEPS.has(step.do));
+  const bank = scenario.steps.some((step) => BANK_STEPS.has(step.do));
+  const isCard = brand.kind === 'card';
+  const isBank = !isCard && brand.kind !== 'invoice';
+  if ((card && isCard) || (bank && isBank)) return;
+  const wants = card && bank ? 'a card brand or a bank or wallet brand' : card ? 'a card brand (visa, mastercard, amex...)' : bank ? 'a bank or wallet brand (ideal, sofort, giropay, eps, paypal)' : 'no brand';
+  throw new UsageError(`--brand ${brand.name}: trigger ${scenario.name} ${card ? 'pays by card' : bank ? 'pays by bank or wallet' : 'makes no payment a brand applies to'}; give ${wants}.`);
+}
+
 export async function runScenario(client: ApiClient, admin: AdminConnection, scenario: Scenario, options: TriggerOptions = {}): Promise<TriggerResult> {
+  checkBrandFits(scenario, options.brandId);
   const ids: Record<string, string> = {};
   const codes: Record<string, string> = {};
   const paymentIds: string[] = [];
