@@ -20,6 +20,9 @@ function mainFileLinks(db: string): string[] {
   const check = new Database(copy, { readonly: true });
   try {
     return check.prepare('SELECT id FROM links').pluck().all() as string[];
+  } catch {
+    // Not yet checkpointed: the schema itself is still in the WAL.
+    return [];
   } finally {
     check.close();
   }
