@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { eventually, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = 'faults-test-secret-0123456789';
@@ -156,11 +156,11 @@ describe('timeout and reset', () => {
     );
     expect(error?.code).toBe('CLIENT_TIMEOUT');
     expect(await lookup(code)).toEqual([]);
-    let row: any;
-    for (let i = 0; i < 50 && row === undefined; i++) {
-      row = (await logged('/gateway/v3/payments')).find((r) => r.request?.body?.transaction?.trackingCode === code);
-      if (row === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
+    const row: any = await eventually(
+      async () => (await logged('/gateway/v3/payments')).find((r) => r.request?.body?.transaction?.trackingCode === code),
+      (found) => found !== undefined,
+      5000,
+    );
     expect(row).toMatchObject({ status: 0, fault: { kind: 'timeout', ended: 'client-gave-up' } });
   });
 
@@ -222,11 +222,11 @@ describe('ghost', () => {
       expect(retry.body.body.error.code).toBe(2001);
       expect(await lookup(code)).toHaveLength(1);
 
-      let row: any;
-      for (let i = 0; i < 50 && row === undefined; i++) {
-        row = (await logged('/gateway/v3/payments')).find((r) => r.fault?.kind === 'ghost' && r.request?.body?.transaction?.trackingCode === code);
-        if (row === undefined) await new Promise((r) => setTimeout(r, 50));
-      }
+      const row: any = await eventually(
+        async () => (await logged('/gateway/v3/payments')).find((r) => r.fault?.kind === 'ghost' && r.request?.body?.transaction?.trackingCode === code),
+        (found) => found !== undefined,
+        5000,
+      );
       expect(row).toMatchObject({ status: 0, fault: { kind: 'ghost', withheldStatus: 200, ended: ghostAs === 'reset' ? 'reset' : 'client-gave-up' } });
     });
   }

@@ -3,7 +3,7 @@
  * which verify every signature with `jose` and their own CRC-32, never with the sandbox's code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { eventually, linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, verifyingAnswer, type Delivery, type Receiver } from '../helpers/webhook-receiver.js';
 import { postPage, card } from './hosted-form-helpers.js';
 
@@ -38,15 +38,8 @@ async function eventsOf(paymentId: string) {
   return res.body.body.events as Array<{ id: string; type: string; deliveries: Array<{ status: string }> }>;
 }
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+/** Polls `read` until `ok` holds (test/helpers/sandbox.ts's eventually). */
+const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 8000): Promise<T> => eventually(read, ok, ms);
 
 function onlyPath(path: string) {
   return (d: Delivery) => d.path === path;
@@ -185,15 +178,22 @@ describe('delivery', () => {
     const biz = 'wh-order';
     const slow = await startReceiver();
     try {
+      // The first answer is held until the payment's later events are committed: none of them goes out meanwhile.
       const answered: number[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
       slow.answer(async (_d, i) => {
-        await new Promise((r) => setTimeout(r, i === 0 ? 300 : 10));
+        if (i === 0) await held;
         answered.push(Date.now());
         return 200;
       });
       await addHook(biz, slow.url);
       const auth = await pay(biz, {}, 'authorize');
+      await slow.waitFor(1);
       await sb.post(`/gateway/v3/payments/${auth.body.body.transaction.id}/capture`, { header: { businessId: biz } });
+      await until(() => eventsOf(auth.body.body.transaction.id), (e) => e.length >= 2);
+      expect(slow.deliveries).toHaveLength(1);
+      release();
       const got = await slow.waitFor(3);
       const events = await eventsOf(auth.body.body.transaction.id);
       expect(got[0]!.body.Id).toBe(events[0]!.id);
@@ -257,8 +257,10 @@ describe('delivery', () => {
       const removed = await sb.post(`/__sandbox/webhooks/${hookId}/remove`, {});
       expect(removed.status).toBe(200);
       const res = await pay(biz);
-      await until(() => eventsOf(res.body.body.transaction.id), (e) => e.length === 1);
-      await new Promise((r) => setTimeout(r, 200));
+      const [event] = await until(() => eventsOf(res.body.body.transaction.id), (e) => e.length === 1);
+      // The event was made with no delivery to the removed endpoint, so none can ever go out to it.
+      const urls = event!.deliveries.map((d) => (d as { url?: string }).url);
+      expect(urls.every((url) => typeof url === 'string' && url !== own.url)).toBe(true);
       expect(own.deliveries).toHaveLength(0);
     } finally {
       await own.close();
@@ -344,8 +346,8 @@ describe('faults on request', () => {
 describe('the stream paylink listen reads', () => {
   it('answers committed events after `since` with their exact body and a signature made with the sandbox secret', async () => {
     const start = (await sb.get('/__sandbox/events/stream')).body.body.lastSeq as number;
+    // Whether the poll arrives before the payment or after, it answers with the payment's event.
     const waiting = sb.get(`/__sandbox/events/stream?since=${start}&wait=5&businessId=wh-stream`);
-    await new Promise((r) => setTimeout(r, 100));
     await pay('wh-stream');
     const res = await waiting;
     const [event] = res.body.body.events;

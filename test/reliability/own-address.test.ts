@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { linkRequest, requestJson, uniqueCode } from '../helpers/sandbox.js';
+import { eventually, linkRequest, requestJson, uniqueCode } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paylink-own-'));
 let a: RunningSandbox;
@@ -41,16 +41,12 @@ type DeliveryView = { status: string; attempts: number; note: string | null; log
 
 /** The deliveries of the payment's first event, once none is pending. */
 async function settledDeliveries(base: string, paymentId: string, ms = 10_000): Promise<DeliveryView[]> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const events = (await requestJson(`${base}/__sandbox/events?paymentId=${paymentId}`)).body.body.events as Array<{ id: string; deliveries: DeliveryView[] }>;
-    const deliveries = events[0]?.deliveries ?? [];
-    if (deliveries.length > 0 && deliveries.every((d) => d.status !== 'pending')) {
-      return (await requestJson(`${base}/__sandbox/events/${events[0]!.id}`)).body.body.event.deliveries as DeliveryView[];
-    }
-    if (Date.now() > end) throw new Error(`deliveries still pending: ${JSON.stringify(deliveries)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const events = await eventually(
+    async () => (await requestJson(`${base}/__sandbox/events?paymentId=${paymentId}`)).body.body.events as Array<{ id: string; deliveries: DeliveryView[] }>,
+    (list) => (list[0]?.deliveries.length ?? 0) > 0 && list[0]!.deliveries.every((d) => d.status !== 'pending'),
+    ms,
+  );
+  return (await requestJson(`${base}/__sandbox/events/${events[0]!.id}`)).body.body.event.deliveries as DeliveryView[];
 }
 
 test('a notifyUrl naming the sandbox in any spelling is not sent: failed at once, nothing reset, the API path too', async () => {
@@ -94,8 +90,11 @@ test('an endpoint at the sandbox own /__sandbox/events/<id>/resend does not loop
   const hook = await post(a.url, '/__sandbox/webhooks', { businessId: 'own-loop', url: `http://127.0.0.1:${port}/__sandbox/events/${eventId}/resend` });
   expect(hook.status).toBe(200);
   expect((await post(a.url, `/__sandbox/events/${eventId}/resend`, {})).status).toBe(200);
-  await new Promise((r) => setTimeout(r, 2000));
-  const event = (await requestJson(`${a.url}/__sandbox/events/${eventId}`)).body.body.event as { deliveries: DeliveryView[] };
+  // Once the resend's delivery is settled, a loop would already have made the next one.
+  const event = await eventually(
+    async () => (await requestJson(`${a.url}/__sandbox/events/${eventId}`)).body.body.event as { deliveries: DeliveryView[] },
+    (e) => e.deliveries.length > 0 && e.deliveries.every((d) => d.status !== 'pending'),
+  );
   // The one resend asked for, not sent; before, each delivery resent the event again (1,765 in 10 s).
   expect(event.deliveries.map((d) => [d.status, d.attempts])).toEqual([['failed', 1]]);
 });
@@ -127,18 +126,11 @@ test('a delivery to the sandbox public URL is not sent, without asking DNS', asy
     const paid = await pay(c.url, 'own-public', 'https://tunnel.example.test/__sandbox/reset');
     const deliveries = await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } });
     expect(deliveries.status).toBe(200);
-    const end = Date.now() + 10_000;
-    let note: string | null = null;
-    while (Date.now() < end) {
-      const events = (await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } })).body.body.events;
-      const d = events[0]?.deliveries[0];
-      if (d?.status === 'failed') {
-        note = d.note;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(note).toMatch(/https:\/\/tunnel\.example\.test is this sandbox/);
+    const failed = await eventually(
+      async () => (await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } })).body.body.events[0]?.deliveries[0] as DeliveryView | undefined,
+      (d) => d?.status === 'failed',
+    );
+    expect(failed!.note).toMatch(/https:\/\/tunnel\.example\.test is this sandbox/);
   } finally {
     await c.close();
   }
