@@ -68,6 +68,18 @@ const ALLOWED: Array<{ sql: RegExp; why: string }> = [
     sql: /^SELECT \* FROM deliveries WHERE status = 'finding' ORDER BY id DESC LIMIT \?$/,
     why: "the webhooks page's findings, newest first in rowid order, stopping at the LIMIT",
   },
+  {
+    sql: /^SELECT count\(\*\) FROM form_tokens$/,
+    why: "the health report's count of used form tokens (`/__sandbox/health` storage), over the smallest index; form tokens are pruned after a day",
+  },
+  {
+    sql: /^SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET \?$/,
+    why: 'retention: where the newest `eventsKept` events begin, walked on the seq (rowid) order once per thousand events recorded, not per request',
+  },
+  {
+    sql: /^SELECT \(SELECT count\(\*\) FROM events\) AS events, \(SELECT count\(\*\) FROM deliveries\) AS deliveries/,
+    why: "the health report's sizes (`/__sandbox/health` storage, the dashboard's Storage table), counted over the smallest indexes; asked by an operator, not on the API's paths",
+  },
 ];
 
 /**
