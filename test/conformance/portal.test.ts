@@ -127,7 +127,7 @@ describe('payment links as the portal shows them ("Create Payment Link", "Get Pa
     delete (request.body.link as Record<string, unknown>).brandIds;
     const res = await sb.post('/gateway/v3/paymentlinks', request);
     expect(res.body.result, res.text).toBe(0);
-    const expected = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 5020];
+    const expected = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 6010, 5020];
     expect(res.body.body.link.brandIds).toEqual(expected);
     const read = await sb.get(`/gateway/v3/paymentlinks/${res.body.body.link.linkId}?businessId=${BIZ}`);
     expect(read.body.body.link.brandIds).toEqual(expected);

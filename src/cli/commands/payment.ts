@@ -129,6 +129,9 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
  */
 async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
+  if (brand.kind === 'debit') {
+    throw new UsageError(`payment create: ${brand.name} debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName} (docs/api.md, "SEPA Direct Debit").`);
+  }
   const cardFlags = (
     [
       ['--card', flags.card],

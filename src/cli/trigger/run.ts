@@ -219,7 +219,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         return;
       }
       case 'bank-payment': {
-        const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' ? brand : brandById(3010)!;
+        const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' && brand.kind !== 'debit' ? brand : brandById(3010)!;
         const amount = step.amount ?? options.amount ?? 10;
         const body = await post(
           'payment',

@@ -7,29 +7,11 @@
  */
 import { paymentEnvelope } from '../domain/answers.js';
 import { brandById, SEPA_CREDIT } from '../domain/brands.js';
-import { normalIban } from '../domain/iban.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { descriptor as descriptorField, optionalNumber, optionalObject, optionalString, requireObject, requireString, type JsonObject } from '../http/fields.js';
-import type { CreditAccount } from '../services/credits.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
-import { parseTransaction } from './common.js';
+import { parseBankAccount, parseTransaction } from './common.js';
 import { parseCardInput } from './payments.js';
-
-/**
- * `body.bank` of a SEPA credit: `iban` (a well-formed IBAN with valid check digits, spaces allowed) and
- * `accountHolderName` required; `bic` (8 or 11 characters) and `countryCode` (two letters) optional.
- */
-function parseCreditAccount(bank: JsonObject): CreditAccount {
-  const ibanText = requireString(bank.iban, 'body.bank.iban', { max: 42 });
-  const iban = normalIban(ibanText);
-  if (iban === undefined) throw invalidValue('body.bank.iban', 'Expected an IBAN with valid check digits, such as NL91ABNA0417164300.');
-  const accountHolderName = requireString(bank.accountHolderName, 'body.bank.accountHolderName', { max: 100 });
-  const bic = optionalString(bank.bic, 'body.bank.bic')?.toUpperCase();
-  if (bic !== undefined && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) throw invalidValue('body.bank.bic', 'Expected a BIC of 8 or 11 characters, such as ABNANL2A.');
-  const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
-  if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
-  return { iban, accountHolderName, ...(bic !== undefined ? { bic } : {}), ...(countryCode !== undefined ? { countryCode } : {}) };
-}
 
 async function createCredit(req: RouteRequest) {
   const json = await req.json();
@@ -51,7 +33,7 @@ async function createCredit(req: RouteRequest) {
       currencyCode: transaction.currencyCode,
       trackingCode: transaction.trackingCode!,
       descriptor,
-      bank: parseCreditAccount(bank),
+      bank: parseBankAccount(bank),
       notifyUrl: transaction.notifyUrl,
     });
     return Reply.json(record.httpStatus, paymentEnvelope(record));

@@ -29,7 +29,7 @@ import { invalidValue, missingProperty } from '../errors.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import type { CardInput } from '../services/charge.js';
 import type { FollowUpAction } from '../domain/follow-ups.js';
-import { parseTransaction } from './common.js';
+import { parseBankAccount, parseTransaction } from './common.js';
 import { paymentEnvelope } from '../domain/answers.js';
 
 /** The references actually sent, or undefined when none was. */
@@ -173,6 +173,11 @@ async function createPayment(req: RouteRequest) {
       if (bank !== undefined) throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
       return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand } }));
     }
+    if (brand.kind === 'debit') {
+      // SEPA Direct Debit: the account to debit in body.bank, as a SEPA credit names the account paid to.
+      if (bank === undefined) throw missingProperty('body.bank');
+      return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, account: parseBankAccount(bank) } }));
+    }
     // The reference: a brand without a separate authorize-capture flow makes an "authorize" a final payment,
     // answered with action "payment".
     const brandAction = brandAuthorizes(brand) ? action : 'PAYMENT';
@@ -196,7 +201,7 @@ async function createPayment(req: RouteRequest) {
     return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, returnUrl: back, tokenize } }));
   }
 
-  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) takes body.bank.');
+  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) or a SEPA Direct Debit (6010) takes body.bank.');
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };

@@ -292,7 +292,8 @@ export function directPaymentBody(p: PaymentRecord): DirectPaymentBodyAnswer {
 export function bankView(p: PaymentRecord): BankAnswer {
   const bank = p.bank ?? {};
   const view: BankAnswer = {};
-  const name = bank.name ?? brandById(p.brandId)?.name;
+  // A SEPA credit's account is named by no brand: 6010 as a payment brand is SEPA Direct Debit.
+  const name = bank.name ?? (p.action === 'CREDIT' ? undefined : brandById(p.brandId)?.name);
   if (name !== undefined) view.name = name;
   for (const key of ['countryCode', 'issuerId', 'accountNumber', 'accountHolderName', 'iban', 'bic'] as const) {
     const value = bank[key];

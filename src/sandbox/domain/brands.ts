@@ -3,9 +3,10 @@
 /**
  * How a brand is paid: `card` on the card form or with card data; `bank` a bank redirect (the customer
  * approves at the bank); `wallet` a redirect to the wallet provider; `invoice` a post-payment method that
- * answers at once.
+ * answers at once; `debit` a direct debit from the bank account sent in `body.bank` (SEPA Direct Debit),
+ * answered at once.
  */
-export type BrandKind = 'card' | 'bank' | 'wallet' | 'invoice';
+export type BrandKind = 'card' | 'bank' | 'wallet' | 'invoice' | 'debit';
 
 export interface Brand {
   id: number;
@@ -61,11 +62,14 @@ export const BRANDS: readonly Brand[] = [
   { id: 4010, name: 'PayPal', kind: 'wallet', currencies: PAYPAL_CURRENCIES },
   // AfterPay's countries: NL, BE, DE, AT (EUR), CH, SE, NO, DK.
   { id: 5020, name: 'AfterPay', kind: 'invoice', currencies: ['EUR', 'CHF', 'SEK', 'NOK', 'DKK'] },
+  // SEPA Direct Debit's sheet: EUR; authorize, capture, partial capture, refund, recurring; 1800 s (docs/api.md,
+  // "SEPA Direct Debit"). The same id is the SEPA credit brand of /credits ({@link SEPA_CREDIT}).
+  { id: 6010, name: 'SEPA Direct Debit', kind: 'debit', currencies: ['EUR'], sessionTimeoutSeconds: 1800 },
 ];
 
 /**
  * SEPA credit transfer (brand 6010): credits paid out to a bank account (`POST {api}/credits` with
- * `body.bank`), never a payment brand, so it is not among {@link BRANDS}.
+ * `body.bank`). As a payment brand, 6010 is SEPA Direct Debit (in {@link BRANDS}).
  */
 export const SEPA_CREDIT = { id: 6010, name: 'SEPA', currencies: ['EUR'] } as const;
 
@@ -84,12 +88,13 @@ export function brandTakesCurrency(brand: Brand, currencyCode: string): boolean 
 export const CARD_BRAND_IDS: readonly number[] = BRANDS.filter((b) => b.kind === 'card').map((b) => b.id);
 
 /**
- * Whether `brand` has a separate authorize-capture flow. Only cards and AfterPay do: the portal's brand
+ * Whether `brand` has a separate authorize-capture flow. Cards, AfterPay and SEPA Direct Debit do (its sheet
+ * lists authorize, capture and partial capture): the portal's brand
  * sheets list no "Authorize -> capture" workflow for the bank and wallet brands, and the reference says an
  * `authorize` of such a brand "leads directly to a final payment", answered with action `payment`.
  */
 export function brandAuthorizes(brand: Brand): boolean {
-  return brand.kind === 'card' || brand.kind === 'invoice';
+  return brand.kind === 'card' || brand.kind === 'invoice' || brand.kind === 'debit';
 }
 
 /** The window a waiting payment of `brandId` has on its bank or wallet page, in ms, when its sheet gives one. */
@@ -101,7 +106,7 @@ export function brandSessionMs(brandId: number): number | undefined {
 /**
  * The brands a payment link offers when it is created without `body.link.brandIds`: the list the portal's
  * "Get Payment Link" and "Cancel Payment Link" answers show for such a link (1010 ... 4010, 6010, 5020,
- * 8010), in its order, less 6010 (SEPA, a credit brand here) and 8010 (no brand the sandbox knows).
+ * 8010), in its order, less 8010 (no brand the sandbox knows). 6010 is SEPA Direct Debit.
  */
 export const LINK_DEFAULT_BRAND_IDS: readonly number[] = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 6010, 5020, 8010].filter(
   (id) => BY_ID.has(id),

@@ -132,6 +132,14 @@ export interface BankDetails {
   bic?: string;
 }
 
+/** A bank account sent in `body.bank`: paid to by a SEPA credit, debited by a SEPA Direct Debit payment. */
+export interface BankAccount {
+  countryCode?: string | undefined;
+  accountHolderName: string;
+  iban: string;
+  bic?: string | undefined;
+}
+
 export interface PaymentRecord extends StoredDocument {
   kind: 'payment';
   action: PaymentAction;

@@ -11,7 +11,7 @@ export type BrandPaymentDeps = Pick<Deps, 'payments' | 'clock' | 'ids' | 'baseUr
 import type { Brand } from '../domain/brands.js';
 import { isoUtc } from '../domain/clock.js';
 import { bankPath, paymentFormPath, walletPath } from '../domain/paths.js';
-import type { BankDetails, PaymentRecord, PaymentRedirect, RedirectFlow } from '../domain/records.js';
+import type { BankAccount, BankDetails, PaymentRecord, PaymentRedirect, RedirectFlow } from '../domain/records.js';
 import { RESULTS } from '../errors.js';
 import { bankName } from './bank.js';
 
@@ -29,6 +29,8 @@ export interface BrandPaymentRequest {
   tokenize?: boolean | undefined;
   /** Bank brands: `body.bank` as sent. */
   bank?: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
+  /** Debit brands (SEPA Direct Debit): the account debited, checked by the API layer. */
+  account?: BankAccount | undefined;
   /** Further fields the API layer keeps on the record (e.g. where webhooks go). */
   extra?: Partial<PaymentRecord> | undefined;
 }
@@ -94,6 +96,23 @@ export function createRedirectPayment(sandbox: BrandPaymentDeps, req: BrandPayme
  */
 export function createInvoicePayment(sandbox: BrandPaymentDeps, req: BrandPaymentRequest): PaymentRecord {
   const record: PaymentRecord = { ...baseRecord(sandbox, req, sandbox.ids.uuid()), ...RESULTS.ok };
+  if (req.action === 'AUTHORIZE') record.capturedAmount = 0;
+  sandbox.payments.insert(record);
+  return record;
+}
+
+/**
+ * A SEPA Direct Debit payment: the account in `body.bank` is debited at once (`0 Ok`, the account echoed in
+ * `body.bank`), as the provider's synchronous brands answered; an authorization can then be captured (in
+ * part), refunded or cancelled like a card's. No mandate is kept: each debit names its account again.
+ */
+export function createDebitPayment(sandbox: BrandPaymentDeps, req: BrandPaymentRequest): PaymentRecord {
+  if (req.account === undefined) throw new Error(`${req.brand.name} needs the account to debit`);
+  const { accountHolderName, iban, bic, countryCode } = req.account;
+  const bank: BankDetails = { accountHolderName, iban };
+  if (bic !== undefined) bank.bic = bic;
+  if (countryCode !== undefined) bank.countryCode = countryCode;
+  const record: PaymentRecord = { ...baseRecord(sandbox, req, sandbox.ids.uuid()), ...RESULTS.ok, bank };
   if (req.action === 'AUTHORIZE') record.capturedAmount = 0;
   sandbox.payments.insert(record);
   return record;

@@ -10,7 +10,7 @@
 import { isoUtc } from '../domain/clock.js';
 import { SEPA_CREDIT } from '../domain/brands.js';
 import { creditDue, creditSettlesAt, settleCredit } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/records.js';
+import type { BankAccount, PaymentRecord } from '../domain/records.js';
 import { notFound, RESULTS } from '../errors.js';
 import { chargeCard, type CardInput, type ChargeDeps } from './charge.js';
 import type { Deps } from './deps.js';
@@ -51,12 +51,7 @@ export function createCredit(deps: Pick<Deps, 'store'> & ChargeDeps, credit: New
 }
 
 /** The account a SEPA credit is paid to (`body.bank`), checked by the API layer. */
-export interface CreditAccount {
-  countryCode?: string | undefined;
-  accountHolderName: string;
-  iban: string;
-  bic?: string | undefined;
-}
+export type CreditAccount = BankAccount;
 
 export interface NewBankCredit {
   businessId: string;

@@ -9,7 +9,7 @@ import type { PaymentRecord } from '../domain/records.js';
 import { trackingCodeTaken } from '../domain/tracking-codes.js';
 import { duplicateTrackingCode, notFound } from '../errors.js';
 import { settleOnRead } from './bank.js';
-import { createInvoicePayment, createRedirectPayment, type BrandPaymentDeps, type BrandPaymentRequest } from './brand-payments.js';
+import { createDebitPayment, createInvoicePayment, createRedirectPayment, type BrandPaymentDeps, type BrandPaymentRequest } from './brand-payments.js';
 import { chargeCard, type ChargeDeps, type ChargeRequest } from './charge.js';
 import type { Deps } from './deps.js';
 
@@ -40,7 +40,9 @@ export function createPayment(deps: PaymentDeps, payment: NewPayment): Promise<P
     }
     const req = payment.request;
     checkTrackingCodeFree(deps, 'payment', req.businessId, req.trackingCode);
-    return req.brand.kind === 'invoice' ? createInvoicePayment(deps, req) : createRedirectPayment(deps, req);
+    if (req.brand.kind === 'invoice') return createInvoicePayment(deps, req);
+    if (req.brand.kind === 'debit') return createDebitPayment(deps, req);
+    return createRedirectPayment(deps, req);
   });
 }
 
