@@ -112,10 +112,10 @@ describe('test cards, direct payments (SANDBOX.md Test cards)', () => {
     expectInputError(await pay('4111111111111112'), 1002, 'body.card.number');
   });
 
-  it('declines a Luhn-valid number outside the table with -4 and a message about test cards', async () => {
-    const res = await pay('4012888888881881');
+  it('declines a Luhn-valid number of no brand the sandbox knows with -4 and a message about test cards', async () => {
+    const res = await pay('9000000000001884');
     expectError(res, { result: -4, status: 400, message: /test card/i });
-    expect(res.text).not.toContain('4012888888881881');
+    expect(res.text).not.toContain('9000000000001884');
   });
 
   it('declines a past expiry as -4 (expired card)', async () => {

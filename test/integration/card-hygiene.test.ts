@@ -16,7 +16,10 @@ const CARDS = [
   { number: '4000000000003220', cvv: '284' },
   { number: '4000000000000127', cvv: '395' },
 ];
-const UNKNOWN = { number: '4012888888881881', cvv: '468' };
+// A number of no brand the sandbox knows (3005: not even its last four digits are kept), and a VISA number
+// outside the test cards (the 3-D Secure challenge, as staging did: kept as first six / last four only).
+const UNKNOWN = { number: '9000000000001884', cvv: '468' };
+const STAGING_VISA = { number: '4012888888881881', cvv: '469' };
 const TYPED = '4242 4242 4242 4242';
 
 const captured: string[] = [];
@@ -62,6 +65,7 @@ describe('card data hygiene', () => {
       await pay(card.number, card.cvv, { tokenize: true });
     }
     await pay(UNKNOWN.number, UNKNOWN.cvv);
+    await pay(STAGING_VISA.number, STAGING_VISA.cvv);
     await pay('4111111111111112', '731');
     await pay(TYPED, '156', { tokenize: true });
     await sb.post('/gateway/v3/tokens', {
@@ -97,13 +101,13 @@ describe('card data hygiene', () => {
     // The detectors find what they look for.
     expect(cvvPattern('731').test('{"cvv":"731"}') && cvvPattern('627').test('cvv=627&holderName=x')).toBe(true);
 
-    const numbers = [...CARDS.map((c) => c.number), UNKNOWN.number, '4242424242424242', TYPED, '6011111111111117', '5105105105105100', '5105 1051 0510 5100'];
-    const cvvs = [...CARDS.map((c) => c.cvv), UNKNOWN.cvv, '156', '802', '627'];
+    const numbers = [...CARDS.map((c) => c.number), UNKNOWN.number, STAGING_VISA.number, '4242424242424242', TYPED, '6011111111111117', '5105105105105100', '5105 1051 0510 5100'];
+    const cvvs = [...CARDS.map((c) => c.cvv), UNKNOWN.cvv, STAGING_VISA.cvv, '156', '802', '627'];
     for (const text of [stored, output]) {
       for (const number of numbers) expect(text.includes(number), `card number ${number.slice(-4)} found`).toBe(false);
       for (const cvv of cvvs) expect(cvvPattern(cvv).test(text), `CVV ${cvv} found`).toBe(false);
       // No record of the unknown (possibly real) number at all, not even its last four digits in a card summary.
-      expect(text).not.toContain('"lastFourDigits":"1881"');
+      expect(text).not.toContain('"lastFourDigits":"1884"');
     }
   });
 });

@@ -19,7 +19,10 @@ export interface TestCard {
   label: string;
 }
 
-/** What a charge does: a test card's outcome, or `not-a-test-card` for a Luhn-valid number outside the table. */
+/**
+ * What a charge does: a test card's outcome; for a Luhn-valid number outside the table, what the provider's
+ * staging did ({@link behaviourOfNumber}); `not-a-test-card` for one of no brand the sandbox knows.
+ */
 export type Behaviour = OutcomeName | 'not-a-test-card';
 
 /** The catalogue failure of each failing behaviour: the one source of their results, codes and messages. */
@@ -138,6 +141,20 @@ export function luhnValid(number: string): boolean {
     double = !double;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * What a charge of this (Luhn-valid) number does. A test card: its outcome. Another number of a card brand
+ * the sandbox knows (by its range): what the provider's staging did with such a card in a recorded suite
+ * (etrias' functional tests paid with 4444333322221111 and got 2 Pending with a 3-D Secure redirect), so the
+ * 3-D Secure challenge, where code 1234 approves. A number of no known brand: `not-a-test-card` (3005).
+ * The number itself is never stored, whichever it is.
+ */
+export function behaviourOfNumber(number: string): Behaviour {
+  const known = testCard(number);
+  if (known !== undefined) return known.outcome;
+  const brandId = brandOfRange(number);
+  return brandId !== undefined ? '3ds' : 'not-a-test-card';
 }
 
 /**

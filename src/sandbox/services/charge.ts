@@ -10,7 +10,7 @@ import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
 import type { CardSummary, PaymentRecord, PaymentRedirect, TokenRecord, TransactionReferences } from '../domain/records.js';
-import { detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
+import { behaviourOfNumber, detectBrand, luhnValid, testCard, THREE_DS_APPROVE_CODE } from '../domain/test-cards.js';
 import { businessRule, ERROR_CODES, invalidValue, missingProperty, notFound, type ApiErrorInit } from '../errors.js';
 import { challengePath } from '../domain/paths.js';
 import type { Deps } from './deps.js';
@@ -113,7 +113,7 @@ function cardSource(card: CardInput): Source {
     throw invalidValue('body.card.cvv', `Expected ${cvvLength(brandId)} digits for this card.`);
   }
   return {
-    behaviour: known?.outcome ?? 'not-a-test-card',
+    behaviour: behaviourOfNumber(number),
     brandId,
     expiryMonth,
     expiryYear,
