@@ -79,6 +79,8 @@ export const ERROR_CODES = {
   referral: 3012,
   internalError: 3013,
   threeDSecureFailed: 3014,
+  /** The provider's own code for an AfterPay decline (the PHP SDK's AfterpayErrorMessageHelper). */
+  afterpayDeclined: 300400800,
   misdirectedRequest: 1421,
   storageBusy: 9001,
   storageFull: 9002,
@@ -119,6 +121,9 @@ export const FAILURES = {
     code: ERROR_CODES.notATestCard,
     message: 'Declined: the sandbox takes only test cards, so that no real card is ever processed. See docs/test-cards.md.',
   },
+  // The provider's AfterPay decline: its message is one of AfterPay's fixed reasons, which the PHP SDK's
+  // AfterpayErrorMessageHelper reads ('Age is under 18' -> age.under.18).
+  afterpayUnderAge: { kind: 'declined', code: ERROR_CODES.afterpayDeclined, message: 'Age is under 18' },
   threeDSecureFailed: { kind: 'customerProcessing', code: ERROR_CODES.threeDSecureFailed, message: 'The 3-D Secure challenge failed or was cancelled by the customer.' },
   bankCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the bank.' },
   bankFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' },

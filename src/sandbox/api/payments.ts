@@ -116,11 +116,13 @@ function checkTexts(object: JsonObject, path: string, fields: readonly string[])
  * What an invoice payment (AfterPay) sends beside the transaction, as the provider's PHP client's
  * AfterpayTest does: `customer`, `billingAddress`, `shippingAddress` (with its own `customer`) and
  * `order.orderLines`. Checked loosely (objects where objects belong, text and numbers where the client
- * sends them, unknown fields left alone) and not stored: the sandbox decides nothing on them.
+ * sends them, unknown fields left alone) and not stored; the customer's `birthDate` is returned, the one
+ * detail AfterPay decides on (domain/afterpay.ts).
  */
-function parseInvoiceDetails(body: JsonObject): void {
+function parseInvoiceDetails(body: JsonObject): { birthDate?: string | undefined } {
   const customer = optionalObject(body.customer, 'body.customer');
   if (customer !== undefined) checkTexts(customer, 'body.customer', INVOICE_TEXT_FIELDS.customer!);
+  const birthDate = typeof customer?.birthDate === 'string' ? customer.birthDate : undefined;
   for (const key of ['billingAddress', 'shippingAddress'] as const) {
     const address = optionalObject(body[key], `body.${key}`);
     if (address === undefined) continue;
@@ -130,7 +132,7 @@ function parseInvoiceDetails(body: JsonObject): void {
   }
   const order = optionalObject(body.order, 'body.order');
   const lines = order?.orderLines;
-  if (absent(lines)) return;
+  if (absent(lines)) return { birthDate };
   if (!Array.isArray(lines)) throw invalidValue('body.order.orderLines', 'Expected an array of order lines.');
   lines.forEach((line, index) => {
     const path = `body.order.orderLines[${index}]`;
@@ -138,6 +140,7 @@ function parseInvoiceDetails(body: JsonObject): void {
     checkTexts(line, path, ['description', 'productCode', 'purchaseType']);
     for (const field of ['itemAmount', 'totalAmount', 'quantity', 'taxPercentage', 'discountAmount', 'taxAmount']) optionalNumber(line[field], `${path}.${field}`);
   });
+  return { birthDate };
 }
 
 async function createPayment(req: RouteRequest) {
@@ -169,9 +172,9 @@ async function createPayment(req: RouteRequest) {
     }
     if (tokenize) throw invalidValue('body.transaction.tokenize', `A ${brand.name} payment cannot be tokenized.`);
     if (brand.kind === 'invoice') {
-      parseInvoiceDetails(body);
+      const invoice = parseInvoiceDetails(body);
       if (bank !== undefined) throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
-      return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand } }));
+      return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, invoice } }));
     }
     if (brand.kind === 'debit') {
       // SEPA Direct Debit: the account to debit in body.bank, as a SEPA credit names the account paid to.

@@ -12,7 +12,8 @@ import type { Brand } from '../domain/brands.js';
 import { isoUtc } from '../domain/clock.js';
 import { bankPath, paymentFormPath, walletPath } from '../domain/paths.js';
 import type { BankAccount, BankDetails, PaymentRecord, PaymentRedirect, RedirectFlow } from '../domain/records.js';
-import { RESULTS } from '../errors.js';
+import { httpStatusOfResult, RESULTS } from '../errors.js';
+import { afterpayRefusal } from '../domain/afterpay.js';
 import { bankName } from './bank.js';
 
 export interface BrandPaymentRequest {
@@ -29,6 +30,8 @@ export interface BrandPaymentRequest {
   tokenize?: boolean | undefined;
   /** Bank brands: `body.bank` as sent. */
   bank?: { countryCode?: string | undefined; issuerId?: string | undefined } | undefined;
+  /** Invoice brands (AfterPay): the details AfterPay decides on (domain/afterpay.ts). */
+  invoice?: { birthDate?: string | undefined } | undefined;
   /** Debit brands (SEPA Direct Debit): the account debited, checked by the API layer. */
   account?: BankAccount | undefined;
   /** Further fields the API layer keeps on the record (e.g. where webhooks go). */
@@ -92,9 +95,24 @@ export function createRedirectPayment(sandbox: BrandPaymentDeps, req: BrandPayme
 
 /**
  * An invoice payment (AfterPay): approved at once (`0 Ok`), as the provider's synchronous brands answered;
- * an authorization can then be captured, refunded or cancelled like a card's.
+ * an authorization can then be captured, refunded or cancelled like a card's. A customer AfterPay refuses
+ * (domain/afterpay.ts) is declined at once with AfterPay's code and reason.
  */
 export function createInvoicePayment(sandbox: BrandPaymentDeps, req: BrandPaymentRequest): PaymentRecord {
+  const refusal = afterpayRefusal(req.invoice ?? {}, sandbox.clock.now());
+  if (refusal !== undefined) {
+    const { result, description } = RESULTS[refusal.kind];
+    const declined: PaymentRecord = {
+      ...baseRecord(sandbox, req, sandbox.ids.uuid()),
+      result,
+      description,
+      httpStatus: httpStatusOfResult(result),
+      error: { code: refusal.code, message: refusal.message },
+      refundedAmount: undefined,
+    };
+    sandbox.payments.insert(declined);
+    return declined;
+  }
   const record: PaymentRecord = { ...baseRecord(sandbox, req, sandbox.ids.uuid()), ...RESULTS.ok };
   if (req.action === 'AUTHORIZE') record.capturedAmount = 0;
   sandbox.payments.insert(record);
