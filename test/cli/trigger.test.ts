@@ -67,6 +67,8 @@ describe('paylink trigger', () => {
     expect(byName['bank.cancelled'].events.at(-1).result).toBe(-10);
     expect(byName['checkout.tokenized'].ids.token).toEqual(expect.any(String));
     expect(byName['refund.partial'].events.map((e: any) => e.action)).toEqual(['payment', 'refund', 'payment']);
+    expect(byName['afterpay.under-age'].events[0].result).toBe(-4);
+    expect(byName['sepa-debit.captured'].events.map((e: any) => e.action)).toEqual(['authorize', 'capture', 'authorize', 'capture', 'authorize', 'refund', 'authorize']);
   }, 180_000);
 
   it('takes --amount, --currency, --brand and --set into the requests it sends', async () => {

@@ -9,6 +9,7 @@ import { playCustomer, playSimulator } from '../customer.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
+import { sandboxAccount } from '../../sandbox/domain/bank-accounts.js';
 import type { Scenario, Step } from './scenarios.js';
 import type { CREATE_ROUTE } from '../../client/api.js';
 
@@ -109,7 +110,7 @@ export function checkBrandFits(scenario: Scenario, brandId: number | undefined):
   const card = scenario.steps.some((step) => CARD_STEPS.has(step.do));
   const bank = scenario.steps.some((step) => BANK_STEPS.has(step.do));
   const isCard = brand.kind === 'card';
-  const isBank = !isCard && brand.kind !== 'invoice';
+  const isBank = !isCard && brand.kind !== 'invoice' && brand.kind !== 'debit';
   if ((card && isCard) || (bank && isBank)) return;
   const wants = card && bank ? 'a card brand or a bank or wallet brand' : card ? 'a card brand (visa, mastercard, amex...)' : bank ? 'a bank or wallet brand (ideal, sofort, giropay, eps, paypal)' : 'no brand';
   throw new UsageError(`--brand ${brand.name}: trigger ${scenario.name} ${card ? 'pays by card' : bank ? 'pays by bank or wallet' : 'makes no payment a brand applies to'}; give ${wants}.`);
@@ -242,6 +243,35 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
       case 'read':
         expectOk(await client.api.payments.get(idOf(step.of)), `${scenario.name}: read ${step.of}`);
         return;
+      case 'sepa-debit': {
+        const body = await post(
+          'payment',
+          {
+            action: step.authorize ? 'authorize' : 'payment',
+            body: {
+              transaction: { ...transaction(step.as), currencyCode: 'EUR', brandId: 6010 },
+              bank: { ...sandboxAccount('DE'), accountHolderName: TEST_HOLDER },
+            },
+          },
+          `${scenario.name}: ${step.as}`,
+        );
+        ids[step.as] = body.body.id;
+        paymentIds.push(body.body.id);
+        return;
+      }
+      case 'afterpay': {
+        const born = `${new Date().getUTCFullYear() - (step.underAge ? 10 : 30)}-01-01`;
+        const answer = await client.api.createFrom<any>(
+          'payment',
+          finish({ action: 'payment', body: { transaction: { ...transaction(step.as), currencyCode: 'EUR', brandId: 5020 }, customer: { birthDate: born } } }),
+        );
+        // The decline asked for is what the scenario produces: only an answer without a payment is an error.
+        const id = answer.body?.body?.id;
+        if (typeof id !== 'string') expectOk(answer, `${scenario.name}: ${step.as}`);
+        ids[step.as] = id;
+        paymentIds.push(id);
+        return;
+      }
       case 'credit': {
         const card = cardForOutcome('approved', brand?.kind === 'card' ? [brand.id] : undefined)!;
         const body = await post(
@@ -298,5 +328,9 @@ function describe(step: Step): string {
       return `Reading ${step.of}`;
     case 'credit':
       return 'Paying out a credit';
+    case 'sepa-debit':
+      return `Debiting a bank account by SEPA Direct Debit${step.authorize ? ' (authorize)' : ''}`;
+    case 'afterpay':
+      return `Paying by AfterPay${step.underAge ? ' (a customer under 18)' : ''}`;
   }
 }

@@ -22,7 +22,11 @@ export type Step =
   /** The merchant reads the payment `of` (a bank payment settles by the amount convention on a read). */
   | { do: 'read'; of: string }
   /** A credit: a payout to a card. */
-  | { do: 'credit'; as: string };
+  | { do: 'credit'; as: string }
+  /** A SEPA Direct Debit (brand 6010) from a sandbox example account: answered at once. */
+  | { do: 'sepa-debit'; as: string; authorize?: boolean }
+  /** An AfterPay (5020) payment; `underAge` sends a customer born ten years ago (declined, 300400800). */
+  | { do: 'afterpay'; as: string; underAge?: boolean };
 
 export interface Scenario {
   name: string;
@@ -189,6 +193,23 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'link', as: 'link' },
       { do: 'hosted-page', of: 'link', as: 'payment' },
     ],
+  },
+  {
+    name: 'sepa-debit.captured',
+    description: 'A SEPA Direct Debit (6010) authorization, half captured, the rest captured, then the whole refunded.',
+    events: ['Transaction.Create', 'Transaction.Create', 'Transaction.Update', 'Transaction.Create', 'Transaction.Update', 'Transaction.Create', 'Transaction.Update'],
+    steps: [
+      { do: 'sepa-debit', as: 'authorization', authorize: true },
+      { do: 'capture', of: 'authorization', as: 'capture', part: 0.5 },
+      { do: 'capture', of: 'authorization', as: 'rest', part: 0.5 },
+      { do: 'refund', of: 'authorization', as: 'refund' },
+    ],
+  },
+  {
+    name: 'afterpay.under-age',
+    description: 'An AfterPay (5020) payment for a customer under 18: declined, -4, code 300400800 "Age is under 18".',
+    events: ['Transaction.Create'],
+    steps: [{ do: 'afterpay', as: 'payment', underAge: true }],
   },
   {
     name: 'credit.settled',
