@@ -137,6 +137,12 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect(run.stderr).toContain('iDEAL takes no card (it is paid on its bank page): --outcome has no place here. Create it, then play the page: paylink pay <paymentId> --outcome approved|cancelled|failed.');
   });
 
+  it('refuses payment create for SEPA Direct Debit (6010), pointing at paylink api and body.bank (exit 2)', async () => {
+    const run = await paylink(['payment', 'create', '--amount', '10', '--currency', 'EUR', '--brand', '6010']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('SEPA Direct Debit debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName}');
+  });
+
   it('says a card payment has no bank or wallet page (exit 3)', async () => {
     const created = await paylink(['payment', 'create', '--amount', '10', '--currency', 'EUR', '--json']);
     const id = created.json.body.transaction.id;
