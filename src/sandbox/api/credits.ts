@@ -8,7 +8,7 @@
 import { paymentEnvelope } from '../domain/answers.js';
 import { brandById, SEPA_CREDIT } from '../domain/brands.js';
 import { invalidValue, missingProperty } from '../errors.js';
-import { descriptor as descriptorField, optionalNumber, optionalObject, optionalString, requireObject, requireString, type JsonObject } from '../http/fields.js';
+import { descriptor as descriptorField, optionalNumber, optionalObject, requireObject } from '../http/fields.js';
 import { Reply, type Route, type RouteRequest } from '../http/router.js';
 import { parseBankAccount, parseTransaction } from './common.js';
 import { parseCardInput } from './payments.js';
