@@ -5,7 +5,7 @@
 import { DEFAULT_DB, DEFAULT_PORT } from './domain/defaults.js';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { listen, type Listener } from 'listhen';
+import { listen, type SandboxListener } from './http/listen.js';
 import { createSandboxApp } from './app.js';
 import type { RequestObserver } from './http/observe.js';
 import { errorEnvelope } from './http/envelope.js';
@@ -190,22 +190,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const requestedPort = options.port ?? DEFAULT_PORT;
   // paylink's local authority, made once per user, when a mode needs a certificate from it.
   const authority = options.https === true || options.proxy !== undefined ? loadAuthority(options.authority ?? authorityFiles()) : undefined;
-  let listener: Listener;
+  let listener: SandboxListener;
   try {
     // Requests under a provider's Host are answered as the provider, on every listener (drop-in/).
     listener = await listen(asProvider(nodeListener, Boolean(options.https)), {
       port: requestedPort,
-      // listhen's "production" mode only changes port discovery here (public and the printing options are
-      // set explicitly): a taken port is then an error, never a silent move to port 3000 or a random one,
-      // since clients and printed URLs point at the documented port. Port 0 still picks a free one.
-      isProd: requestedPort !== 0,
       hostname: host,
-      https: options.https === true && authority !== undefined ? serverCertificate(authority, host) : options.https || false,
-      showURL: false,
-      autoClose: false,
-      qr: false,
+      // `https: true` always has the authority (loaded above): its certificate for this host.
+      https: options.https === true ? serverCertificate(authority!, host) : options.https || false,
       public: !isLoopback(host),
-      isTest: true,
     });
   } catch (error) {
     await sandbox.close();

@@ -26,13 +26,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
 /** Runs node with the recorder; resolves with the exit code, stdout and the files loaded (relative to the repo). */
-function recorded(args: string[]): Promise<{ code: number; stdout: string; loaded: string[] }> {
+function recorded(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; loaded: string[] }> {
   const record = join(dir, `run-${++runs}.txt`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', RECORDER, ...args],
-      { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', PAYLINK_LOAD_RECORD: record }, timeout: 20_000 },
+      { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', PAYLINK_LOAD_RECORD: record, ...env }, timeout: 20_000 },
       (error, stdout) => {
         const lines = readFileSync(record, 'utf8').split('\n').filter(Boolean);
         const loaded = [...new Set(lines.map((file) => (file.startsWith('/') ? relative(ROOT, file) : file)))];
@@ -42,15 +42,36 @@ function recorded(args: string[]): Promise<{ code: number; stdout: string; loade
   });
 }
 
-/** The packages of HEAVY among the loaded files. */
+/** The packages of HEAVY among the loaded files (node_modules may be a link to another checkout's). */
 function heavyIn(loaded: string[]): string[] {
-  return HEAVY.filter((name) => loaded.some((file) => file.startsWith(`node_modules/${name}/`)));
+  return HEAVY.filter((name) => loaded.some((file) => file.startsWith(`node_modules/${name}/`) || file.includes(`/node_modules/${name}/`)));
 }
 
 describe('what the CLI loads', () => {
   it('sees the heavy packages when the sandbox command module is imported (the recorder works)', async () => {
     const { loaded } = await recorded(['--input-type=module', '-e', `await import(${JSON.stringify(join(ROOT, 'dist/cli/commands/sandbox.js'))})`]);
-    expect(heavyIn(loaded)).toEqual(expect.arrayContaining(['listhen', 'node-forge', 'h3', 'better-sqlite3']));
+    expect(heavyIn(loaded)).toEqual(expect.arrayContaining(['h3', 'better-sqlite3']));
+  });
+
+  /** A script that starts a sandbox with `options`, reads its health over HTTP, stops it and prints the status. */
+  const startAndAnswer = (options: string): string[] => [
+    '--input-type=module',
+    '-e',
+    `import { get } from 'node:http';
+     const { startSandbox } = await import(${JSON.stringify(join(ROOT, 'dist/sandbox/index.js'))});
+     const sandbox = await startSandbox({ port: 0, db: ':memory:', ...${options} });
+     const url = new URL(sandbox.url);
+     const status = await new Promise((resolve, reject) => get({ host: url.hostname, port: url.port, path: '/__sandbox/health' }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject));
+     await sandbox.close();
+     console.log(status);`,
+  ];
+
+  it('serves plain HTTP without listhen, its certificate tools (node-forge) or its logger (consola)', async () => {
+    const { code, stdout, loaded } = await recorded(startAndAnswer('{}'));
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('200');
+    expect(heavyIn(loaded)).toEqual(expect.arrayContaining(['h3', 'better-sqlite3']));
+    expect(heavyIn(loaded).filter((name) => ['listhen', 'node-forge', 'consola'].includes(name))).toEqual([]);
   });
 
   it('answers --version and --help without loading any command module, the sandbox or a heavy package', async () => {
