@@ -14,9 +14,8 @@ import type { Credential } from './config.js';
 import { Sandbox } from './context.js';
 import type { Timers } from './domain/timers.js';
 import { openTunnel } from './admin/tunnel.js';
-import { authorityFiles, loadAuthority, serverCertificate, type AuthorityFiles } from './drop-in/authority.js';
+import type { AuthorityFiles } from './drop-in/authority.js';
 import { asProvider } from './drop-in/provider-requests.js';
-import { startProxy } from './drop-in/proxy.js';
 
 export interface StartSandboxOptions {
   /**
@@ -188,16 +187,20 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   sandbox.addTask({ name: 'held connections', stop: releaseHeld }, { before: 'delivery worker' });
 
   const requestedPort = options.port ?? DEFAULT_PORT;
-  // paylink's local authority, made once per user, when a mode needs a certificate from it.
-  const authority = options.https === true || options.proxy !== undefined ? loadAuthority(options.authority ?? authorityFiles()) : undefined;
+  // paylink's local authority, made once per user, when a mode needs a certificate from it (its module is
+  // imported only then, as the proxy's and listhen for HTTPS: a plain start loads none of them).
+  const dropIn = options.https === true || options.proxy !== undefined ? await import('./drop-in/authority.js') : undefined;
+  const authority = dropIn?.loadAuthority(options.authority ?? dropIn.authorityFiles());
+  let served: { cert: string; key: string } | false = false;
+  if (typeof options.https === 'object') served = options.https;
+  else if (options.https === true && dropIn !== undefined && authority !== undefined) served = dropIn.serverCertificate(authority, host);
   let listener: SandboxListener;
   try {
     // Requests under a provider's Host are answered as the provider, on every listener (drop-in/).
     listener = await listen(asProvider(nodeListener, Boolean(options.https)), {
       port: requestedPort,
       hostname: host,
-      // `https: true` always has the authority (loaded above): its certificate for this host.
-      https: options.https === true ? serverCertificate(authority!, host) : options.https || false,
+      https: served,
       public: !isLoopback(host),
     });
   } catch (error) {
@@ -224,11 +227,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   sandbox.listenUrl = url;
 
   let proxyUrl: string | undefined;
-  if (options.proxy !== undefined && authority !== undefined) {
+  if (options.proxy !== undefined && dropIn !== undefined && authority !== undefined) {
     try {
+      const { startProxy } = await import('./drop-in/proxy.js');
       const proxy = await startProxy({
         port: options.proxy,
-        tls: serverCertificate(authority),
+        tls: dropIn.serverCertificate(authority),
         listener: nodeListener,
         ...(options.onProxyRefused !== undefined ? { onRefused: options.onProxyRefused } : {}),
       });

@@ -1,16 +1,19 @@
 /**
  * The integration advisor's surfaces (docs/advisor.md): `GET /__sandbox/advice?businessId=&since=` for the
  * CLI (`paylink advise`, `paylink logs`) and the dashboard's Advisor page. Both answer the same view of
- * services/advisor.ts's findings, times as ISO 8601.
+ * services/advisor.ts's findings, times as ISO 8601. The checks and the page are imported when first asked
+ * for: a sandbox's start and its API need neither (docs/benchmarks.md, "Start-up").
  */
-import { CHECKS, docOf, type Advice, type AdviceView, type Evidence, type EvidenceView, type Finding, type FindingView } from '../domain/advisor.js';
+import type { Advice, AdviceView, Evidence, EvidenceView, Finding, FindingView } from '../domain/advisor.js';
 import { isoUtcMs } from '../domain/clock.js';
 import { envelope } from '../http/envelope.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import { formatClockOffset } from '../domain/clock.js';
 import { parseClockStep } from '../services/admin-clock.js';
-import { renderAdvisor, type AdvisorView } from '../../pages/dashboard/advisor.js';
+import type { AdvisorView } from '../../pages/dashboard/advisor.js';
+
+type DocOf = (check: string) => string;
 
 function evidenceView(e: Evidence): EvidenceView {
   const view: EvidenceView = { at: isoUtcMs(e.at), summary: e.summary };
@@ -19,7 +22,7 @@ function evidenceView(e: Evidence): EvidenceView {
   return view;
 }
 
-function findingView(f: Finding): FindingView {
+function findingView(f: Finding, docOf: DocOf): FindingView {
   return {
     check: f.check,
     severity: f.severity,
@@ -32,7 +35,7 @@ function findingView(f: Finding): FindingView {
   };
 }
 
-export function adviceView(sandbox: SandboxView, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }): AdviceView {
+function adviceView(sandbox: SandboxView, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }, docOf: DocOf): AdviceView {
   const count = (severity: string) => advice.findings.filter((f) => f.severity === severity).length;
   return {
     generatedAt: isoUtcMs(sandbox.clock.now()),
@@ -41,7 +44,7 @@ export function adviceView(sandbox: SandboxView, advice: Advice, options: { busi
     from: options.from === undefined ? null : isoUtcMs(options.from),
     summary: { errors: count('error'), warnings: count('warning'), infos: count('info'), pending: advice.checks.reduce((n, c) => n + c.pending, 0) },
     checks: advice.checks.map((c) => ({ ...c, doc: docOf(c.id) })),
-    findings: advice.findings.map(findingView),
+    findings: advice.findings.map((f) => findingView(f, docOf)),
   };
 }
 
@@ -59,7 +62,9 @@ function adviceQuery(sandbox: SandboxView, query: URLSearchParams): { businessId
 export async function currentAdvice(sandbox: SandboxView, query: URLSearchParams): Promise<AdviceView> {
   const options = adviceQuery(sandbox, query);
   sandbox.services.admin.requestLog().flush();
-  return adviceView(sandbox, await sandbox.services.admin.advice(options), options);
+  const advice = await sandbox.services.admin.advice(options);
+  const { docOf } = await import('../domain/advisor.js');
+  return adviceView(sandbox, advice, options, docOf);
 }
 
 const PAGE_HEADERS = {
@@ -71,6 +76,7 @@ const PAGE_HEADERS = {
 async function advisorPage(req: RouteRequest): Promise<Reply> {
   const { sandbox, query } = req;
   const advice = await currentAdvice(sandbox, query);
+  const [{ CHECKS }, { renderAdvisor }] = await Promise.all([import('../domain/advisor.js'), import('../../pages/dashboard/advisor.js')]);
   const clock = sandbox.services.admin.clock();
   const view: AdvisorView = {
     title: 'Advisor',

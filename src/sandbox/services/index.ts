@@ -32,7 +32,7 @@ import type { CardFormPost, ChallengePost, CustomerPlay } from './submission.js'
 import { followUpsOf, kindOfId, listRecords, paymentsOf, paymentsWithToken, recordById, type PageQuery, type ResourceTable } from './admin-browse.js';
 import { changeClock, clockView, type ClockChange } from './admin-clock.js';
 import { resetBusiness, resetSandbox } from './admin-reset.js';
-import { adviceFor, keptTraffic, type AdviceOptions } from './advisor.js';
+import type { AdviceOptions, KeptTraffic } from './advisor.js';
 import { addEndpoint, committedEvent, removeEndpoint, resend, sendCustomEvent, seqBefore } from './admin-webhooks.js';
 import type { EventRow } from '../domain/webhook-records.js';
 import { storageSizes } from './storage.js';
@@ -43,7 +43,8 @@ import type { EventService } from './events.js';
 
 export function createServices(deps: Deps) {
   // What a service keeps in memory between calls lives here, one per sandbox: nothing is module-level.
-  const traffic = keptTraffic();
+  // The advisor (its checks and their reader) is imported when advice is first asked for.
+  let traffic: KeptTraffic | undefined;
   return {
     /** The sandbox's now (the business clock, which the admin API moves). */
     now: () => deps.clock.now(),
@@ -111,7 +112,11 @@ export function createServices(deps: Deps) {
       clock: () => clockView(deps),
       changeClock: (change: ClockChange) => changeClock(deps, change),
       requestLog: () => deps.log,
-      advice: (options?: AdviceOptions) => adviceFor(deps, traffic, options),
+      advice: async (options?: AdviceOptions) => {
+        const { adviceFor, keptTraffic } = await import('./advisor.js');
+        traffic ??= keptTraffic();
+        return adviceFor(deps, traffic, options);
+      },
       /** Sizes of every store and their bounds (`/__sandbox/health`, the dashboard). */
       storage: (withDisk?: boolean) => storageSizes(deps, withDisk),
     },
