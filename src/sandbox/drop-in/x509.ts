@@ -32,8 +32,14 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(bytes));
 }
 
-function positiveInteger(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A non-negative INTEGER in DER, from its big-endian bytes. */
+export function positiveInteger(bytes: Buffer): Buffer {
+  // DER wants the shortest form: leading zero bytes go (a random serial may start with one, and parsers
+  // refuse the padded form as "illegal padding"), and one comes back when the high bit would read as negative.
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  return tlv(0x02, minimal[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 /** UTCTime (YYMMDDHHMMSSZ) up to 2049, GeneralizedTime after, as RFC 5280 asks. */
