@@ -37,9 +37,9 @@ describe('the observed request', () => {
     await fetch(`${sb.url}/Gateway/V3/PaymentLinks/${linkId}/?businessId=observed`);
 
     const post = await observed((e) => e.method === 'POST' && e.path === '/gateway/v3/paymentlinks');
-    expect(post.route).toEqual({ name: 'POST /gateway/v3/paymentlinks', params: {} });
+    expect(post.route).toEqual({ name: 'links.create', params: {} });
     const get = await observed((e) => e.method === 'GET' && e.path.startsWith('/Gateway'));
-    expect(get.route).toEqual({ name: 'GET /gateway/v3/paymentlinks/:linkId', params: { linkId } });
+    expect(get.route).toEqual({ name: 'links.get', params: { linkId } });
   });
 
   it('has no route for a path no route serves', async () => {
