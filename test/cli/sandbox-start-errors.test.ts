@@ -28,7 +28,7 @@ function sandbox(args: string[], cwd: string) {
 
 describe('paylink sandbox refuses what it cannot use (exit 2, no stack trace)', () => {
   it.each([
-    [['--db', '/proc/version'], '/proc/version is not a SQLite database'],
+    [['--db', '/proc/version'], '/proc/version is not a usable SQLite database'],
     [['--cert', '/etc/passwd', '--key', '/etc/passwd'], '--cert /etc/passwd: holds no PEM certificate'],
     [['--db', '/etc/hostname/x.db'], '/etc/hostname is a file, not a folder'],
     [['--db', '/dev/null'], 'is not a regular file'],
@@ -59,7 +59,7 @@ describe('paylink sandbox refuses what it cannot use (exit 2, no stack trace)', 
     expect(under.stderr).toContain(`${join(dir, 'notes.txt')} is a file, not a folder`);
     const text = await sandbox(['--db', 'notes.txt'], dir);
     expect(text.code, text.stderr).toBe(2);
-    expect(text.stderr).toContain('is not a SQLite database');
+    expect(text.stderr).toContain('is not a usable SQLite database');
     expect(readdirSync(dir)).toEqual(['notes.txt']);
   });
 

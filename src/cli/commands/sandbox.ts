@@ -143,7 +143,7 @@ export function checkDatabasePath(db: string, cwd = process.cwd()): string[] {
     } catch (error) {
       throw new UsageError(`--db ${db}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
-    if (head !== '' && head !== SQLITE_HEADER) throw new UsageError(`--db ${db}: ${path} is not a SQLite database. Give a new file name, or a database a sandbox made.`);
+    if (head !== '' && head !== SQLITE_HEADER) throw new UsageError(`--db ${db}: ${path} is not a usable SQLite database (another kind of file). Point --db at another file, or move this one away to start with a new database.`);
   }
   // What a start creates and a failed start removes again: the folder, the database and its companions.
   return [folder, path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}.lock`].filter((file) => !existsSync(file));
