@@ -60,7 +60,8 @@ describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
     const started = startCli(['--json', 'sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}paid-link.json`]);
     try {
       await waitFor(started, '"tunnelError"', 25_000);
-      await new Promise((r) => setTimeout(r, 100));
+      // The document is written in chunks: wait until the whole of it (its closing brace) has arrived.
+      await waitFor(started, '\n}\n', 25_000);
       const summary = JSON.parse(started.out());
       expect(summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(summary.api).toBe(`${summary.url}/gateway/v3`);

@@ -417,7 +417,11 @@ describe('stale-status', () => {
       const paid = await payment(biz, { amount: 10 });
       expect((await followUp(biz, idOf(paid), 'refund')).body.result).toBe(0);
       await until('the update delivered', async () => (merchant.received.some((r) => r.type === 'Transaction.Update') ? true : undefined));
-      await new Promise((r) => setTimeout(r, 200));
+      // The receiver has it; the sandbox records the acknowledgement once the answer is read: wait for that record.
+      await until('the update acknowledged', async () => {
+        const events = (await sb.get(`/__sandbox/events?businessId=${biz}`)).body.body.events as { type: string; deliveries: { status: string }[] }[];
+        return events.some((e) => e.type === 'Transaction.Update' && e.deliveries.some((d) => d.status === 'delivered')) ? true : undefined;
+      });
       expect((await followUp(biz, idOf(paid), 'refund', 5)).body.result).toBe(-8);
       const [finding] = await findingsOf(biz, 'stale-status');
       expect(finding!.message).toMatch(/acknowledged a Transaction.Update about this payment and then asked for a change its old state allowed \(refund\)/);
