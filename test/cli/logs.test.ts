@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { eventually, linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { runLogs } from '../../src/cli/commands/logs.js';
 import { runClock } from '../../src/cli/commands/clock.js';
 import { runReset } from '../../src/cli/commands/reset.js';
@@ -35,13 +35,11 @@ describe('paylink logs', () => {
       expect(paid.body.result).toBe(0);
       await receiver.waitFor(1);
       // The attempt is logged once the receiver's answer is recorded: poll the log until it shows.
-      let entries: Awaited<ReturnType<typeof runLogs>> = [];
       const { ui, out } = captureUi();
-      const end = Date.now() + 5000;
-      while (!entries.some((e) => e.kind === 'webhook') && Date.now() < end) {
-        entries = await runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks' });
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const entries = await eventually(
+        () => runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks' }),
+        (found) => found.some((e) => e.kind === 'webhook'),
+      );
       await runLogs({ baseUrl: sb.url }, ui, { businessId: 'logs-hooks' });
       const delivery = entries.find((e) => e.kind === 'webhook')!;
       expect(delivery).toMatchObject({ method: 'POST', path: `${receiver.url}/hooks`, status: 204, businessId: 'logs-hooks' });
@@ -59,8 +57,10 @@ describe('paylink logs', () => {
   it('follows: shows a request made after it started, one JSON per line with --json, and stops on abort', async () => {
     const { ui, out } = captureUi({ json: true });
     const controller = new AbortController();
-    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5 });
-    await new Promise((r) => setTimeout(r, 200));
+    let ready!: () => void;
+    const started = new Promise<void>((r) => (ready = r));
+    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5, onReady: ready });
+    await started;
     const request = linkRequest({ businessId: 'follow-cli' }) as any;
     request.body.card = { number: '5555555555554444', cvv: '737' };
     await sb.post('/gateway/v3/paymentlinks', request);
