@@ -76,16 +76,18 @@ describe('paylink logs', () => {
   });
 
   it('follows from a spawned `paylink logs --follow` process', async () => {
-    const { child, out, err } = spawnCli(['logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow']);
+    const spawned = spawnCli(['logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow']);
+    const { child, out, err } = spawned;
     try {
-      // Requests made after the process started; it prints them once its first poll is in place.
-      const end = Date.now() + 15_000;
-      while (!out().includes('spawned-follow')) {
-        if (Date.now() > end) throw new Error(`no request printed; stderr: ${err()}`);
-        await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      expect(JSON.parse(out().trim().split('\n')[0]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
+      // A request made before: the process prints it from its first page, and follows from there on.
+      const lines = () => out().split('\n').filter((l) => l.trim() !== '');
+      await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
+      await until(() => lines().length >= 1 || spawned.child.exitCode !== null, 15_000);
+      expect(lines(), err()).toHaveLength(1);
+      // A request made after that is printed by the follow.
+      await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
+      await until(() => lines().length >= 2, 15_000);
+      expect(JSON.parse(lines()[1]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => child.once('exit', r));

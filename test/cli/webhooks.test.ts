@@ -169,12 +169,11 @@ describe('paylink listen', () => {
     // In the sandbox's temporary folder: listen keeps its cursor in .paylink/listen/ of its working directory.
     const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], { cwd: sb.dir });
     try {
-      const end = Date.now() + 15_000;
-      while (!out().includes('"status":200')) {
-        if (Date.now() > end) throw new Error(`nothing forwarded; stderr: ${err()}`);
-        await pay('cli-listen-process');
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      // Under --json it says the signing secret on stderr once it has its starting position.
+      await until(() => err().includes('Signing secret:') || child.exitCode !== null, 15_000);
+      await pay('cli-listen-process');
+      await until(() => out().includes('"status":200') || child.exitCode !== null, 15_000);
+      expect(out(), err()).toContain('"status":200');
       const first = JSON.parse(out().trim().split('\n')[0]!);
       expect(first).toMatchObject({ type: 'Transaction.Create', status: 200 });
       await verifyDelivery(target.deliveries[0]!, SECRET);
