@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { card, customerReturns, moveClock } from '../conformance/client.js';
-import { uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
+import { eventually, uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ webhookRetry: 'fast' } as Record<string, unknown>);
 
@@ -334,13 +334,10 @@ async function receiver(mode: 'careless' | 'careful' | 'broken', secret: () => s
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const value = await eventually(probe, (v) => v !== undefined, ms).catch(() => {
+    throw new Error(`timed out waiting for ${what}`);
+  });
+  return value as T;
 }
 
 async function endpoint(businessId: string, url: string, faults: string[] = []): Promise<string> {
