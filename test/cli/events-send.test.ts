@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSandbox } from '../helpers/sandbox.js';
+import { eventually, useSandbox } from '../helpers/sandbox.js';
 import { spawnCli } from '../helpers/cli.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -52,12 +52,10 @@ describe('paylink events send', () => {
     expect(first!.text).toBe(second!.text);
     expect(second!.headers['x-paylink-attempt']).toBe('2');
 
-    let shown: any;
-    for (let i = 0; i < 50; i++) {
-      shown = (await sb.get(`/__sandbox/events/${event.id}`)).body.body.event;
-      if (shown.deliveries[0]?.status === 'delivered') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const shown = await eventually(
+      async () => (await sb.get(`/__sandbox/events/${event.id}`)).body.body.event,
+      (e) => e.deliveries[0]?.status === 'delivered',
+    );
     expect(shown.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2, url: rx.url });
     expect(shown.deliveries[0].log.map((a: any) => a.status)).toEqual([500, 200]);
     const listed = await run(['events', 'list', '--json']);

@@ -3,7 +3,7 @@
  * marking a faulted request with the rule that fired.
  */
 import { describe, expect, it } from 'vitest';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { eventually, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { spawnCli } from '../helpers/cli.js';
 
 const sb = useSandbox();
@@ -40,11 +40,10 @@ describe('paylink faults', () => {
     );
     expect(sent).toBe('no answer');
 
-    let logs = { code: null as number | null, out: '', err: '' };
-    for (let i = 0; i < 20 && !logs.out.includes(`fault ${rule.id} ghost`); i++) {
-      logs = await run(['logs', '--path', '/gateway/v3/payments', '--no-color']);
-      if (!logs.out.includes(`fault ${rule.id} ghost`)) await new Promise((r) => setTimeout(r, 100));
-    }
+    const logs = await eventually(
+      () => run(['logs', '--path', '/gateway/v3/payments', '--no-color']),
+      (l) => l.out.includes(`fault ${rule.id} ghost`),
+    );
     expect(logs.out).toContain(`fault ${rule.id} ghost: acted, 200 withheld, connection reset`);
 
     const removed = await run(['faults', 'remove', rule.id]);

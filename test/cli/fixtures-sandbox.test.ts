@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { until } from '../helpers/cli.js';
 
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
@@ -22,11 +23,9 @@ function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Started {
 }
 
 async function waitFor(started: Started, text: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(started.out() + started.err()).includes(text)) {
-    if (Date.now() > end) throw new Error(`"${text}" did not appear; stdout: ${started.out()} stderr: ${started.err()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => (started.out() + started.err()).includes(text), ms).catch(() => {
+    throw new Error(`"${text}" did not appear; stdout: ${started.out()} stderr: ${started.err()}`);
+  });
 }
 
 describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
@@ -60,7 +59,8 @@ describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
     const started = startCli(['--json', 'sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}paid-link.json`]);
     try {
       await waitFor(started, '"tunnelError"', 25_000);
-      await new Promise((r) => setTimeout(r, 100));
+      // The document is written in chunks: wait until the whole of it (its closing brace) has arrived.
+      await waitFor(started, '\n}\n', 25_000);
       const summary = JSON.parse(started.out());
       expect(summary.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(summary.api).toBe(`${summary.url}/gateway/v3`);

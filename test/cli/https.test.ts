@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../helpers/cli.js';
+import { runCli, until, type CliRun } from '../helpers/cli.js';
 import { BIN } from '../helpers/tty.js';
 
 let dir: string;
@@ -30,11 +30,8 @@ beforeAll(async () => {
   child = spawn(process.execPath, [BIN, 'sandbox', '--https', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', XDG_CONFIG_HOME: join(dir, 'config') }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  const end = Date.now() + 20_000;
-  while (!/Certificate:\s+(\S+\.pem)/.test(out)) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`paylink sandbox --https did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => /Certificate:\s+(\S+\.pem)/.test(out) || child.exitCode !== null, 20_000);
+  if (!/Certificate:\s+(\S+\.pem)/.test(out)) throw new Error(`paylink sandbox --https did not start: ${out}`);
   url = /PAYLINK_BASE_URL=(\S+)/.exec(out)![1]!;
   pem = /Certificate:\s+(\S+\.pem)/.exec(out)![1]!;
 });

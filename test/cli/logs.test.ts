@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { eventually, linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { runLogs } from '../../src/cli/commands/logs.js';
 import { runClock } from '../../src/cli/commands/clock.js';
 import { runReset } from '../../src/cli/commands/reset.js';
@@ -35,13 +35,11 @@ describe('paylink logs', () => {
       expect(paid.body.result).toBe(0);
       await receiver.waitFor(1);
       // The attempt is logged once the receiver's answer is recorded: poll the log until it shows.
-      let entries: Awaited<ReturnType<typeof runLogs>> = [];
       const { ui, out } = captureUi();
-      const end = Date.now() + 5000;
-      while (!entries.some((e) => e.kind === 'webhook') && Date.now() < end) {
-        entries = await runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks' });
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const entries = await eventually(
+        () => runLogs({ baseUrl: sb.url }, captureUi().ui, { businessId: 'logs-hooks' }),
+        (found) => found.some((e) => e.kind === 'webhook'),
+      );
       await runLogs({ baseUrl: sb.url }, ui, { businessId: 'logs-hooks' });
       const delivery = entries.find((e) => e.kind === 'webhook')!;
       expect(delivery).toMatchObject({ method: 'POST', path: `${receiver.url}/hooks`, status: 204, businessId: 'logs-hooks' });
@@ -59,8 +57,10 @@ describe('paylink logs', () => {
   it('follows: shows a request made after it started, one JSON per line with --json, and stops on abort', async () => {
     const { ui, out } = captureUi({ json: true });
     const controller = new AbortController();
-    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5 });
-    await new Promise((r) => setTimeout(r, 200));
+    let ready!: () => void;
+    const started = new Promise<void>((r) => (ready = r));
+    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5, onReady: ready });
+    await started;
     const request = linkRequest({ businessId: 'follow-cli' }) as any;
     request.body.card = { number: '5555555555554444', cvv: '737' };
     await sb.post('/gateway/v3/paymentlinks', request);
@@ -76,16 +76,18 @@ describe('paylink logs', () => {
   });
 
   it('follows from a spawned `paylink logs --follow` process', async () => {
-    const { child, out, err } = spawnCli(['logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow']);
+    const spawned = spawnCli(['logs', '--follow', '--json', '--base-url', sb.url, '--business', 'spawned-follow']);
+    const { child, out, err } = spawned;
     try {
-      // Requests made after the process started; it prints them once its first poll is in place.
-      const end = Date.now() + 15_000;
-      while (!out().includes('spawned-follow')) {
-        if (Date.now() > end) throw new Error(`no request printed; stderr: ${err()}`);
-        await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      expect(JSON.parse(out().trim().split('\n')[0]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
+      // A request made before: the process prints it from its first page, and follows from there on.
+      const lines = () => out().split('\n').filter((l) => l.trim() !== '');
+      await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
+      await until(() => lines().length >= 1 || spawned.child.exitCode !== null, 15_000);
+      expect(lines(), err()).toHaveLength(1);
+      // A request made after that is printed by the follow.
+      await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
+      await until(() => lines().length >= 2, 15_000);
+      expect(JSON.parse(lines()[1]!)).toMatchObject({ businessId: 'spawned-follow', status: 200 });
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => child.once('exit', r));

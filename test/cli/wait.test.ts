@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSandboxEntry } from '../../src/cli/discovery.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/cli.js';
 
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -36,18 +37,22 @@ describe('paylink wait', () => {
     // An entry of a sandbox that stopped: wait must not give up on it, nor try the default port.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeSandboxEntry(dir, { url: 'http://127.0.0.1:9', listen: 'http://127.0.0.1:9', pid: dead, db: join(dir, 'old.db'), startedAt: new Date().toISOString() });
-    const waiting = start(['wait', '--timeout', '60s', '--json'], dir);
-    await new Promise((r) => setTimeout(r, 700));
+    // Without --json it says it is waiting once its first look found nothing it may use: the event to wait on.
+    const waiting = start(['wait', '--timeout', '60s'], dir);
+    await until(() => waiting.err().includes('Waiting for the sandbox started from this folder') || waiting.child.exitCode !== null, 20_000);
     expect(waiting.child.exitCode, waiting.err()).toBeNull();
     const sandbox = start(['sandbox', '--port', '0', '--db', 'sandbox.db', '--json'], dir);
     try {
       const waited = await waiting.exited;
       expect(waited.code, waiting.err()).toBe(0);
-      const result = JSON.parse(waiting.out());
+      const result = /^Sandbox at (\S+) answers \(waited (\d+) ms\)\.\n$/.exec(waiting.out());
+      expect(result, waiting.out()).not.toBeNull();
+      await until(() => sandbox.out().includes('\n}\n'), 20_000);
       const summary = JSON.parse(sandbox.out().slice(sandbox.out().indexOf('{')));
-      expect(result.url).toBe(summary.url);
-      expect(result.waitedMs).toBeGreaterThanOrEqual(600);
-      const health = await fetch(`${result.url}/__sandbox/health`);
+      expect(result![1]).toBe(summary.url);
+      // It counts the wait, which spanned the sandbox's whole start (spawned only after it said it was waiting).
+      expect(Number(result![2])).toBeGreaterThan(0);
+      const health = await fetch(`${result![1]}/__sandbox/health`);
       expect(health.status).toBe(200);
     } finally {
       sandbox.child.kill('SIGTERM');
@@ -60,6 +65,9 @@ describe('paylink wait', () => {
     const { code } = await run.exited;
     expect(code, run.err()).toBe(0);
     expect(run.out()).toMatch(new RegExp(`^Sandbox at ${sb.url.replace(/[.]/g, '\\.')} answers \\(waited \\d+ ms\\)\\.\\n$`));
+    const json = start(['wait', '--base-url', sb.url, '--json'], process.cwd());
+    expect((await json.exited).code, json.err()).toBe(0);
+    expect(JSON.parse(json.out())).toEqual({ url: sb.url, waitedMs: expect.any(Number) });
   });
 
   it('exits 4 after --timeout when nothing answers, and 2 for a timeout it cannot read', async () => {

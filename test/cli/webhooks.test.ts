@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { eventually, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 import { eventsList, eventsResend, eventsShow, webhooksAdd, webhooksList, webhooksRemove } from '../../src/cli/commands/webhooks.js';
 import { listen } from '../../src/cli/commands/listen.js';
@@ -91,13 +91,10 @@ describe('paylink events', () => {
       await webhooksAdd(conn, captureUi().ui, careless.url, { businessId: 'cli-finding', faults: ['bad-signature'] });
       await pay('cli-finding');
       await careless.waitFor(1);
-      const listed = captureUi();
-      let events = await eventsList(conn, listed.ui, { businessId: 'cli-finding' });
-      const end = Date.now() + 5000;
-      while (events[0]?.findings !== 1 && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 30));
-        events = await eventsList(conn, captureUi().ui, { businessId: 'cli-finding' });
-      }
+      await eventually(
+        () => eventsList(conn, captureUi().ui, { businessId: 'cli-finding' }),
+        (events) => events[0]?.findings === 1,
+      );
       const again = captureUi();
       await eventsList(conn, again.ui, { businessId: 'cli-finding' });
       expect(again.out()).toContain('FINDING');
@@ -117,8 +114,7 @@ describe('paylink listen', () => {
       let ready!: () => void;
       const started = new Promise<void>((r) => (ready = r));
       const running = listen({ baseUrl: sb.url }, ui, { forwardTo: target.url, businessId: 'cli-listen', signal: controller.signal, waitSeconds: 5, onReady: ready });
-      await started;
-      await new Promise((r) => setTimeout(r, 50));
+      await started; // listen has its starting position: what happens from here on is forwarded
       const res = await pay('cli-listen', 'authorize');
       await sb.post(`/gateway/v3/payments/${res.body.body.transaction.id}/capture`, { header: { businessId: 'cli-listen' } });
       const got = await target.waitFor(3);
@@ -152,8 +148,7 @@ describe('paylink listen', () => {
         waitSeconds: 5,
         onReady: ready,
       });
-      await started;
-      await new Promise((r) => setTimeout(r, 50));
+      await started; // listen has its starting position: what happens from here on is forwarded
       const res = await pay('cli-listen-fault', 'authorize');
       await sb.post(`/gateway/v3/payments/${res.body.body.transaction.id}/cancel`, { header: { businessId: 'cli-listen-fault' } });
       const [d] = await target.waitFor(1);
@@ -174,12 +169,11 @@ describe('paylink listen', () => {
     // In the sandbox's temporary folder: listen keeps its cursor in .paylink/listen/ of its working directory.
     const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], { cwd: sb.dir });
     try {
-      const end = Date.now() + 15_000;
-      while (!out().includes('"status":200')) {
-        if (Date.now() > end) throw new Error(`nothing forwarded; stderr: ${err()}`);
-        await pay('cli-listen-process');
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      // Under --json it says the signing secret on stderr once it has its starting position.
+      await until(() => err().includes('Signing secret:') || child.exitCode !== null, 15_000);
+      await pay('cli-listen-process');
+      await until(() => out().includes('"status":200') || child.exitCode !== null, 15_000);
+      expect(out(), err()).toContain('"status":200');
       const first = JSON.parse(out().trim().split('\n')[0]!);
       expect(first).toMatchObject({ type: 'Transaction.Create', status: 200 });
       await verifyDelivery(target.deliveries[0]!, SECRET);

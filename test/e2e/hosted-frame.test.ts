@@ -204,12 +204,20 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
     it('ignores options posted by a window other than its parent', async () => {
       const link = await newLink();
       const { page, frame } = await embed(link.url, options());
+      // A listener the test adds in the frame after the page's own: once it has the sibling's message, the
+      // page's listener has had it too (and ignored it).
+      await frame.evaluate(() => {
+        (window as any).fromSibling = false;
+        window.addEventListener('message', (e) => {
+          if (e.data && e.data.showDeclineButton === true) (window as any).fromSibling = true;
+        });
+      });
       await page.evaluate(() => {
         const sibling = document.createElement('iframe');
         sibling.srcdoc = `<script>parent.frames[0].postMessage({ styles: { paymentButtonStyles: { backgroundColor: 'rgb(0, 0, 200)' } }, showDeclineButton: true }, '*');<\/script>`;
         document.body.appendChild(sibling);
       });
-      await page.waitForTimeout(400);
+      await frame.waitForFunction(() => (window as any).fromSibling === true);
       const pay = frame.locator('#pl-pay');
       expect(await pay.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(200, 0, 0)');
       expect(await frame.locator('#pl-decline').isVisible()).toBe(false);

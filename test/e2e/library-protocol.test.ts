@@ -96,7 +96,14 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(await iframeStyle(page, 'link', 'visibility')).toBe('hidden');
     expect(await iframeStyle(page, 'link', 'width')).toBe('400px');
     expect(await iframeStyle(page, 'link', 'height')).toBe('300px');
-    await page.waitForTimeout(300);
+    // Another message from the frame, once the library has handled it (a listener the page adds after the
+    // library's sees it after the library did): still hidden, only `ready` shows it.
+    await page.evaluate(() => {
+      (window as any).seen = [];
+      window.addEventListener('message', (e) => (window as any).seen.push(e.data));
+    });
+    await frame.evaluate(() => (window as any).post({ notReady: true }));
+    await page.waitForFunction(() => (window as any).seen.some((d: any) => d && d.notReady === true));
     expect(await iframeStyle(page, 'link', 'visibility')).toBe('hidden');
 
     await frame.evaluate(() => (window as any).post({ ready: true }));

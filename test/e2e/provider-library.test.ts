@@ -366,9 +366,25 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
     const { page, frame } = await embed(await newCheckout(), { styles: { iframe: { height: '640px' } } });
     const shown = () => page.$eval('#checkout-container iframe', (el) => Math.round(el.getBoundingClientRect().height));
     expect(await shown()).toBe(640);
+    // An observer of the form's size registered after the page's own: once it has seen the form grow, the
+    // page's observer (which posts heights under autoHeight) has run for that growth too.
+    await frame.evaluate(() => {
+      const w = window as any;
+      const box = document.getElementById('pl-root') || document.body;
+      w.first = undefined;
+      w.grown = false;
+      new ResizeObserver(() => {
+        const height = box.getBoundingClientRect().height;
+        if (w.first === undefined) w.first = height;
+        else if (height > w.first) w.grown = true;
+      }).observe(box);
+    });
     await frame.click('#pl-pay'); // inline errors make the form taller
     await frame.waitForSelector('#pl-error-cardNumber:not(:empty)');
-    await page.waitForTimeout(500);
+    await frame.waitForFunction(() => (window as any).grown === true);
+    // Then a message of the frame's own: a height posted before it would have reached the page before it.
+    await frame.evaluate(() => window.parent.postMessage({ sentinel: true }, '*'));
+    await page.waitForFunction(() => ((window as any).log as any[]).some((e) => e.type === 'message' && e.data && e.data.sentinel === true));
     expect(await shown()).toBe(640);
     expect((await log(page)).filter((e) => e.type === 'message' && e.data && e.data.height)).toEqual([]);
   });

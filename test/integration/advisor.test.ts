@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { card, customerReturns, moveClock } from '../conformance/client.js';
-import { uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
+import { eventually, uniqueCode, useSandbox, type JsonResponse } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ webhookRetry: 'fast' } as Record<string, unknown>);
 
@@ -334,13 +334,10 @@ async function receiver(mode: 'careless' | 'careful' | 'broken', secret: () => s
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const value = await eventually(probe, (v) => v !== undefined, ms).catch(() => {
+    throw new Error(`timed out waiting for ${what}`);
+  });
+  return value as T;
 }
 
 async function endpoint(businessId: string, url: string, faults: string[] = []): Promise<string> {
@@ -417,7 +414,11 @@ describe('stale-status', () => {
       const paid = await payment(biz, { amount: 10 });
       expect((await followUp(biz, idOf(paid), 'refund')).body.result).toBe(0);
       await until('the update delivered', async () => (merchant.received.some((r) => r.type === 'Transaction.Update') ? true : undefined));
-      await new Promise((r) => setTimeout(r, 200));
+      // The receiver has it; the sandbox records the acknowledgement once the answer is read: wait for that record.
+      await until('the update acknowledged', async () => {
+        const events = (await sb.get(`/__sandbox/events?businessId=${biz}`)).body.body.events as { type: string; deliveries: { status: string }[] }[];
+        return events.some((e) => e.type === 'Transaction.Update' && e.deliveries.some((d) => d.status === 'delivered')) ? true : undefined;
+      });
       expect((await followUp(biz, idOf(paid), 'refund', 5)).body.result).toBe(-8);
       const [finding] = await findingsOf(biz, 'stale-status');
       expect(finding!.message).toMatch(/acknowledged a Transaction.Update about this payment and then asked for a change its old state allowed \(refund\)/);

@@ -1097,6 +1097,8 @@ describe('connections that misbehave', () => {
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
       socket.write(bytes);
       if (end) socket.end();
+      // The client's own behaviour, not a wait for an event: it goes away `holdMs` after sending (mid-body, or
+      // while its long poll waits), or gives up then on a server that keeps the connection open.
       setTimeout(() => socket.destroy(), holdMs);
     });
   }
@@ -1192,6 +1194,7 @@ describe('found by fuzzing', () => {
       socket.on('error', () => undefined);
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
       socket.write('GET /gateway/v3/paymentlinks HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n');
+      // A cap, not a wait: the answer ends when the sandbox closes the connection after the 400.
       setTimeout(() => socket.destroy(), 1000);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);

@@ -6,9 +6,9 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { ManualTimers, startSandbox } from '../../src/sandbox/index.js';
 import { until } from '../helpers/cli.js';
-import { linkRequest, requestJson, uniqueCode, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { eventually, linkRequest, requestJson, uniqueCode, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { APPROVE, card, submit } from './hosted-form-helpers.js';
 
 const CARD = { number: '4111111111111111', expiryMonth: '12', expiryYear: '2034', cvv: '123', holderName: 'Ada Lovelace' };
@@ -321,7 +321,11 @@ describe('webhook deliveries pending at restore time', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const port = (receiver.address() as { port: number }).port;
-    const running = await startSandbox({ port: 0, db: ':memory:', webhookRetry: [150, 150, 150, 150, 150, 150, 150, 150, 150, 150] });
+    // On manual timers: the retries fall due when the test moves time, so "never sent" is checked after the
+    // whole schedule has run, not after a sleep as long as it.
+    const timers = new ManualTimers();
+    const running = await startSandbox({ port: 0, db: ':memory:', timers, webhookRetry: [150, 150, 150, 150, 150, 150, 150, 150, 150, 150] });
+    const idle = timers.size; // the sweep's interval and the like: nothing of the deliveries
     try {
       const post = (path: string, body: unknown) => requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await post('/__sandbox/webhooks', { businessId: 'hooks', url: `http://127.0.0.1:${port}/hook` })).body.result).toBe(0);
@@ -330,8 +334,24 @@ describe('webhook deliveries pending at restore time', () => {
       const after = await post('/gateway/v3/payments', payment('hooks'));
       await post('/__sandbox/snapshots/pending/restore', {});
       accept = true;
-      await until(() => received.includes(before.body.body.id), 15_000);
-      await new Promise((r) => setTimeout(r, 1500));
+      await eventually(
+        async () => {
+          await timers.advance(150);
+          return received;
+        },
+        (got) => got.includes(before.body.body.id),
+      );
+      // The worker is idle once no retry or attempt of a delivery waits on the timers; then the whole retry
+      // schedule is run through once more: nothing of the replaced state may go out.
+      await eventually(
+        async () => {
+          await timers.advance(150);
+          return timers.size;
+        },
+        (size) => size === idle,
+      );
+      for (let i = 0; i < 11; i++) await timers.advance(150);
+      expect(timers.size).toBe(idle);
       expect(received).toContain(before.body.body.id);
       expect(received).not.toContain(after.body.body.id);
       expect(running.sandbox.unexpectedErrors).toEqual([]);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { uniqueCode } from '../helpers/sandbox.js';
+import { eventually, uniqueCode } from '../helpers/sandbox.js';
+import { until } from '../helpers/cli.js';
 import { startReceiver, verifyDelivery } from '../helpers/webhook-receiver.js';
 
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
@@ -48,13 +49,9 @@ it('delivers pending events after the sandbox was killed with kill -9 and starte
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (err += c));
   try {
-    const end = Date.now() + 15_000;
-    let url: string | undefined;
-    while (url === undefined) {
-      url = /"url":\s*"(http:\/\/[^"]+)"/.exec(out)?.[1];
-      if (Date.now() > end || child.exitCode !== null) throw new Error(`the sandbox did not start: ${err}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => /"url":\s*"(http:\/\/[^"]+)"/.test(out) || child.exitCode !== null, 15_000);
+    const url = /"url":\s*"(http:\/\/[^"]+)"/.exec(out)?.[1];
+    if (url === undefined) throw new Error(`the sandbox did not start: ${err}`);
     const added = await post(`${url}/__sandbox/webhooks`, { businessId: 'restart', url: receiver.url });
     expect(added.result).toBe(0);
     const first = await payment(url, 'restart');
@@ -80,14 +77,13 @@ it('delivers pending events after the sandbox was killed with kill -9 and starte
     expect(byId.get(receiver.deliveries[0]!.body.Id)).toBeGreaterThanOrEqual(2);
     expect(byId.size).toBe(2);
     const events = (await (await fetch(`${restarted.url}/__sandbox/events?businessId=restart`)).json()) as any;
-    const end = Date.now() + 5000;
-    let statuses: string[] = [];
-    while (Date.now() < end) {
-      const now = (await (await fetch(`${restarted.url}/__sandbox/events?businessId=restart`)).json()) as any;
-      statuses = now.body.events.flatMap((e: any) => e.deliveries.map((d: any) => d.status));
-      if (statuses.every((s) => s === 'delivered')) break;
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    const statuses = await eventually(
+      async () => {
+        const now = (await (await fetch(`${restarted.url}/__sandbox/events?businessId=restart`)).json()) as any;
+        return now.body.events.flatMap((e: any) => e.deliveries.map((d: any) => d.status)) as string[];
+      },
+      (got) => got.every((s) => s === 'delivered'),
+    );
     expect(events.body.events).toHaveLength(2);
     expect(statuses).toEqual(['delivered', 'delivered']);
   } finally {

@@ -41,6 +41,9 @@ test('a second connection holding BEGIN IMMEDIATE for 6 s gets 503 envelopes for
       while (Date.now() < heldUntil) {
         const again = await json(`${sandbox.url}/gateway/v3/paymentlinks/${linkId}?businessId=biz-rel`);
         expect(again.status).toBe(200);
+        // A fixed pace, no event: the request log's timer meeting the lock happens inside the sandbox process
+        // and shows nowhere outside it; spreading the reads over the whole time the lock is held lets that
+        // timer (retrying every second) fire while it is, without a busy loop of reads.
         await new Promise((r) => setTimeout(r, 250));
       }
     } finally {

@@ -51,15 +51,16 @@ async function eventsOf(base: string, businessId: string): Promise<EventInfo[]> 
   return [...events].sort((a, b) => a.seq - b.seq);
 }
 
-/** Pays until listen forwards something (it starts from "now"); answers how many events there were then. */
-async function warmUp(base: string, businessId: string, rx: Receiver): Promise<number> {
-  const end = Date.now() + 15_000;
-  while (rx.deliveries.length === 0) {
-    if (Date.now() > end) throw new Error('listen forwarded nothing');
-    await authorizeAndCapture(base, businessId);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return (await eventsOf(base, businessId)).length;
+/**
+ * Once listen has its starting position (in --json it then prints the signing secret on stderr), pays once
+ * and waits until every event of that payment was forwarded; answers how many events there were then.
+ */
+async function warmUp(base: string, businessId: string, rx: Receiver, cli: ReturnType<typeof spawnCli>): Promise<number> {
+  await until(() => cli.err().includes('Signing secret:'), 15_000);
+  await authorizeAndCapture(base, businessId);
+  const events = await eventsOf(base, businessId);
+  await rx.waitFor(1, (d) => d.body?.Id === events.at(-1)!.id, 15_000);
+  return events.length;
 }
 
 /** Lost (never received) and duplicated counts, and whether each payment's events arrived in order. */
@@ -77,8 +78,8 @@ function tally(expected: EventInfo[], rx: Receiver) {
 }
 
 async function waitForAll(expected: EventInfo[], rx: Receiver, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (tally(expected, rx).lost > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  // Given up after `ms` without throwing: the caller's tally then says what was lost.
+  await until(() => tally(expected, rx).lost === 0, ms).catch(() => undefined);
 }
 
 function stopCli(cli: ReturnType<typeof spawnCli>): Promise<number | null> {
@@ -95,12 +96,12 @@ test('through a receiver outage: every failed forward is retried, 0 of 30 events
   const cwd = mkdtempSync(join(dir, 'cwd-'));
   const cli = spawnCli(['listen', '--forward-to', rx.url, '--base-url', sandbox.url, '--business', 'outage', '--json'], { cwd });
   try {
-    const baseline = await warmUp(sandbox.url, 'outage', rx);
-    await new Promise((r) => setTimeout(r, 300));
+    const baseline = await warmUp(sandbox.url, 'outage', rx, cli);
     await rx.close();
-    // 30 events while the receiver is down, then it comes back on the same port within the retry schedule.
+    // 30 events while the receiver is down (listen reports a failed forward it will retry), then it comes back
+    // on the same port within the retry schedule.
     for (let i = 0; i < 10; i++) await authorizeAndCapture(sandbox.url, 'outage');
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => cli.out().includes('"retryInMs"'), 15_000);
     const before = rx.deliveries.length;
     rx = await startReceiver(port);
     const expected = (await eventsOf(sandbox.url, 'outage')).slice(baseline);
@@ -123,7 +124,8 @@ for (const how of ['clean restart', 'kill -9'] as const) {
   test(`through a ${how} of the sandbox: listen says so, reconnects and resumes from its cursor; 0 of 30 lost, in order`, async () => {
     const db = join(dir, `${how.replace(/\W+/g, '-')}.db`);
     const rx = await startReceiver();
-    // A slow receiver, so events are still unread when the sandbox goes away.
+    // A slow receiver, so events are still unread when the sandbox goes away. The one fixed delay here: it is
+    // the receiver's own slowness (what the test sets up), not a wait for something to happen.
     rx.answer(async () => {
       await new Promise((r) => setTimeout(r, 40));
       return 200;
@@ -133,7 +135,7 @@ for (const how of ['clean restart', 'kill -9'] as const) {
     const cwd = mkdtempSync(join(dir, 'cwd-'));
     const cli = spawnCli(['listen', '--forward-to', rx.url, '--base-url', sandbox.url, '--json'], { cwd });
     try {
-      const baseline = await warmUp(sandbox.url, 'restart', rx);
+      const baseline = await warmUp(sandbox.url, 'restart', rx, cli);
       for (let i = 0; i < 5; i++) await authorizeAndCapture(sandbox.url, 'restart');
       if (how === 'kill -9') await sandbox.kill9();
       else await sandbox.stop();

@@ -58,6 +58,7 @@ describe('snapshot restore under kill -9', () => {
       // round kills right after the answer: an answered restore must have survived.
       const delay = [0, 3, 8, 15, 25, 40, 60][round];
       if (delay === undefined) expect((await restore)?.body.result).toBe(0);
+      // A fixed delay on purpose: the kill lands at chosen points inside the restore, whose steps show no event.
       else await new Promise((r) => setTimeout(r, delay));
       await sandbox.kill9();
       await restore;

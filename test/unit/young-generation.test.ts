@@ -1,30 +1,38 @@
 import { getHeapSpaceStatistics } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keepYoungGenerationSize, v8YoungGeneration } from '../../src/cli/young-generation.js';
 
 const MB = 1024 * 1024;
 
 describe('keepYoungGenerationSize', () => {
-  it('lets the young generation grow while it is below the size, and stops it there', async () => {
+  // The checks run on Node's setInterval: fake timers move that time, so each check is one advance, not a sleep.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lets the young generation grow while it is below the size, and stops it there', () => {
     let size = 8 * MB;
     const factors: number[] = [];
     const stop = keepYoungGenerationSize(8 * MB, { size: () => size, setGrowthFactor: (f) => factors.push(f) }, 5);
     try {
       expect(factors).toEqual([1]); // at the size from the start: no growth
       size = 2 * MB; // an idle full collection shrank it
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      vi.advanceTimersByTime(30);
       expect(factors).toEqual([1, 2]); // switched once, not on every check
       size = 4 * MB;
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      vi.advanceTimersByTime(30);
       expect(factors).toEqual([1, 2]);
       size = 8 * MB;
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      vi.advanceTimersByTime(30);
       expect(factors).toEqual([1, 2, 1]);
     } finally {
       stop();
     }
     size = 1 * MB;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    vi.advanceTimersByTime(30);
     expect(factors).toEqual([1, 2, 1]); // stopped: no more checks
   });
 

@@ -39,6 +39,8 @@ export interface LogsOptions {
    * @default 25
    */
   waitSeconds?: number | undefined;
+  /** Called once `follow` has its starting position: a request made after this is printed (tests wait on it). */
+  onReady?: (() => void) | undefined;
 }
 
 function query(options: LogsOptions, extra: Record<string, string | number | undefined>): string {
@@ -151,6 +153,7 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
   ui.info('Following the request log; Ctrl-C to stop.');
   let since = first.body.lastSeq;
   const wait = options.waitSeconds ?? 25;
+  options.onReady?.();
   while (!options.signal?.aborted) {
     let envelope;
     try {

@@ -3,6 +3,7 @@
  * needs the network (and downloads cloudflared on first use); where that is impossible it fails within a
  * bounded time with a message, and the local sandbox keeps serving.
  */
+import { realTimers, type TimerHandle, type Timers } from '../domain/timers.js';
 
 export interface OpenTunnel {
   /** The public https URL. */
@@ -16,13 +17,16 @@ export interface TunnelOptions {
    * @default 10000, or `PAYLINK_TUNNEL_TIMEOUT_MS`
    */
   timeoutMs?: number;
+  /** Whose time the timeout runs on (a test moves `ManualTimers` instead of waiting). @default realTimers */
+  timers?: Timers;
 }
 
 /** Opens a tunnel to `localUrl`; throws an Error whose message says why none could be opened. */
 export async function openTunnel(localUrl: string, options: TunnelOptions = {}): Promise<OpenTunnel> {
   const fromEnv = Number(process.env.PAYLINK_TUNNEL_TIMEOUT_MS);
   const timeoutMs = options.timeoutMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 10_000);
-  let timer: NodeJS.Timeout | undefined;
+  const timers = options.timers ?? realTimers;
+  let timer: TimerHandle | undefined;
   let timedOut = false;
 
   const attempt = (async () => {
@@ -41,11 +45,10 @@ export async function openTunnel(localUrl: string, options: TunnelOptions = {}):
   })();
 
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = timers.setTimeout(() => {
       timedOut = true;
       reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
-    }, timeoutMs);
-    timer.unref();
+    }, timeoutMs).unref();
   });
   attempt.catch(() => undefined);
   try {
@@ -55,6 +58,6 @@ export async function openTunnel(localUrl: string, options: TunnelOptions = {}):
       `could not open a public tunnel (${(error as Error).message}). It needs network access to download and run cloudflared. The sandbox keeps serving locally; use --public-url with your own tunnel or reverse proxy instead.`,
     );
   } finally {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
   }
 }
