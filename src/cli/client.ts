@@ -155,7 +155,7 @@ export class ApiClient implements ApiTransport {
   }
 
   /**
-   * The provider's authentication failures say only "Security error." (spec section 5): say what to pass.
+   * The provider's authentication failures say only "Security error." (docs/api.md): say what to pass.
    * 401: no credentials, or wrong ones; 403 with credentials: they do not own the business id.
    */
   private credentialsHint(answer: ApiResponse): string | undefined {

@@ -27,7 +27,7 @@ export interface RunOptions {
  */
 export type Runner = <M>(cmd: Command, load: () => Promise<M>, call: (module: M, ctx: CommandContext) => unknown, options?: RunOptions) => Promise<void>;
 
-/** A payment's state in the lists: its result's description in capital letters only (SANDBOX.md's result table). */
+/** A payment's state in the lists: its result's description in capital letters only (the result table of docs/api.md). */
 const PAYMENT_STATES = 'OK, SUCCESS, COMPLETED, PENDING, TIMEOUT, FAILED, FAILEDRETRY, DECLINED, DECLINEDRETRY, SECURITYERROR, INTERNALSERVERERROR, BUSINESSRULEERROR, FRAUD, CUSTOMERPROCESSINGERROR, REFERRALS';
 
 const ADMIN_TOKEN_HELP = 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)';

@@ -16,7 +16,7 @@ export interface LibraryDemoView {
   globalName: string;
 }
 
-/** Styles the demo applies, also shown in the snippet: every group of spec 4.10 changed at least once. */
+/** Styles the demo applies, also shown in the snippet: every group of docs/api.md changed at least once. */
 export const DEMO_OPTIONS = {
   showDeclineButton: true,
   styles: {

@@ -4,7 +4,7 @@
  * Handlers throw {@link ApiError}; `toEnvelope` in `envelope.ts` is the only place that serializes one.
  */
 
-/** Body `result` values and their `description`, as SANDBOX.md's result-code table lists them. */
+/** Body `result` values and their `description`, as the result-code table of docs/api.md lists them. */
 export const RESULTS = {
   ok: { result: 0, description: 'Ok' },
   success: { result: 0, description: 'Success' },
@@ -28,7 +28,7 @@ export const RESULTS = {
 
 export type ResultKind = keyof typeof RESULTS;
 
-/** The HTTP status each failing result is answered with (spec section 7, SANDBOX.md). */
+/** The HTTP status each failing result is answered with (docs/api.md). */
 const HTTP_STATUS_OF_RESULT: Record<number, number> = {
   [-1]: 400,
   [-2]: 400,
@@ -270,7 +270,7 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
     headers: { allow: allowed.join(', ') },
   });
 
-/** Authentication failures carry no detail, as the provider's do (spec section 5). */
+/** Authentication failures carry no detail, as the provider's do (docs/api.md). */
 export const unauthorized = (): ApiError =>
   new ApiError({
     result: -6,

@@ -20,7 +20,7 @@ function expectNotFound(res: { status: number; body: any; text: string }, leaked
   for (const value of leaked) expect(res.text).not.toContain(value);
 }
 
-describe('cross-business isolation (SANDBOX.md Authentication)', () => {
+describe('cross-business isolation (docs/api.md, "Authentication and isolation")', () => {
   it('answers 404 (1404) for a link of another business, by id and by trackingCode, without its data', async () => {
     const { link, transaction } = await createLink(open, { businessId: 'biz-a', transaction: { amount: 77.77 } });
     const byId = await open.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=biz-b`);
@@ -63,7 +63,7 @@ describe('cross-business isolation (SANDBOX.md Authentication)', () => {
   });
 });
 
-describe('HTTP Basic auth when credentials are configured (SANDBOX.md Authentication)', () => {
+describe('HTTP Basic auth when credentials are configured (docs/api.md, "Authentication and isolation")', () => {
   it('accepts any or no credentials by default', async () => {
     const none = await open.post('/Gateway/v3/Paymentlinks', linkBody());
     expect(none.status).toBe(200);

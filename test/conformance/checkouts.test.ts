@@ -12,7 +12,7 @@ function successfulEntry(res: { body: any }) {
   return (res.body.body.payments as any[]).find((entry) => entry.result === 0);
 }
 
-describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
+describe('checkout retrieval (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('redirects to returnUrl?checkoutId=<id>&id=<paymentId> after payment and answers 0 Completed with the entry', async () => {
     const { checkout, transaction } = await createCheckout(sb, { transaction: { amount: 33.3 } });
     const back = await customerReturns(checkout.redirect.url, { number: '5555555555554444' });
@@ -86,7 +86,7 @@ describe('checkout retrieval (spec 4.5, SANDBOX.md Lifecycle)', () => {
   });
 });
 
-describe('checkout tokenization (spec 2.4, 2.5, SANDBOX.md Payments and tokens)', () => {
+describe('checkout tokenization (docs/test-cards.md, "Direct payments")', () => {
   it('tokenizes on success with tokenize TRUE: token in the successful entry, displayHint ************1111', async () => {
     const { checkout } = await createCheckout(sb, { checkout: { tokenize: 'true' } });
     expect(checkout.tokenize).toBe('TRUE');

@@ -1,5 +1,5 @@
 /**
- * A black-box client written from spec/api-v3.md and SANDBOX.md alone: plain `fetch`, envelope checks, and a
+ * A black-box client written from docs/api.md alone: plain `fetch`, envelope checks, and a
  * "browser" that fills in the hosted form over HTTP (GET the page, read the form from the HTML, POST it).
  */
 import { request as httpRequest } from 'node:http';
@@ -11,7 +11,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const REQUEST_CODE = /^\d+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const RETURN_URL = 'https://merchant.example/return';
 
-/** Descriptions of SANDBOX.md's result table. */
+/** Descriptions of the result table of docs/api.md. */
 export const DESCRIPTION: Record<number, string> = {
   2: 'Pending',
   4: 'Timeout',
@@ -28,7 +28,7 @@ export const DESCRIPTION: Record<number, string> = {
   [-11]: 'Referrals',
 };
 
-/** HTTP status of SANDBOX.md's result table. */
+/** HTTP status of the result table of docs/api.md. */
 export function httpStatusOf(result: number): number {
   if (result >= 0) return 200;
   if (result === -7) return 500;

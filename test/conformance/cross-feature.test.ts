@@ -19,7 +19,7 @@ afterEach(async () => {
   await moveClock(sb, { reset: true });
 });
 
-describe('payments made on hosted pages are payments of the API (spec 4.7, 4.9)', () => {
+describe('payments made on hosted pages are payments of the API (docs/api.md)', () => {
   it('answers GET /gateway/v3/payments/{id} for the id in the link redirect', async () => {
     const { link, transaction } = await createLink(sb);
     const back = await customerReturns(link.redirect.url);
@@ -50,7 +50,7 @@ describe('payments made on hosted pages are payments of the API (spec 4.7, 4.9)'
   });
 });
 
-describe('direct payment with 3-D Secure (SANDBOX.md Result codes, Test cards)', () => {
+describe('direct payment with 3-D Secure (docs/api.md, "Result codes", Test cards)', () => {
   it('answers 2 Pending, then 0 Ok on GET after the challenge is passed with 1234', async () => {
     const created = await sb.post('/gateway/v3/payments', paymentBody({ card: card('4000000000003220') }));
     expect(created.body.result).toBe(2);
@@ -70,7 +70,7 @@ describe('direct payment with 3-D Secure (SANDBOX.md Result codes, Test cards)',
   });
 });
 
-describe('card expiry on the sandbox clock (SANDBOX.md Test cards)', () => {
+describe('card expiry on the sandbox clock (docs/test-cards.md, "The table")', () => {
   it('approves a card in its expiry month and declines it (-4, expired) the month after', async () => {
     await moveClock(sb, { set: '2030-06-30T23:00:00.000Z', freeze: true });
     const ok = await sb.post('/gateway/v3/payments', paymentBody({ card: card('4111111111111111', { expiryMonth: '06', expiryYear: '2030' }) }));

@@ -9,7 +9,7 @@ afterEach(async () => {
   await moveClock(sb, { reset: true });
 });
 
-describe('expirationTime = creation time + duration (SANDBOX.md Validation)', () => {
+describe('expirationTime = creation time + duration (docs/api.md, "Validation")', () => {
   it.each([
     ['P1D', '2030-01-02T00:00:00Z'],
     ['P3D', '2030-01-04T00:00:00Z'],
@@ -54,7 +54,7 @@ describe('expirationTime = creation time + duration (SANDBOX.md Validation)', ()
   });
 });
 
-describe('link expiry (SANDBOX.md Lifecycle)', () => {
+describe('link expiry (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('shows EXPIRED once the clock passes expirationTime, and READY just before', async () => {
     const { link } = await createLink(sb, { link: { duration: 'PT10M' } });
     const advanced = await moveClock(sb, { advance: '9m' });
@@ -101,7 +101,7 @@ describe('link expiry (SANDBOX.md Lifecycle)', () => {
   });
 });
 
-describe('checkout 30-minute validity (spec 8, SANDBOX.md Lifecycle)', () => {
+describe('checkout 30-minute validity (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('stays 2 Pending at 29 minutes and answers 4 Timeout (HTTP 200) with the checkout and an empty payments list after 30 minutes without a payment', async () => {
     const { checkout } = await createCheckout(sb);
     const advanced = await moveClock(sb, { advance: '29m' });

@@ -33,7 +33,7 @@ async function secondTab(pageUrl: string): Promise<(fields?: Record<string, stri
   };
 }
 
-describe('a paid, declined or expired link or checkout cannot be paid again (SANDBOX.md Lifecycle)', () => {
+describe('a paid, declined or expired link or checkout cannot be paid again (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('refuses a submission on a DECLINED link with -8', async () => {
     const { link } = await createLink(sb);
     const submitLater = await secondTab(link.redirect.url);
@@ -94,7 +94,7 @@ describe('merchant and customer values are HTML-escaped on the hosted pages (hou
   });
 });
 
-describe('iDEAL payments (SANDBOX.md Bank redirect payments)', () => {
+describe('iDEAL payments (docs/api.md, "Redirect payments")', () => {
   it('refuses iDEAL in another currency than EUR with -1', async () => {
     const res = await sb.post('/gateway/v3/payments', paymentBody({ card: null, transaction: { currencyCode: 'USD', brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } }));
     expect(res.status).toBe(400);
@@ -102,7 +102,7 @@ describe('iDEAL payments (SANDBOX.md Bank redirect payments)', () => {
   });
 });
 
-describe('sandbox-only endpoints (SANDBOX.md Paths, Authentication, Card data)', () => {
+describe('sandbox-only endpoints (docs/api.md, "Endpoints", Authentication, Card data)', () => {
   it('masks card numbers and CVVs in the request log', async () => {
     const trackingCode = uniqueCode('log');
     await sb.post('/gateway/v3/payments', paymentBody({ transaction: { trackingCode }, card: card('5105105105105100', { cvv: '987' }) }));
@@ -149,7 +149,7 @@ describe('sandbox-only endpoints (SANDBOX.md Paths, Authentication, Card data)',
   });
 });
 
-describe('browser library scripts (SANDBOX.md Hosted page and library protocol)', () => {
+describe('browser library scripts (docs/library.md, "The iframe protocol")', () => {
   it.each(['/paymentlink/0.1.0/paymentlink-library.js', '/checkout/0.1.0/checkout-library.js'])('serves %s as ES5 syntax', async (path) => {
     const res = await fetch(`${sb.url}${path}`);
     expect(res.status).toBe(200);

@@ -19,7 +19,7 @@ async function readLink(linkId: string, businessId = 'conf-biz') {
   return sb.get(`/Gateway/v3/Paymentlinks/${linkId}?businessId=${businessId}`);
 }
 
-describe('payment link retrieval before payment (spec 4.2, 4.3)', () => {
+describe('payment link retrieval before payment (docs/api.md)', () => {
   it.each(['order #7 & co', 'bestelling-ü-€-✓', 'a+b=c?d/e'])('finds a link by the trackingCode %j sent URL-encoded', async (base) => {
     const trackingCode = `${base} ${uniqueCode('enc')}`;
     const { link } = await createLink(sb, { transaction: { trackingCode } });
@@ -47,7 +47,7 @@ describe('payment link retrieval before payment (spec 4.2, 4.3)', () => {
   });
 });
 
-describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)', () => {
+describe('paying a link on the hosted form (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('redirects to returnUrl?linkId=<id>&id=<paymentId>, then answers 0 Completed with the payment entry, and refuses to cancel the paid link with -8', async () => {
     const { link, transaction } = await createLink(sb, { transaction: { amount: 15.25 } });
     const back = await customerReturns(link.redirect.url, { number: '4111111111111111', holderName: 'Grace Hopper' });
@@ -197,7 +197,7 @@ describe('paying a link on the hosted form (spec 4.2, 4.9, SANDBOX.md Lifecycle)
   });
 });
 
-describe('cancelling a link (SANDBOX.md Lifecycle)', () => {
+describe('cancelling a link (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('refuses a hosted-form submission on a cancelled link and records no payment', async () => {
     const { link } = await createLink(sb);
     const page = await fetch(link.redirect.url);

@@ -15,7 +15,7 @@ import {
 
 const sb = useSandbox();
 
-describe('paths (spec 4, SANDBOX.md Paths)', () => {
+describe('paths (docs/api.md, "Endpoints")', () => {
   it.each(['/Gateway/v3/Paymentlinks', '/gateway/v3/paymentlinks', '/gateway/v3/paymentLinks', '/gateway/V3/paymentLinks', '/GATEWAY/V3/PAYMENTLINKS'])(
     'creates a payment link at %s',
     async (path) => {
@@ -123,7 +123,7 @@ describe('paths (spec 4, SANDBOX.md Paths)', () => {
   });
 });
 
-describe('envelope and identifiers (spec 2.1, SANDBOX.md Identifiers and envelope)', () => {
+describe('envelope and identifiers (docs/api.md, "The envelope")', () => {
   it('answers link creation with result 0 Success, an ISO Z requestTimestamp, and a lower-case UUID linkId', async () => {
     const res = await sb.post('/Gateway/v3/Paymentlinks', linkBody());
     expectEnvelope(res);

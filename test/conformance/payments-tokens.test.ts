@@ -8,7 +8,7 @@ async function pay(patch: Parameters<typeof paymentBody>[0] = {}) {
   return sb.post('/gateway/v3/payments', paymentBody(patch));
 }
 
-describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens)', () => {
+describe('direct payments by card (docs/test-cards.md, "Direct payments")', () => {
   it('answers 0 Ok with id, trackingCode, transaction and card, expiry as strings whatever the request used (a two-digit year in this century)', async () => {
     const trackingCode = uniqueCode('pay');
     const res = await pay({ transaction: { trackingCode, amount: 10.5, brandId: 1010 }, card: card('4111111111111111', { expiryMonth: 7, expiryYear: 2035 }) });
@@ -97,7 +97,7 @@ describe('direct payments by card (spec 4.6, 4.7, SANDBOX.md Payments and tokens
   });
 });
 
-describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', () => {
+describe('authorize, capture, cancel, refund (docs/test-cards.md, "Direct payments")', () => {
   const op = (id: string, name: string, body: Record<string, unknown> = {}) => sb.post(`/gateway/v3/payments/${id}/${name}`, { header: { businessId: 'conf-biz' }, body });
 
   it('captures an authorization: a new payment with action capture and parentId naming the original', async () => {
@@ -205,7 +205,7 @@ describe('authorize, capture, cancel, refund (SANDBOX.md Payments and tokens)', 
   });
 });
 
-describe('tokens (SANDBOX.md Payments and tokens)', () => {
+describe('tokens (docs/test-cards.md, "Direct payments")', () => {
   const tokenRequest = (number: string, more: { businessId?: string; expiryYear?: string; brandId?: number } = {}) => ({
     header: { businessId: more.businessId ?? 'conf-biz' },
     body: { brandId: more.brandId ?? 1010, card: { holderName: 'Ada Lovelace', number, expiryMonth: '10', expiryYear: more.expiryYear ?? '2034' } },
@@ -292,7 +292,7 @@ describe('tokens (SANDBOX.md Payments and tokens)', () => {
   });
 });
 
-describe('payment and token input rules (SANDBOX.md Test cards, Authentication, Validation)', () => {
+describe('payment and token input rules (docs/test-cards.md, "The table", Authentication, Validation)', () => {
   it('refuses a 4-digit CVV on a VISA and a 3-digit CVV on an American Express with 1002 naming body.card.cvv', async () => {
     expectInputError(await pay({ card: card('4111111111111111', { cvv: '1234' }) }), 1002, 'body.card.cvv');
     expectInputError(await pay({ card: card('378282246310005', { cvv: '123' }) }), 1002, 'body.card.cvv');
@@ -341,7 +341,7 @@ describe('payment and token input rules (SANDBOX.md Test cards, Authentication, 
   });
 });
 
-describe('bank redirect payments (SANDBOX.md Bank redirect payments)', () => {
+describe('bank redirect payments (docs/api.md, "Redirect payments")', () => {
   const ideal = (amount: number) =>
     pay({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
 

@@ -4,7 +4,7 @@ import { createLink, customerReturns, getWithBody } from './client.js';
 
 const sb = useSandbox();
 
-describe('state survives a restart on the same database (SANDBOX.md Payments and tokens: "always")', () => {
+describe('state survives a restart on the same database (docs/test-cards.md, "Direct payments": "always")', () => {
   it('gives the same token for the same card after a restart, and keeps links and their payments', async () => {
     const request = {
       header: { businessId: 'conf-biz' },
@@ -22,7 +22,7 @@ describe('state survives a restart on the same database (SANDBOX.md Payments and
   });
 });
 
-describe('a GET that carries a JSON body is answered as if it had none (SANDBOX.md)', () => {
+describe('a GET that carries a JSON body is answered as if it had none (docs/test-cards.md)', () => {
   it('reads a link and a checkout with a {} body', async () => {
     const { link } = await createLink(sb);
     const res = await getWithBody(`${sb.url}/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`, '{}');

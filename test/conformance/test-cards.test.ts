@@ -56,7 +56,7 @@ async function pay(number: string, more: Parameters<typeof paymentBody>[0] = {})
   return sb.post('/gateway/v3/payments', paymentBody({ card: card(number), ...more }));
 }
 
-describe('test cards, direct payments (SANDBOX.md Test cards)', () => {
+describe('test cards, direct payments (docs/test-cards.md, "The table")', () => {
   it.each(APPROVED)('approves %s as brand %i with result 0 Ok', async (number, brandId) => {
     const res = await pay(number);
     expect(res.status, res.text).toBe(200);
@@ -152,7 +152,7 @@ describe('every card brand the sandbox offers has the common outcomes', () => {
   });
 });
 
-describe('test cards on the hosted form of a link (SANDBOX.md Test cards)', () => {
+describe('test cards on the hosted form of a link (docs/test-cards.md, "The table")', () => {
   it.each(APPROVED)('pays a link with %s (brand %i)', async (number, brandId) => {
     const { link } = await createLink(sb, { link: { brandIds: [brandId] } });
     const back = await customerReturns(link.redirect.url, { number });

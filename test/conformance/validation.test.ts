@@ -16,7 +16,7 @@ function without<T extends { body: { transaction: Record<string, unknown> } }>(r
   return request;
 }
 
-describe.each(['link', 'checkout'] as const)('%s creation: transaction validation (SANDBOX.md Validation)', (kind) => {
+describe.each(['link', 'checkout'] as const)('%s creation: transaction validation (docs/api.md, "Validation")', (kind) => {
   const accepted = kind === 'link' ? 0 : 2;
 
   it('answers a missing amount with 400, -1, 1004 and "Property not found in request: body.transaction.amount."', async () => {
@@ -180,7 +180,7 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
   });
 });
 
-describe('payment link duration (SANDBOX.md Validation)', () => {
+describe('payment link duration (docs/api.md, "Validation")', () => {
   it.each(['P0D', 'P366D', 'P1W', '1D', 'P1.5D', 'PT0H', 'PT0M', 'P', 'p1d x', 5])('refuses duration %j with 1002 naming body.link.duration', async (duration) => {
     expectInputError(await sb.post(PATH.link, linkBody({ link: { duration } })), 1002, 'body.link.duration');
   });
@@ -191,7 +191,7 @@ describe('payment link duration (SANDBOX.md Validation)', () => {
   });
 });
 
-describe('checkout tokenize (spec 2.4, SANDBOX.md Validation)', () => {
+describe('checkout tokenize (docs/api.md, "Validation")', () => {
   it.each(['maybe', 'yes', ' ', 1])('refuses tokenize %j with 1002 naming body.checkout.tokenize', async (tokenize) => {
     expectInputError(await sb.post(PATH.checkout, checkoutBody({ checkout: { tokenize } })), 1002, 'body.checkout.tokenize');
   });
@@ -211,7 +211,7 @@ describe('checkout tokenize (spec 2.4, SANDBOX.md Validation)', () => {
   });
 });
 
-describe('GET parameters (spec 5, SANDBOX.md Authentication)', () => {
+describe('GET parameters (docs/api.md, "Authentication and isolation")', () => {
   it.each(['/gateway/v3/paymentlinks/00000000-0000-4000-8000-000000000000', '/Gateway/v3/Checkouts/00000000-0000-4000-8000-000000000000', '/gateway/v3/payments/00000000-0000-4000-8000-000000000000'])(
     'answers GET %s without businessId with 400, 1004 naming businessId',
     async (path) => {
@@ -224,7 +224,7 @@ describe('GET parameters (spec 5, SANDBOX.md Authentication)', () => {
   });
 });
 
-describe('direct payment validation (SANDBOX.md Payments and tokens)', () => {
+describe('direct payment validation (docs/test-cards.md, "Direct payments")', () => {
   it('requires a trackingCode for payments (1004, body.transaction.trackingCode)', async () => {
     const request = paymentBody();
     delete (request.body.transaction as Record<string, unknown>).trackingCode;

@@ -1,5 +1,5 @@
 /**
- * SANDBOX.md Validation: "Malformed JSON, a body that is not an object, a wrong type anywhere: 400, -1, never
+ * docs/api.md, "Validation": "Malformed JSON, a body that is not an object, a wrong type anywhere: 400, -1, never
  * a 500", and every failure names the field's path. One test per field and wrong value.
  */
 import { describe, expect, it } from 'vitest';

@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(options.live).toBe(false);
     expect(options.styles.paymentButtonStyles.fontColor).toBe('#123456');
     expect(options.styles.generalStyles.backgroundColor).toBe('#ffeecc');
-    // Defaults for everything not given (spec 4.10).
+    // Defaults for everything not given (docs/api.md).
     expect(options.styles.formStyles).toEqual({ backgroundFormColor: '#ffffff', backgroundFormContainerColor: '#ffffff', fontSize: '14px', borderWidth: '1px', borderRadius: '2px' });
     expect(options.styles.generalStyles.successThemeColor).toBe('#35ba6d');
     expect(options.styles.generalStyles.fontFamily).toBe('Source Sans Pro, Arial, Verdana');

@@ -288,7 +288,7 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
     const status = await checkoutStatus(id);
     expect(status.result).toBe(-4);
     expect(status.body.payments.map((p: any) => p.result)).toEqual([-4, -4, -4]);
-    // A checkout names the payment in returnUrl only when paid (SANDBOX.md, "Redirect after the form").
+    // A checkout names the payment in returnUrl only when paid (docs/hosted-pages.md, "The redirect to returnUrl").
     expect(query.get('checkoutId')).toBe(id);
     expect(query.has('id')).toBe(false);
   });

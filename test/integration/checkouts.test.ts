@@ -13,7 +13,7 @@ async function createCheckout(patch: Parameters<typeof checkoutRequest>[0] = {})
   return res;
 }
 
-describe('creating a checkout (spec 4.4)', () => {
+describe('creating a checkout (docs/api.md)', () => {
   it('answers 200, result 2 Pending, with body.checkout {checkoutId, redirect, brandIds, expirationTime 30 minutes ahead, tokenize} and the transaction', async () => {
     const trackingCode = uniqueCode();
     const res = await sb.post(
@@ -36,7 +36,7 @@ describe('creating a checkout (spec 4.4)', () => {
   });
 });
 
-describe('reading a checkout (spec 4.5)', () => {
+describe('reading a checkout (docs/api.md)', () => {
   it('answers a fresh checkout with HTTP 200, result 2 Pending, the checkout and the transaction, and no payments', async () => {
     const created = await createCheckout();
     const checkoutId = created.body.body.checkout.checkoutId;

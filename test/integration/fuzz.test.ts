@@ -114,7 +114,7 @@ const SENT_CARDS = TEST_CARDS.map((card) => card.number);
 /** Markup the fuzz puts into values (trackingCode, holderName, issuerId...). */
 const INJECTED_MARKUP = ['<script>alert(1)</script>', '<script>x</script>', '<b>'];
 
-/** The test card that asks for -7 and HTTP 500 (SANDBOX.md): the one 500 allowed. */
+/** The test card that asks for -7 and HTTP 500 (docs/test-cards.md): the one 500 allowed. */
 const INTERNAL_ERROR_CARD = TEST_CARDS.find((card) => card.outcome === 'internal-error')!.number;
 
 function askedFor500(res: RawResponse, req?: FuzzRequest): boolean {

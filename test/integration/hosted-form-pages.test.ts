@@ -246,7 +246,7 @@ describe('escaping and return URLs', () => {
 });
 
 describe('assets', () => {
-  it('serves the stylesheet with a custom property for every spec 4.10 style option and plain fallbacks', async () => {
+  it('serves the stylesheet with a custom property for every docs/api.md style option and plain fallbacks', async () => {
     const res = await fetch(`${sb.url}/gateway/v3/web/assets/hosted.css`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/css');

@@ -1,5 +1,5 @@
 /**
- * The hosted form's lifecycle over plain HTTP (contract 3, SANDBOX.md "Lifecycle"): what each submission
+ * The hosted form's lifecycle over plain HTTP (contract 3, docs/hosted-pages.md, "Lifecycle on submission"): what each submission
  * does to its link or checkout, where the browser is sent, and that a form token pays at most once.
  */
 import { describe, expect, it } from 'vitest';

@@ -24,7 +24,7 @@ async function withClockAdvanced<T>(ms: number, fn: () => Promise<T>): Promise<T
   }
 }
 
-describe('creating a payment link (spec 4.1)', () => {
+describe('creating a payment link (docs/api.md)', () => {
   it('answers 200, result 0 Success, with body.link {linkId, status, redirect, brandIds, expirationTime, tokenize, threeDSecure} and the echoed transaction', async () => {
     const trackingCode = uniqueCode();
     const before = Date.now();
@@ -98,7 +98,7 @@ describe('creating a payment link (spec 4.1)', () => {
   });
 });
 
-describe('reading a payment link (spec 4.2, 4.3)', () => {
+describe('reading a payment link (docs/api.md)', () => {
   it('answers result 0 Ok with body.link {linkId, status READY, redirect, brandIds, expirationTime, tokenize FALSE, threeDSecure false} and body.transaction', async () => {
     const trackingCode = uniqueCode('read');
     const created = await createLink({ transaction: { amount: 99.99, currencyCode: 'USD', trackingCode } });

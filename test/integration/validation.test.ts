@@ -54,7 +54,7 @@ const missingLinkFields: Array<[string, Patch, string]> = [
   ['returnUrl', { link: { returnUrl: undefined } }, 'body.link.returnUrl'],
 ];
 
-describe('link validation (SANDBOX.md "Validation")', () => {
+describe('link validation (docs/api.md, "Validation")', () => {
   it.each(invalidLinkFields)('refuses %s with 400, -1, 1002 naming the field', async (_name, patch, path) => {
     expectInputError(await sb.post('/gateway/v3/paymentlinks', linkWith(patch)), 1002, path);
   });

@@ -1,5 +1,5 @@
 /**
- * `paylink checkout create|get`: checkouts (spec 4.4-4.5). One API call each; `--json` prints the API's
+ * `paylink checkout create|get`: checkouts (docs/api.md). One API call each; `--json` prints the API's
  * envelope unchanged.
  */
 import type { CommandContext } from '../context.js';

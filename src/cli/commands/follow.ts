@@ -3,7 +3,7 @@
  * customer's browser did. The API never returns a returnUrl, so the URL comes from the CLI's journal (the
  * redirect `paylink pay` saw, or the returnUrl given to `create`), from `--return-url`, or else from the
  * sandbox's admin API, which stores it (a link created by the merchant's code); the query is
- * built as the hosted page builds it (SANDBOX.md, "Redirect after the form").
+ * built as the hosted page builds it (docs/hosted-pages.md, "The redirect to returnUrl").
  */
 import { adminRequest, networkReason } from '../client.js';
 import type { CommandContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * `paylink link create|get|cancel`: payment links (spec 4.1-4.3). One API call each; `--json` prints the
+ * `paylink link create|get|cancel`: payment links (docs/api.md). One API call each; `--json` prints the
  * API's envelope unchanged.
  */
 import type { CommandContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * `paylink payment create|get|capture|cancel|refund`: direct payments (spec 4.6-4.7, SANDBOX.md "Payments
+ * `paylink payment create|get|capture|cancel|refund`: direct payments (docs/api.md "Payments
  * and tokens"). One API call each; `--json` prints the API's envelope unchanged.
  */
 import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type OutcomeName } from '../../sandbox/domain/test-cards.js';
@@ -180,7 +180,7 @@ export async function paymentGet(id: string | undefined, flags: { trackingCode?:
     id !== undefined ? ctx.client.api.payments.get(id) : ctx.client.api.payments.byTrackingCode<any>(flags.trackingCode),
   );
   if (id === undefined) {
-    // By tracking code the API answers an array of payment envelopes (SANDBOX.md).
+    // By tracking code the API answers an array of payment envelopes (docs/test-cards.md).
     const list = expectOk(response).body;
     if (ctx.ui.options.json) ctx.ui.json(list);
     else for (const item of Array.isArray(list) ? list : (list?.body ?? [list])) printPayment(ctx.ui, item, 'Payment');

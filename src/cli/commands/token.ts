@@ -1,5 +1,5 @@
 /**
- * `paylink token create|get`: saved card tokens (spec 4.8, SANDBOX.md "Payments and tokens"). One API call
+ * `paylink token create|get`: saved card tokens (docs/test-cards.md, "Direct payments"). One API call
  * each; `--json` prints the API's envelope unchanged.
  */
 import { expectOk } from '../client.js';

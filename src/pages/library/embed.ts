@@ -1,6 +1,6 @@
 /**
  * The embed: `new PaymentLink(linkId, containerElementId, options)` / `new Checkout(checkoutId, ...)`
- * (spec 4.10) and its side of the iframe protocol (SANDBOX.md, "Hosted page and library protocol"):
+ * (docs/api.md) and its side of the iframe protocol (docs/library.md, "The iframe protocol"):
  * the iframe stays hidden until the page says `{ready: true}`; the options go to the page on every load,
  * addressed to the page's origin only; `{height}`, `{error}` and `{redirect}` come back. A message is
  * trusted only when it comes from our iframe's window AND from the page's origin.

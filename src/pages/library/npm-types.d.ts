@@ -1,5 +1,5 @@
 /**
- * Types of `paylink/library`: the browser library for merchants who bundle it (spec 4.10). Copied to
+ * Types of `paylink/library`: the browser library for merchants who bundle it (docs/api.md). Copied to
  * `dist/library/index.d.ts` by `scripts/build.mjs`. Hand-written: the implementation is an ES5 script.
  */
 

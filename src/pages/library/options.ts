@@ -1,5 +1,5 @@
 /**
- * Options of `PaymentLink` / `Checkout` (spec 4.10): the table of every option with its type and default,
+ * Options of `PaymentLink` / `Checkout` (docs/api.md): the table of every option with its type and default,
  * and the one function that turns what a merchant passed into a complete, checked set. Invalid values are
  * reported on the console and replaced by the default, so a typo never breaks the checkout.
  *

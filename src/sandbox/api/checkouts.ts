@@ -1,5 +1,5 @@
 /**
- * Checkouts (spec 4.4-4.5, SANDBOX.md "Lifecycle"): created Pending, valid for 30 minutes, optionally
+ * Checkouts (docs/hosted-pages.md, "Lifecycle on submission"): created Pending, valid for 30 minutes, optionally
  * tokenizing the card.
  */
 import { brandIds, optionalBoolean, requireObject, returnUrl, threeDSecureVersion, tokenize } from '../http/fields.js';
@@ -41,7 +41,7 @@ const ERROR_OF_STATE: Partial<Record<CheckoutState, { code: number; message: str
 /**
  * The status answer: the result follows the checkout's state (2 Pending, 0 Completed, -4 Declined,
  * -10 Customer processing error, 4 Timeout), with `body.error` and a requestCode for the error results.
- * The HTTP status is 200 whatever the result, as the provider answered status GETs (SANDBOX.md's table
+ * The HTTP status is 200 whatever the result, as the provider answered status GETs (the table of docs/api.md
  * gives 400 for -4 and -10; docs/api.md lists the difference). The body still carries the checkout, its
  * transaction and every payment attempt.
  */

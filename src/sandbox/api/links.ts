@@ -1,5 +1,5 @@
 /**
- * Payment links (spec 4.1-4.3, SANDBOX.md "Lifecycle"): parse -> validate -> domain -> envelope.
+ * Payment links (docs/hosted-pages.md, "Lifecycle on submission"): parse -> validate -> domain -> envelope.
  */
 import { absent, brandIds, duration, optionalBoolean, optionalString, requireObject, returnUrl, threeDSecureVersion, tokenize, type JsonObject } from '../http/fields.js';
 import { LINK_DEFAULT_BRAND_IDS } from '../domain/brands.js';

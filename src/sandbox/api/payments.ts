@@ -1,5 +1,5 @@
 /**
- * Direct payments (spec 4.6-4.7, SANDBOX.md "Payments and tokens", docs/api.md "Redirect payments"): card
+ * Direct payments (docs/test-cards.md, "Direct payments", docs/api.md "Redirect payments"): card
  * and token payments, redirect payments (a card brand's hosted form, bank and wallet pages), invoice
  * payments (AfterPay), their lookup, and capture, cancel and refund.
  */

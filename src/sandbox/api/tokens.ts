@@ -1,5 +1,5 @@
 /**
- * Tokens (spec 4.8, SANDBOX.md "Payments and tokens"): `POST {api}/tokens` saves a card, and the
+ * Tokens (docs/test-cards.md, "Direct payments"): `POST {api}/tokens` saves a card, and the
  * sandbox extension `GET {api}/tokens/{token}` reads what a token remembers (never the number).
  */
 import { brandById } from '../domain/brands.js';

@@ -184,7 +184,7 @@ export function referencesView(refs: TransactionReferences | undefined): Referen
 
 
 /**
- * `body.link` on creation (spec 4.1). The provider's creation answer carried what its retrieval answer
+ * `body.link` on creation (docs/api.md). The provider's creation answer carried what its retrieval answer
  * does: the status (its PHP client requires it), `tokenize` and `threeDSecure` (clients assert them on
  * the creation answer), so it is the retrieval view of the new link.
  */
@@ -192,7 +192,7 @@ export function linkCreatedView(link: LinkRecord, baseUrl: string): LinkAnswer {
   return linkView(link, link.status, baseUrl);
 }
 
-/** `body.link` on retrieval (spec 4.2). */
+/** `body.link` on retrieval (docs/api.md). */
 export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string): LinkAnswer {
   return {
     linkId: link.id,
@@ -205,7 +205,7 @@ export function linkView(link: LinkRecord, status: LinkStatus, baseUrl: string):
   };
 }
 
-/** `body.checkout` (spec 2.4). */
+/** `body.checkout` (docs/api.md). */
 export function checkoutView(checkout: CheckoutRecord, baseUrl: string): CheckoutAnswer {
   const view: CheckoutAnswer = {
     checkoutId: checkout.id,
@@ -252,7 +252,7 @@ export function paymentBody(p: PaymentRecord): PaymentBodyAnswer {
 }
 
 /**
- * One entry of `body.payments[]` (spec 2.5): its own result, description, header and body. A direct
+ * One entry of `body.payments[]` (docs/api.md): its own result, description, header and body. A direct
  * payment's answer is the same envelope around a richer body (see `api/payments.ts`).
  */
 export function paymentEntry<B extends PaymentBodyAnswer = PaymentBodyAnswer>(p: PaymentRecord, body: B): PaymentEnvelope<B>;

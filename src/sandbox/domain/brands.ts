@@ -1,4 +1,4 @@
-/** Payment brands the sandbox knows (SANDBOX.md, "Validation"; the provider's clients' brands.xml). */
+/** Payment brands the sandbox knows (docs/api.md, "Validation"; the provider's clients' brands.xml). */
 
 /**
  * How a brand is paid: `card` on the card form or with card data; `bank` a bank redirect (the customer

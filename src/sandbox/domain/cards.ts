@@ -113,7 +113,7 @@ export function spacedCardNumber(number: string, brandId: number | undefined): s
   return parts.join(' ');
 }
 
-/** All but the last four digits masked, e.g. `************1111` (SANDBOX.md, `displayHint`). */
+/** All but the last four digits masked, e.g. `************1111` (docs/test-cards.md, "Card data"). */
 export function maskCardNumber(number: string): string {
   return '*'.repeat(Math.max(0, number.length - 4)) + number.slice(-4);
 }

@@ -1,5 +1,5 @@
 /**
- * Capture, cancel and refund (spec 4.7, SANDBOX.md "Payments and tokens"): what a follow-up may move, the
+ * Capture, cancel and refund (docs/test-cards.md, "Direct payments"): what a follow-up may move, the
  * amount it moves, the follow-up's own record and the original after it. Pure: ids and time are passed in.
  */
 import { businessRule, ERROR_CODES, RESULTS } from '../errors.js';

@@ -1,12 +1,12 @@
 /**
- * The lifecycle of links, checkouts and payments (SANDBOX.md, "Lifecycle"): every state a resource can be
+ * The lifecycle of links, checkouts and payments (docs/hosted-pages.md, "Lifecycle on submission"): every state a resource can be
  * in, every transition between them, and what each state answers. Pure: the time is passed in, records go
  * in and new records come out; services store them.
  */
 import { businessRule, ERROR_CODES, RESULTS, type ResultKind } from '../errors.js';
 import type { CheckoutRecord, CheckoutState, LinkRecord, LinkStatus, LinkStoredStatus, CheckoutStoredState, PaymentRecord } from './records.js';
 
-/** A checkout identifier is valid for 30 minutes (spec section 8). */
+/** A checkout identifier is valid for 30 minutes (docs/api.md). */
 export const CHECKOUT_VALIDITY_MS = 30 * 60_000;
 
 /** Failed attempts after which a link or checkout is declined. */
@@ -125,7 +125,7 @@ export function closeChallenge(checkout: CheckoutRecord, now: number): CheckoutR
   return { ...checkout, challengeOpen: false, updatedAt: now };
 }
 
-/** A link cancelled by the merchant (spec 4.3): only a READY or PENDING link can be, else -8. */
+/** A link cancelled by the merchant (docs/api.md): only a READY or PENDING link can be, else -8. */
 export function cancelLink(link: LinkRecord, now: number): LinkRecord {
   const status = linkStatus(link, now);
   if (status !== 'READY' && status !== 'PENDING') {

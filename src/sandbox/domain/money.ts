@@ -1,5 +1,5 @@
 /**
- * Currencies the sandbox knows, with their ISO 4217 minor units, and the amount rules of SANDBOX.md:
+ * Currencies the sandbox knows, with their ISO 4217 minor units, and the amount rules of docs/api.md "Validation":
  * a finite number > 0, at most the currency's decimals, at most 999,999,999.
  */
 const MINOR_UNITS: Record<string, number> = {

@@ -69,7 +69,7 @@ export function returnUrlWith(returnUrl: string, params: Array<[string, string]>
 }
 
 /**
- * The spec 4.9 / SANDBOX.md redirect: link `linkId=<id>&id=<paymentId>` (no `id` after the decline
+ * The redirect of docs/hosted-pages.md: link `linkId=<id>&id=<paymentId>` (no `id` after the decline
  * button); checkout `checkoutId=<id>`, plus `&id=<paymentId>` when paid.
  */
 export function merchantRedirect(parent: Parent, ending: Ending, paymentId?: string): string {

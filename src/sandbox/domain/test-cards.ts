@@ -1,5 +1,5 @@
 /**
- * The sandbox's test cards (SANDBOX.md, "Test cards"): the only card numbers it processes, each with the
+ * The sandbox's test cards (docs/test-cards.md, "The table"): the only card numbers it processes, each with the
  * outcome it asks for. Shared by the outcome engine, the hosted pages' sandbox banner and the CLI's
  * `--outcome` names.
  */

@@ -1,5 +1,5 @@
 /**
- * Bank and wallet redirect payments (SANDBOX.md, "Bank redirect payments"; docs/api.md "Redirect
+ * Bank and wallet redirect payments (docs/api.md, "Redirect payments"; docs/api.md "Redirect
  * payments"): created Pending, resolved by the customer on the sandbox's bank or wallet page, or, for
  * API-only tests, by the provider's staging convention on the amount's integer part when the payment is
  * read. Call the writers inside `sandbox.store.write`.

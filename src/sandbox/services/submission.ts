@@ -1,9 +1,9 @@
 /**
- * What a customer's submission on a hosted page does to its link or checkout (SANDBOX.md, "Lifecycle"),
+ * What a customer's submission on a hosted page does to its link or checkout (docs/hosted-pages.md, "Lifecycle on submission"),
  * or to a card redirect payment (docs/api.md, "Redirect payments"):
  * one-time form tokens, the charge, the attempt count, the parent's status (PAID, DECLINED after three
  * failed attempts, DECLINEDBYCUSTOMER, PENDING / `challengeOpen` while 3-D Secure is open), and the
- * redirect to the merchant's `returnUrl` with the query of spec 4.9.
+ * redirect to the merchant's `returnUrl` with the query of docs/api.md.
  *
  * The lifecycle's rules live in `domain/lifecycle.ts`; this applies them to stored records. Every function
  * here is synchronous and runs inside `sandbox.store.write(...)`: checking a form token,

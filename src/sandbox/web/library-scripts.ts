@@ -1,5 +1,5 @@
 /**
- * The browser library's scripts as a sandbox serves them (SANDBOX.md, "Paths"): one ES5 core wrapped per kind
+ * The browser library's scripts as a sandbox serves them (docs/api.md, "Endpoints"): one ES5 core wrapped per kind
  * with the sandbox's base URL built in, its versioned path and its Subresource Integrity hash. Apart from
  * the routes (web/library.ts) so the package's public entry can export `servedLibrary` and
  * `libraryScriptTag` with types that depend on nothing but Node's.

@@ -1,5 +1,5 @@
 /**
- * Serves the browser library (SANDBOX.md, "Paths"): `/paymentlink/{version}/paymentlink-library.js` (global
+ * Serves the browser library (docs/api.md, "Endpoints"): `/paymentlink/{version}/paymentlink-library.js` (global
  * `PaymentLink`) and `/checkout/{version}/checkout-library.js` (global `Checkout`), built by
  * web/library-scripts.ts; and the demo merchant page `/__sandbox/demo/{id}`.
  */
