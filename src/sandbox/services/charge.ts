@@ -283,6 +283,8 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
       fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear, req.customerId),
       behaviour: source.behaviour,
       displayHint: source.displayHint,
+      // Kept on the token so a one-click checkout with `useCustomerTokens` finds it by the customer id.
+      ...(req.customerId !== undefined ? { customerId: req.customerId } : {}),
     };
     if (outcome.result === 0) record.token = tokenOf(sandbox, record, pending);
     else record.challenge = { behaviour: source.behaviour, cvvPresented: source.cvvPresented, tokenize: pending };
@@ -299,7 +301,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
 function tokenOf(
   sandbox: SaveTokenDeps,
   record: PaymentRecord,
-  pending: { fingerprint: string; behaviour: string; displayHint: string },
+  pending: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined },
 ): { token: string; displayHint: string } {
   const card = record.card!;
   const token = saveToken(sandbox, {
@@ -313,6 +315,7 @@ function tokenOf(
     expiryMonth: card.expiryMonth,
     expiryYear: card.expiryYear,
     holderName: card.holderName,
+    customer: pending.customerId !== undefined ? { customerId: pending.customerId } : undefined,
   });
   return { token: token.token, displayHint: token.displayHint };
 }
