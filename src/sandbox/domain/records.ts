@@ -98,6 +98,20 @@ export interface CheckoutRecord extends StoredDocument {
   updatedAt: number;
 }
 
+/**
+ * How 3-D Secure went for a payment that sent `body.threeDSecure` (the SDKs' ResponseThreeDSecure): the
+ * protocol version, whether the card is enrolled (`Y`/`N`), the authentication's result (`Y` authenticated,
+ * `N` failed), and for 3DS 2.x the flow (`FRICTIONLESS` or `CHALLENGE`). With external MPI data the
+ * merchant authenticated already: the answer carries its `eci` and no flow.
+ */
+export interface ThreeDSecureResult {
+  version: string;
+  enrollmentResult?: 'Y' | 'N' | undefined;
+  authenticationResult?: 'Y' | 'N' | undefined;
+  flow?: 'FRICTIONLESS' | 'CHALLENGE' | undefined;
+  eci?: string | undefined;
+}
+
 /** A one-click checkout's request (the portal's One-Click Checkout page, the SDKs' OneClick class). */
 export interface OneClickRequest {
   /** Specific tokens to offer, as sent. */
@@ -213,6 +227,8 @@ export interface PaymentRecord extends StoredDocument {
    * A payment waiting for 3-D Secure (result 2): what the challenge needs to finish it. Never card data:
    * the token fingerprint is a keyed hash, the behaviour an outcome name.
    */
+  /** `body.threeDSecure` of a direct card payment that sent one: how 3-D Secure went (answered as `body.threeDSecure`). */
+  threeDSecure?: ThreeDSecureResult | undefined;
   challenge?: { behaviour: string; cvvPresented: boolean; tokenize?: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined } | undefined } | undefined;
   updatedAt: number;
 }
