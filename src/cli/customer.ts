@@ -48,6 +48,8 @@ export interface PlayCustomerOptions {
   holderName?: string | undefined;
   /** Tick "save card" (checkouts with tokenize INQUIRE). */
   saveCard?: boolean | undefined;
+  /** Pay with the first saved card a one-click checkout offers (its CVV only: `cvv`, default "123"). */
+  savedCard?: boolean | undefined;
   /** Press the decline button instead of paying. */
   decline?: boolean | undefined;
   /** The code for a 3-D Secure challenge; `null` presses cancel. @default "1234" */
@@ -259,10 +261,17 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
 
   let fields: Record<string, string | undefined>;
   let action: PlayStep['action'];
+  const savedToken = options.savedCard && !options.decline ? new RegExp(`name="${F.savedToken}" value="([^"]+)"`).exec(html)?.[1] : undefined;
+  if (options.savedCard && !options.decline && savedToken === undefined) {
+    throw new ApiResponseError(`--saved-card: the hosted page of ${kind} ${id} offers no saved card (a one-click checkout's oneClick tokens or useCustomerTokens).`, undefined, undefined);
+  }
   if (options.decline) {
     fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.decline };
     action = 'decline';
     result.expectedResult = -10;
+  } else if (savedToken !== undefined) {
+    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: savedToken, [F.cvv]: options.cvv ?? '123' };
+    action = 'pay';
   } else {
     const { number, known } = chosen!;
     // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.

@@ -197,6 +197,7 @@ function registerPay(program: Command, run: Runner): void {
     .option('--card <number>', 'card number to type (spaces allowed)')
     .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed`)
     .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
+    .option('--saved-card', "pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)")
     .option('--decline', 'press the decline button instead of paying')
     .option('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)', undefined)
     .option('--3ds-cancel', 'cancel the 3-D Secure challenge')

@@ -234,6 +234,8 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     const observed: ObservedRequest = { method, path, query: queryText, status: 200, kind: 'unmatched', startedAt: sandbox.clock.now(), durationMs: 0 };
     const client = readClientMark(event.node.req.headers);
     if (client !== undefined) observed.client = client;
+    // Whether credentials were sent at all (the advisor's sends-no-credentials); their value is never kept.
+    observed.authorization = event.node.req.headers.authorization !== undefined;
     const x: Exchange = { event, method, path, observed };
 
     try {

@@ -72,7 +72,7 @@ describe('paylink advise', () => {
     const report = run.json;
     expect(report.businessId).toBe('cli-careless-1');
     expect(report.summary).toMatchObject({ errors: 1, warnings: 1 });
-    expect(report.checks).toHaveLength(9);
+    expect(report.checks).toHaveLength(10);
     expect(report.checks.find((c: any) => c.id === 'money')).toMatchObject({ status: 'failed', findings: 1, severity: 'error', doc: 'docs/advisor.md#money' });
     expect(report.checks.find((c: any) => c.id === 'webhook-signature')).toMatchObject({ status: 'needs-data' });
     expect(report.findings.map((f: any) => f.check).sort()).toEqual(['money', 'reuses-tracking-code']);
@@ -107,8 +107,8 @@ describe('paylink advise', () => {
     const run = await paylink(['advise', '--business', 'cli-careless-3', '--fail-on', 'error', '--junit', file]);
     expect(run.code).toBe(3);
     const xml = readFileSync(file, 'utf8');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="paylink advise" tests="9" failures="1" skipped="2">/);
-    expect(xml.match(/<testcase /g)).toHaveLength(9);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="paylink advise" tests="10" failures="1" skipped="2">/);
+    expect(xml.match(/<testcase /g)).toHaveLength(10);
     expect(xml).toMatch(/<testcase classname="paylink.advise" name="money: [^"]*"><failure type="error" message="1 finding: An amount of 7.125 EUR was refused/);
     // Below --fail-on: passing, its finding in the output.
     expect(xml).toMatch(/<testcase classname="paylink.advise" name="reuses-tracking-code: [^"]*"><system-out>\[warning\] cli-careless-3: /);

@@ -69,6 +69,11 @@ describe('paylink trigger', () => {
     expect(byName['refund.partial'].events.map((e: any) => e.action)).toEqual(['payment', 'refund', 'payment']);
     expect(byName['afterpay.under-age'].events[0].result).toBe(-4);
     expect(byName['sepa-debit.captured'].events.map((e: any) => e.action)).toEqual(['authorize', 'capture', 'authorize', 'capture', 'authorize', 'refund', 'authorize']);
+    // 3DS 2.0 and one-click (issue 29): the challenged payment ends approved, the one-click payment pays the saved card.
+    expect(byName['payment.3ds2-frictionless'].events[0].result).toBe(0);
+    expect(byName['payment.3ds2-challenge'].events.map((e: any) => e.result)).toEqual([2, 0]);
+    expect(byName['checkout.one-click'].events[0].result).toBe(0);
+    expect(byName['checkout.one-click'].ids.token).toEqual(expect.any(String));
   }, 180_000);
 
   it('takes --amount, --currency, --brand and --set into the requests it sends', async () => {

@@ -39,6 +39,19 @@ export async function requestJson(url: string, init: RequestInit = {}): Promise<
   return { status: response.status, headers: response.headers, body, text };
 }
 
+/**
+ * The HTTP Basic credentials the helper's `get` and `post` send unless a test gives its own
+ * `authorization`: the provider required them on every call, and the advisor's sends-no-credentials flags a
+ * business whose calls come without them. The sandbox takes any credentials by default.
+ */
+export const TEST_AUTHORIZATION = `Basic ${Buffer.from('test:test').toString('base64')}`;
+
+function withCredentials(headers: RequestInit['headers'] | undefined): Record<string, string> {
+  const given = new Headers(headers);
+  if (!given.has('authorization')) given.set('authorization', TEST_AUTHORIZATION);
+  return Object.fromEntries(given.entries());
+}
+
 /** Creates a sandbox before the file's tests and closes it after; `options` go to `startSandbox`. */
 export function useSandbox(options: Partial<StartSandboxOptions> = {}): TestSandbox {
   let running: RunningSandbox | undefined;
@@ -55,12 +68,12 @@ export function useSandbox(options: Partial<StartSandboxOptions> = {}): TestSand
     },
     dbPath,
     dir,
-    get: (path, init) => requestJson(handle.url + path, init),
+    get: (path, init = {}) => requestJson(handle.url + path, { ...init, headers: withCredentials(init.headers) }),
     post: (path, body, init = {}) =>
       requestJson(handle.url + path, {
         method: 'POST',
         ...init,
-        headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+        headers: withCredentials({ 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) }),
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     async restart(more = {}) {

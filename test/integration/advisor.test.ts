@@ -271,6 +271,7 @@ describe('the advice endpoint', () => {
       'webhook-signature',
       'stale-status',
       'double-charge-after-ghost',
+      'sends-no-credentials',
     ]);
     const bad = await sb.get('/__sandbox/advice?since=yesterday');
     expect(bad.status).toBe(400);

@@ -16,6 +16,8 @@ export interface PayFlags {
   card?: string;
   outcome?: string;
   saveCard?: boolean;
+  /** Pay a one-click checkout with its first saved card. */
+  savedCard?: boolean;
   decline?: boolean;
   threeDsCode?: string;
   threeDsCancel?: boolean;
@@ -74,6 +76,7 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
       outcome,
       decline,
       saveCard: flags.saveCard,
+      savedCard: flags.savedCard,
       threeDSCode: flags.threeDsCancel ? null : flags.threeDsCode,
       expiryMonth: flags.expiryMonth === undefined ? undefined : parseMonth(flags.expiryMonth),
       expiryYear: flags.expiryYear === undefined ? undefined : parseYear(flags.expiryYear),
@@ -99,6 +102,7 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
       ['--card', flags.card !== undefined],
       ['--decline', flags.decline === true],
       ['--save-card', flags.saveCard === true],
+      ['--saved-card', flags.savedCard === true],
       ['--3ds-code', flags.threeDsCode !== undefined],
       ['--3ds-cancel', flags.threeDsCancel === true],
       ['--expiry-month', flags.expiryMonth !== undefined],

@@ -5,7 +5,8 @@
  * the admin API.
  */
 import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
-import { playCustomer, playSimulator } from '../customer.js';
+import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
+import { CHALLENGE_FIELDS, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
@@ -141,6 +142,8 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     return id;
   };
   const post = async (kind: keyof typeof CREATE_ROUTE, doc: Record<string, unknown>, what: string) => expectOk(await client.api.createFrom<any>(kind, finish(doc)), what).body;
+  // The customer of the one-click scenario: whose saved cards a checkout offers.
+  const customerId = trackingCode(scenario.name, 'customer');
 
   for (const step of scenario.steps) {
     note(describe(step));
@@ -163,9 +166,13 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             body: {
               transaction: { ...t, brandId: card.brandId },
               card: { number: card.number, cvv: card.brandId === 1030 ? '1234' : '123', expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER },
+              ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
           }),
         );
+        if (step.challengeCode !== undefined && answer.body?.result === 2 && typeof answer.body?.body?.redirect?.url === 'string') {
+          await answerChallenge(answer.body.body.redirect.url, step.challengeCode);
+        }
         // A decline or failure asked for is what the scenario produces: only an answer without a payment is an error.
         const id = answer.body?.body?.id;
         if (typeof id !== 'string') expectOk(answer, `${scenario.name}: ${step.as}`);
@@ -190,6 +197,17 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         paymentIds.push(body.body.id);
         return;
       }
+      case 'token': {
+        const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
+        const card = cardForOutcome('approved', cardBrands) ?? cardForOutcome('approved')!;
+        const body = await post(
+          'token',
+          { body: { card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3) }, customer: { customerId } } },
+          `${scenario.name}: token`,
+        );
+        ids[step.as] = body.body.token;
+        return;
+      }
       case 'link':
       case 'checkout': {
         const t = { ...transaction(step.as), authorizationMode: 'payment' };
@@ -197,7 +215,13 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const doc =
           step.do === 'link'
             ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
-            : { body: { transaction: t, checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } };
+            : {
+                body: {
+                  transaction: t,
+                  checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}), ...(step.oneClick ? { oneClick: { useCustomerTokens: true } } : {}) },
+                  ...(step.oneClick ? { customer: { customerId } } : {}),
+                },
+              };
         const body = await post(step.do, doc, `${scenario.name}: ${step.do}`);
         ids[step.as] = step.do === 'link' ? body.body.link.linkId : body.body.checkout.checkoutId;
         return;
@@ -210,6 +234,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           outcome: step.outcome ?? 'approved',
           ...(step.threeDSCode !== undefined ? { threeDSCode: step.threeDSCode } : {}),
           saveCard: step.saveCard,
+          savedCard: step.savedCard,
           // The returnUrl is nobody's: the scenario is about the payment and its webhooks.
           follow: false,
         });
@@ -286,6 +311,19 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     }
   }
 
+  /** The customer on the 3-D Secure page of a direct payment: the code, or cancel for null. */
+  async function answerChallenge(url: string, code: string | null): Promise<void> {
+    const page = await client.page(url);
+    const formToken = hiddenInput(await page.text(), CHALLENGE_FIELDS.formToken);
+    if (formToken === undefined) throw new Error(`scenario ${scenario.name}: the 3-D Secure page offers no form (HTTP ${page.status}).`);
+    const fields =
+      code === null
+        ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
+        : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+    const answered = await client.postForm(url, fields);
+    await answered.body?.cancel();
+  }
+
   const result: TriggerResult = { scenario: scenario.name, businessId: client.businessId, ids };
   note('Reading the events it made');
   try {
@@ -315,6 +353,8 @@ function describe(step: Step): string {
     case 'refund':
     case 'cancel':
       return `${step.do[0]!.toUpperCase()}${step.do.slice(1)} of ${step.of}`;
+    case 'token':
+      return 'Saving a card for the customer';
     case 'link':
     case 'checkout':
       return `Creating a ${step.do === 'link' ? 'payment link' : 'checkout'}`;

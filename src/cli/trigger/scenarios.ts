@@ -8,13 +8,25 @@ import type { OutcomeName } from '../../sandbox/domain/test-cards.js';
 /** A step: what is done, and under which name its id is kept for later steps and the output. */
 export type Step =
   /** A direct card payment (`POST /payments`) with the first test card of `outcome` (of `--brand` when given). */
-  | { do: 'card-payment'; as: string; outcome?: OutcomeName; authorize?: boolean; sameTrackingCodeAs?: string }
+  | {
+      do: 'card-payment';
+      as: string;
+      outcome?: OutcomeName;
+      authorize?: boolean;
+      sameTrackingCodeAs?: string;
+      /** `body.threeDSecure` sent with it (3DS 2.0: `{version: "2"}`). */
+      threeDSecure?: Record<string, string>;
+      /** A payment waiting for 3-D Secure: the customer answers its challenge with this code (null: cancel). */
+      challengeCode?: string | null;
+    }
+  /** A saved card (`POST /tokens`) of the scenario's customer id, approved card (of `--brand` when given). */
+  | { do: 'token'; as: string }
   /** Capture, refund or cancel of the payment named `of`; `part` of what is left (default all). */
   | { do: 'capture' | 'refund' | 'cancel'; of: string; as: string; part?: number }
   /** A payment link or a checkout, its hosted page to be played by `hosted-page`. */
-  | { do: 'link' | 'checkout'; as: string; tokenize?: 'inquire'; threeDSecure?: boolean }
+  | { do: 'link' | 'checkout'; as: string; tokenize?: 'inquire'; threeDSecure?: boolean; oneClick?: boolean }
   /** The customer on the hosted page of `of`: a test card of `outcome`, the 3-D Secure code (null: cancel), saving the card. */
-  | { do: 'hosted-page'; of: string; outcome?: OutcomeName; threeDSCode?: string | null; saveCard?: boolean; as: string }
+  | { do: 'hosted-page'; of: string; outcome?: OutcomeName; threeDSCode?: string | null; saveCard?: boolean; savedCard?: boolean; as: string }
   /** A bank or wallet payment (iDEAL unless `--brand` names another), waiting for its page. */
   | { do: 'bank-payment'; as: string; amount?: number; authorize?: boolean }
   /** The customer on the bank or wallet page of `of`. */
@@ -165,6 +177,28 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       { do: 'checkout', as: 'checkout', threeDSecure: true },
       { do: 'hosted-page', of: 'checkout', threeDSCode: '1234', as: 'payment' },
+    ],
+  },
+  {
+    name: 'payment.3ds2-frictionless',
+    description: 'A direct card payment with threeDSecure version 2 and an approved card: authenticated without a challenge (flow FRICTIONLESS).',
+    events: ['Transaction.Create'],
+    steps: [{ do: 'card-payment', as: 'payment', threeDSecure: { version: '2' } }],
+  },
+  {
+    name: 'payment.3ds2-challenge',
+    description: 'A direct payment with threeDSecure version 2 and the 3-D Secure card: challenged (flow CHALLENGE), code 1234 authenticates it.',
+    events: ['Transaction.Create', 'Transaction.Update'],
+    steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure: { version: '2' }, challengeCode: '1234' }],
+  },
+  {
+    name: 'checkout.one-click',
+    description: "A card saved for a customer id, then a one-click checkout (useCustomerTokens) paid with that saved card and its CVV only: a token payment.",
+    events: ['Transaction.Create'],
+    steps: [
+      { do: 'token', as: 'token' },
+      { do: 'checkout', as: 'checkout', oneClick: true },
+      { do: 'hosted-page', of: 'checkout', savedCard: true, as: 'payment' },
     ],
   },
   {

@@ -5,7 +5,7 @@
  * a pay and a decline button.
  */
 import { CARD_FIELDS as F, FIELD_LIMITS, FORM_ACTIONS, SAVE_CARD_ON } from '../../sandbox/domain/hosted-form.js';
-import { html } from '../html.js';
+import { html, type SafeHtml } from '../html.js';
 import { hostedLayout } from './layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
 
@@ -18,6 +18,10 @@ export interface CardFormView extends OrderSummary {
   /** Brands offered, in the merchant's order. */
   brands: Array<{ id: number; name: string }>;
   tokenize: 'FALSE' | 'INQUIRE' | 'TRUE';
+  /** One-click checkouts: the saved cards offered beside the card form (brand, last four digits, expiry). */
+  savedCards?: SavedCardView[] | undefined;
+  /** Whether a saved card is paid with its security code (the checkout's `oneClick.requireCvv`, default true). */
+  savedCardCvv?: boolean | undefined;
   /** Why the last attempt failed, or why the form is shown again. */
   error?: string | undefined;
   /** Attempts left after a failed one (shown with the error). */
@@ -26,6 +30,47 @@ export interface CardFormView extends OrderSummary {
   values?: { holderName?: string; expiryMonth?: string; expiryYear?: string; saveCard?: boolean } | undefined;
   /** The sandbox clock's year and month, for the past-expiry check (the clock can be moved). */
   now: { year: number; month: number };
+}
+
+/** A saved card as the form shows it: never more of the number than its last four digits. */
+export interface SavedCardView {
+  token: string;
+  brandName: string;
+  lastFourDigits: string;
+  expiry: string;
+  cvvLength: number;
+}
+
+/**
+ * The saved cards of a one-click checkout: a form of its own after the card form (same one-time token, same
+ * page address, so whatever reads the page's first form still finds the card form) with one radio button
+ * per card, the security code and a pay button.
+ */
+function savedCardsForm(view: CardFormView): SafeHtml | '' {
+  const cards = view.savedCards ?? [];
+  if (cards.length === 0) return '';
+  const longest = Math.max(...cards.map((c) => c.cvvLength));
+  const items = cards.map(
+    (c, i) =>
+      html`<li><label class="pl-check" for="pl-saved-${i}"><input type="radio" id="pl-saved-${i}" name="${F.savedToken}" value="${c.token}" data-paylink-saved-card="${c.lastFourDigits}"${i === 0 ? html` checked` : ''} required> ${c.brandName} •••• ${c.lastFourDigits} <span class="pl-muted">(expires ${c.expiry})</span></label></li>`,
+  );
+  return html`<form id="pl-saved-form" method="post" action="${view.action}" data-paylink-form="saved" aria-labelledby="pl-saved-title">
+  <input type="hidden" name="${F.formToken}" value="${view.formToken}">
+  <input type="hidden" name="${F.framed}" value="">
+  <h2 id="pl-saved-title" class="pl-subtitle">Or pay with a saved card</h2>
+  <ul class="pl-saved-cards">${items}</ul>
+  ${
+    view.savedCardCvv !== false
+      ? html`<div class="pl-field">
+    <label for="pl-savedCvv">Security code of the saved card</label>
+    <input type="password" id="pl-savedCvv" name="${F.cvv}" inputmode="numeric" autocomplete="cc-csc" maxlength="${longest}" required placeholder="CVV">
+  </div>`
+      : ''
+  }
+  <div class="pl-actions">
+    <button type="submit" class="pl-pay" id="pl-pay-saved" name="${F.action}" value="${FORM_ACTIONS.pay}">Pay ${view.amountText} with the saved card</button>
+  </div>
+</form>`;
 }
 
 /** The card form page. */
@@ -86,6 +131,7 @@ ${alertRegion(message)}
     <button type="submit" class="pl-decline" id="pl-decline" name="${F.action}" value="${FORM_ACTIONS.decline}" data-paylink-action="${FORM_ACTIONS.decline}" formnovalidate>Decline payment</button>
   </div>
 </form>
+${savedCardsForm(view)}
 </section>`;
   return hostedLayout({
     title: `Pay ${view.amountText}`,

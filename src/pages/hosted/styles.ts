@@ -104,6 +104,9 @@ input[aria-invalid=true] { border-color: ${v('--pl-error')}; }
 .pl-field-error:empty { display: none; }
 .pl-check { display: flex; gap: 8px; align-items: flex-start; font-weight: 400; }
 .pl-check input { margin-top: 3px; }
+.pl-subtitle { font-size: 1rem; margin: 16px 0 8px; }
+.pl-saved-cards { list-style: none; padding: 0; margin: 0 0 12px; display: grid; gap: 6px; }
+.pl-muted { opacity: 0.75; }
 .pl-notice { margin: 0 0 14px; padding: 8px 10px; border-left: 4px solid ${v('--pl-info')}; background: #eef9fc; font-size: .95em; }
 .pl-alert { margin: 0 0 16px; padding: 10px 12px; border-left: 4px solid ${v('--pl-error')}; background: #fdeeed; color: #7a1d14; }
 .pl-alert:empty { display: none; }

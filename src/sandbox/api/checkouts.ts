@@ -2,14 +2,48 @@
  * Checkouts (docs/hosted-pages.md, "Lifecycle on submission"): created Pending, valid for 30 minutes, optionally
  * tokenizing the card.
  */
-import { brandIds, optionalBoolean, requireObject, returnUrl, threeDSecureVersion, tokenize } from '../http/fields.js';
+import { brandIds, isObject, optionalBoolean, optionalIdentifier, optionalObject, requireObject, returnUrl, threeDSecureVersion, tokenize, type JsonObject } from '../http/fields.js';
 import { checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
-import type { CheckoutRecord, CheckoutState } from '../domain/records.js';
+import type { CheckoutRecord, CheckoutState, OneClickRequest } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
-import { errorBody, errorOf, FAILURES, missingProperty, RESULTS } from '../errors.js';
+import { errorBody, errorOf, FAILURES, invalidValue, missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
 import { checkoutView, transactionView, type CheckoutBody } from '../domain/answers.js';
+
+/** A list of token strings at `path` (at most 100, each a non-empty string). */
+function tokenList(value: unknown, path: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw invalidValue(path, 'Expected a list of tokens.');
+  if (value.length > 100) throw invalidValue(path, 'At most 100 tokens.');
+  return value.map((token, i) => {
+    if (typeof token !== 'string' || token.trim() === '') throw invalidValue(`${path}[${i}]`, 'Expected a token (a string).');
+    return token;
+  });
+}
+
+/**
+ * The one-click part of a checkout: `body.checkout.oneClick` {tokens, useCustomerTokens, requireCvv,
+ * threeDSecure} as the SDKs send it, and `body.checkout.tokens` / `useCustomerTokens` as the portal's
+ * One-Click Checkout page words them (both spellings together make one superset). Undefined for a checkout
+ * that asks for neither.
+ */
+function oneClickOf(c: JsonObject): { oneClick: OneClickRequest; tokensPath: string } | undefined {
+  const nested = optionalObject(c.oneClick, 'body.checkout.oneClick') ?? {};
+  const nestedTokens = tokenList(nested.tokens, 'body.checkout.oneClick.tokens');
+  const flatTokens = tokenList(c.tokens, 'body.checkout.tokens');
+  const useCustomerTokens = optionalBoolean(nested.useCustomerTokens, 'body.checkout.oneClick.useCustomerTokens') ?? optionalBoolean(c.useCustomerTokens, 'body.checkout.useCustomerTokens');
+  const requireCvv = optionalBoolean(nested.requireCvv, 'body.checkout.oneClick.requireCvv');
+  const threeDSecure = optionalBoolean(nested.threeDSecure, 'body.checkout.oneClick.threeDSecure');
+  if (!isObject(c.oneClick) && flatTokens === undefined && useCustomerTokens === undefined) return undefined;
+  const tokens = nestedTokens === undefined && flatTokens === undefined ? undefined : [...new Set([...(nestedTokens ?? []), ...(flatTokens ?? [])])];
+  const oneClick: OneClickRequest = {};
+  if (tokens !== undefined) oneClick.tokens = tokens;
+  if (useCustomerTokens !== undefined) oneClick.useCustomerTokens = useCustomerTokens;
+  if (requireCvv !== undefined) oneClick.requireCvv = requireCvv;
+  if (threeDSecure !== undefined) oneClick.threeDSecure = threeDSecure;
+  return { oneClick, tokensPath: nestedTokens === undefined && flatTokens !== undefined ? 'body.checkout.tokens' : 'body.checkout.oneClick.tokens' };
+}
 
 async function createCheckout(req: RouteRequest) {
   const { sandbox } = req;
@@ -24,8 +58,23 @@ async function createCheckout(req: RouteRequest) {
   // The portal's "3D Secure with Checkout": the flag turns the challenge on, the version says which protocol.
   const threeDSecure = optionalBoolean(c.threeDSecure, 'body.checkout.threeDSecure') ?? false;
   const version = threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
+  // The portal's One-Click Checkout: saved cards offered beside the card form.
+  const oneClick = oneClickOf(c);
+  const customer = optionalObject(body.customer, 'body.customer');
+  const customerId = customer === undefined ? undefined : optionalIdentifier(customer.customerId, 'body.customer.customerId', { max: 100 });
 
-  const checkout = await sandbox.services.checkouts.create({ businessId, transaction, brandIds: brands, returnUrl: url, tokenize: tokenizeMode, threeDSecure, threeDSecureVersion: version });
+  const checkout = await sandbox.services.checkouts.create({
+    businessId,
+    transaction,
+    brandIds: brands,
+    returnUrl: url,
+    tokenize: tokenizeMode,
+    threeDSecure,
+    threeDSecureVersion: version,
+    oneClick: oneClick?.oneClick,
+    tokensPath: oneClick?.tokensPath,
+    customerId,
+  });
   return envelope(sandbox, RESULTS.pending, {
     checkout: checkoutView(checkout, sandbox.baseUrl),
     transaction: transactionView(checkout.transaction),

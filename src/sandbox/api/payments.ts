@@ -20,6 +20,7 @@ import {
   requireObject,
   requireString,
   returnUrl,
+  threeDSecureRequest,
   trackingCode as parseTrackingCode,
   type Json,
   type JsonObject,
@@ -211,6 +212,8 @@ async function createPayment(req: RouteRequest) {
   // The token a tokenized payment saves is keyed by the customer too, when the request names one.
   const customer = optionalObject(body.customer, 'body.customer');
   const customerId = customer === undefined ? undefined : optionalIdentifier(customer.customerId, 'body.customer.customerId', { max: 100 });
+  // The portal's 3DS 2.0 with Payments API: the version asked for, or external MPI data.
+  const threeDSecure = threeDSecureRequest(body.threeDSecure, 'body.threeDSecure');
 
   const record = await payments.create({
     via: 'card',
@@ -228,6 +231,7 @@ async function createPayment(req: RouteRequest) {
       brandId,
       tokenize,
       customerId,
+      threeDSecure,
     },
   });
   return paymentReply(record);

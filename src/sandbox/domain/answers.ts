@@ -7,7 +7,7 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { AuthorizationMode, CardSummary, CheckoutRecord, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, PaymentRedirect, TransactionFields, TransactionReferences } from './records.js';
+import type { AuthorizationMode, CardSummary, CheckoutRecord, OneClickRequest, ThreeDSecureResult, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, PaymentRedirect, TransactionFields, TransactionReferences } from './records.js';
 
 // ---- The wire types: what the API answers ----
 
@@ -76,6 +76,8 @@ export interface CheckoutAnswer {
   expirationTime: string;
   tokenize: CheckoutRecord['tokenize'];
   threeDSecure?: true;
+  /** One-click checkouts: what `body.checkout.oneClick` asked for. */
+  oneClick?: OneClickRequest;
 }
 
 /** `body.card`: the card's summary, without a holder name when none was sent. */
@@ -113,6 +115,8 @@ export interface PaymentBodyAnswer {
   transaction: PaymentTransactionAnswer;
   card?: CardAnswer;
   token?: { token: string; displayHint: string };
+  /** How 3-D Secure went, for a payment that sent `body.threeDSecure` (the SDKs' ResponseThreeDSecure). */
+  threeDSecure?: ThreeDSecureResult;
   redirect?: PaymentRedirect;
   error?: ErrorAnswer;
 }
@@ -216,6 +220,8 @@ export function checkoutView(checkout: CheckoutRecord, baseUrl: string): Checkou
   };
   // The portal's 3-D Secure checkout answers `threeDSecure: true`; its other examples show no such field.
   if (checkout.threeDSecure === true) view.threeDSecure = true;
+  // One-click (the SDKs' ResponseCheckout carries `oneClick` as it was sent): echoed as asked for.
+  if (checkout.oneClick !== undefined) view.oneClick = { ...checkout.oneClick };
   return view;
 }
 
@@ -246,6 +252,7 @@ export function paymentBody(p: PaymentRecord): PaymentBodyAnswer {
   const body: PaymentBodyAnswer = { transaction: paymentTransactionView(p) };
   if (p.card !== undefined) body.card = cardView(p.card);
   if (p.token !== undefined) body.token = { ...p.token };
+  if (p.threeDSecure !== undefined) body.threeDSecure = { ...p.threeDSecure };
   if (p.redirect !== undefined) body.redirect = p.redirect.fields !== undefined ? { ...p.redirect, fields: { ...p.redirect.fields } } : { ...p.redirect };
   if (p.error !== undefined) body.error = errorBody(p.error);
   return body;

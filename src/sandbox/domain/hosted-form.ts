@@ -21,6 +21,8 @@ export const CARD_FIELDS = {
   cvv: 'cvv',
   holderName: 'holderName',
   saveCard: 'saveCard',
+  /** One-click checkouts: the saved card (token) chosen instead of a typed card. */
+  savedToken: 'savedToken',
 } as const;
 
 /** The names of the 3-D Secure form's fields. */

@@ -40,6 +40,8 @@ export interface ObservedRequest {
   location?: string | undefined;
   /** The request mark (`x-paylink-client`): which of paylink's own tools sent it; undefined for anyone else. */
   client?: ClientTool | undefined;
+  /** Whether the request carried an `Authorization` header (the provider required HTTP Basic on every call); never its value. */
+  authorization?: boolean | undefined;
   /** The API fault that fired for this request (docs/faults.md); `status` is then 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
   /** The route that answered, by its name in the route table (domain/routes.ts: `payments.get`), and its parameters. */
@@ -85,6 +87,8 @@ export interface LoggedRequest {
   location?: string | undefined;
   /** The request mark: which of paylink's own tools sent it; undefined for anyone else. */
   client?: ClientTool | undefined;
+  /** Whether the request carried an `Authorization` header (never its value); undefined in rows logged before it was recorded. */
+  authorization?: boolean | undefined;
   /** The API fault that fired for the request (docs/faults.md); `status` is 0 when no answer was sent. */
   fault?: ObservedFault | undefined;
   /** The route that answered, by name, and its parameters (masked like the path); none for unmatched requests and webhooks. */

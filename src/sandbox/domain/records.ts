@@ -85,11 +85,43 @@ export interface CheckoutRecord extends StoredDocument {
   threeDSecure?: boolean | undefined;
   /** `body.threeDSecure.version` as sent. */
   threeDSecureVersion?: string | undefined;
+  /** One-click: what `body.checkout.oneClick` (or the portal's `checkout.tokens`/`useCustomerTokens`) asked for, echoed. */
+  oneClick?: OneClickRequest | undefined;
+  /** `body.customer.customerId` of a one-click checkout with customer tokens. */
+  customerId?: string | undefined;
+  /** The saved cards the hosted form offers (token ids of the business), resolved when the checkout is created. */
+  savedTokens?: string[] | undefined;
   /** True while a 3-D Secure challenge is open. */
   challengeOpen: boolean;
   attempts: number;
   paymentIds: string[];
   updatedAt: number;
+}
+
+/**
+ * How 3-D Secure went for a payment that sent `body.threeDSecure` (the SDKs' ResponseThreeDSecure): the
+ * protocol version, whether the card is enrolled (`Y`/`N`), the authentication's result (`Y` authenticated,
+ * `N` failed), and for 3DS 2.x the flow (`FRICTIONLESS` or `CHALLENGE`). With external MPI data the
+ * merchant authenticated already: the answer carries its `eci` and no flow.
+ */
+export interface ThreeDSecureResult {
+  version: string;
+  enrollmentResult?: 'Y' | 'N' | undefined;
+  authenticationResult?: 'Y' | 'N' | undefined;
+  flow?: 'FRICTIONLESS' | 'CHALLENGE' | undefined;
+  eci?: string | undefined;
+}
+
+/** A one-click checkout's request (the portal's One-Click Checkout page, the SDKs' OneClick class). */
+export interface OneClickRequest {
+  /** Specific tokens to offer, as sent. */
+  tokens?: string[] | undefined;
+  /** Offer every token saved for `body.customer.customerId`. */
+  useCustomerTokens?: boolean | undefined;
+  /** False: a saved card is paid without its security code (default: asked). */
+  requireCvv?: boolean | undefined;
+  /** Saved cards go through the 3-D Secure challenge. */
+  threeDSecure?: boolean | undefined;
 }
 
 /** Upper-case actions; returned lower case in `body.transaction.action`. */
@@ -195,7 +227,9 @@ export interface PaymentRecord extends StoredDocument {
    * A payment waiting for 3-D Secure (result 2): what the challenge needs to finish it. Never card data:
    * the token fingerprint is a keyed hash, the behaviour an outcome name.
    */
-  challenge?: { behaviour: string; cvvPresented: boolean; tokenize?: { fingerprint: string; behaviour: string; displayHint: string } | undefined } | undefined;
+  /** `body.threeDSecure` of a direct card payment that sent one: how 3-D Secure went (answered as `body.threeDSecure`). */
+  threeDSecure?: ThreeDSecureResult | undefined;
+  challenge?: { behaviour: string; cvvPresented: boolean; tokenize?: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined } | undefined } | undefined;
   updatedAt: number;
 }
 

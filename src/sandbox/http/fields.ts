@@ -9,6 +9,7 @@ import { amountProblem, currencyProblem } from '../domain/money.js';
 import type { AuthorizationMode, Tokenize, TransactionReferences } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { DEFAULT_LINK_DURATION, linkDurationMs } from '../domain/link-duration.js';
+import type { ThreeDSecureRequest } from '../domain/three-d-secure.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -126,6 +127,30 @@ export function threeDSecureVersion(value: unknown, path: string): string | unde
   const text = typeof version === 'number' ? String(version) : version;
   if (typeof text !== 'string' || !/^[12](\.\d{1,2}){0,2}$/.test(text)) throw invalidValue(`${path}.version`, 'Expected the 3-D Secure version, "1" or "2".');
   return text;
+}
+
+/**
+ * `body.threeDSecure` of a direct card payment (the portal's 3DS 2.0 page, the SDKs' RequestThreeDSecure):
+ * `version`, and external MPI data `eci` (two digits) with `avv` (or `cavv`), optionally `xid` and
+ * `dsTransactionId`. MPI data needs both `eci` and `avv`/`cavv` (1004 for the one missing).
+ */
+export function threeDSecureRequest(value: unknown, path: string): ThreeDSecureRequest | undefined {
+  const block = optionalObject(value, path);
+  if (block === undefined) return undefined;
+  const version = threeDSecureVersion(block, path) ?? '1';
+  const eci = optionalString(block.eci, `${path}.eci`, { max: 2 });
+  if (eci !== undefined && !/^\d{2}$/.test(eci)) throw invalidValue(`${path}.eci`, 'Expected the two-digit ECI, such as "05".');
+  const avvPath = absent(block.avv) && !absent(block.cavv) ? `${path}.cavv` : `${path}.avv`;
+  const avv = optionalString(absent(block.avv) ? block.cavv : block.avv, avvPath, { max: 100 });
+  const xid = optionalString(block.xid, `${path}.xid`, { max: 100 });
+  const dsTransactionId = optionalString(block.dsTransactionId, `${path}.dsTransactionId`, { max: 100 });
+  if (eci === undefined && avv === undefined) {
+    if (xid !== undefined) throw missingProperty(`${path}.eci`);
+    return { version };
+  }
+  if (eci === undefined) throw missingProperty(`${path}.eci`);
+  if (avv === undefined) throw missingProperty(`${path}.avv`);
+  return { version, mpi: { eci, avv, ...(xid !== undefined ? { xid } : {}), ...(dsTransactionId !== undefined ? { dsTransactionId } : {}) } };
 }
 
 /** A known ISO 4217 code in any letter case, returned upper case. */

@@ -16,6 +16,7 @@ import { challengePath } from '../domain/paths.js';
 import type { Deps } from './deps.js';
 import { cardFingerprint, saveToken, type SaveTokenDeps } from './tokens.js';
 import { pathOf } from '../domain/routes.js';
+import { afterChallenge, threeDSecureResult, type ThreeDSecureRequest } from '../domain/three-d-secure.js';
 
 /** Card data as the customer or the merchant sent it. Never stored: only its summary is. */
 export interface CardInput {
@@ -58,6 +59,8 @@ export interface ChargeRequest {
   attemptKey: string;
   /** True when re-running after a passed challenge. */
   skipThreeDSecure?: boolean;
+  /** `body.threeDSecure` of a direct card payment: its result is answered; MPI data skips the challenge. */
+  threeDSecure?: ThreeDSecureRequest | undefined;
   /** Link created with threeDSecure: true: approved cards go through the challenge first. */
   forceThreeDSecure?: boolean;
   /**
@@ -240,7 +243,8 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
       cvvPresented: source.cvvPresented,
       retryAttempt,
       forceThreeDSecure: req.forceThreeDSecure,
-      skipThreeDSecure: req.skipThreeDSecure,
+      // External MPI data: the merchant's own 3-D Secure server authenticated the card already.
+      skipThreeDSecure: req.skipThreeDSecure === true || req.threeDSecure?.mpi !== undefined,
     },
     sandbox.ids,
   );
@@ -276,6 +280,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 
+  if (req.threeDSecure !== undefined && req.skipThreeDSecure !== true) record.threeDSecure = threeDSecureResult(req.threeDSecure, outcome.challenge);
   if (source.token) {
     record.token = { token: source.token.token, displayHint: source.token.displayHint };
   } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
@@ -283,6 +288,8 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
       fingerprint: cardFingerprint(sandbox, req.businessId, source.number, source.expiryMonth, source.expiryYear, req.customerId),
       behaviour: source.behaviour,
       displayHint: source.displayHint,
+      // Kept on the token so a one-click checkout with `useCustomerTokens` finds it by the customer id.
+      ...(req.customerId !== undefined ? { customerId: req.customerId } : {}),
     };
     if (outcome.result === 0) record.token = tokenOf(sandbox, record, pending);
     else record.challenge = { behaviour: source.behaviour, cvvPresented: source.cvvPresented, tokenize: pending };
@@ -299,7 +306,7 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
 function tokenOf(
   sandbox: SaveTokenDeps,
   record: PaymentRecord,
-  pending: { fingerprint: string; behaviour: string; displayHint: string },
+  pending: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined },
 ): { token: string; displayHint: string } {
   const card = record.card!;
   const token = saveToken(sandbox, {
@@ -313,6 +320,7 @@ function tokenOf(
     expiryMonth: card.expiryMonth,
     expiryYear: card.expiryYear,
     holderName: card.holderName,
+    customer: pending.customerId !== undefined ? { customerId: pending.customerId } : undefined,
   });
   return { token: token.token, displayHint: token.displayHint };
 }
@@ -343,6 +351,7 @@ export function resolveChallenge(sandbox: Pick<Deps, 'payments' | 'clock' | 'ids
     challenge: undefined,
     updatedAt: now,
   };
+  if (current.threeDSecure !== undefined) updated.threeDSecure = afterChallenge(current.threeDSecure, outcome.result === 0);
   if (outcome.result === 0) {
     if (updated.action === 'AUTHORIZE') updated.capturedAmount = 0;
     if (current.challenge.tokenize) updated.token = tokenOf(sandbox, updated, current.challenge.tokenize);

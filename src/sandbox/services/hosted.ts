@@ -25,6 +25,7 @@ import {
   type PaymentFormOutcome,
   type SubmissionDeps,
   type SubmissionOutcome,
+  savedCards,
 } from './submission.js';
 
 /** The link or checkout of a hosted page; 404 when there is none. */
@@ -87,4 +88,4 @@ export function hostedKindOf(deps: Pick<Deps, 'links' | 'checkouts'>, id: string
   return deps.links.get(id) ? 'paymentlink' : deps.checkouts.get(id) ? 'checkout' : undefined;
 }
 
-export { issueFormToken, openChallenge, parentOfPayment };
+export { issueFormToken, openChallenge, parentOfPayment, savedCards };

@@ -11,7 +11,7 @@ import { cancelLink, copyLink, createLink, findLink, getLink, type NewLink } fro
 import { createPayment, findPayments, getPayment, paymentsByIds, type NewPayment } from './payments.js';
 import { createToken, getToken, type NewToken } from './token-service.js';
 import type { Parent } from '../domain/lifecycle.js';
-import type { PaymentRecord } from '../domain/records.js';
+import type { CheckoutRecord, PaymentRecord } from '../domain/records.js';
 import type { Settlement } from './bank.js';
 import {
   hostedKindOf,
@@ -26,6 +26,7 @@ import {
   postChallenge,
   postPaymentForm,
   pressSimulatorButton,
+  savedCards,
   simulatorPayment,
 } from './hosted.js';
 import type { CardFormPost, ChallengePost, CustomerPlay } from './submission.js';
@@ -90,6 +91,8 @@ export function createServices(deps: Deps) {
       paidPaymentId: (parent: Parent) => paidPaymentId(deps, parent),
       openChallenge: (parent: Parent) => openChallenge(deps, parent),
       issueFormToken: (target: string) => issueFormToken(deps, target),
+      /** The saved cards a one-click checkout's form offers. */
+      savedCards: (checkout: CheckoutRecord) => savedCards(deps, checkout),
       postCardForm: (parent: Parent, post: CardFormPost) => postCardForm(deps, parent, post),
       postChallenge: (payment: PaymentRecord, post: ChallengePost) => postChallenge(deps, payment, post),
       postPaymentForm: (payment: PaymentRecord, post: CardFormPost) => postPaymentForm(deps, payment, post),

@@ -159,6 +159,7 @@ export class RequestLog {
     };
     if (entry.location !== undefined) kept.location = entry.location;
     if (entry.client !== undefined) kept.client = entry.client;
+    if (entry.authorization !== undefined) kept.authorization = entry.authorization;
     if (entry.fault !== undefined) kept.fault = entry.fault;
     if (entry.route !== undefined) kept.route = entry.route;
     if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
@@ -250,6 +251,8 @@ export class RequestLog {
       if (body !== undefined) request += `,"body":${body}`;
       if (entry.location !== undefined) request += `,"location":${JSON.stringify(maskEncoded(cutText(entry.location, MAX_BODY_CHARS)))}`;
       if (entry.client !== undefined) request += `,"client":${JSON.stringify(entry.client)}`;
+      // A boolean only: whether an Authorization header came, never the credentials.
+      if (entry.authorization !== undefined) request += `,"authorization":${entry.authorization ? 'true' : 'false'}`;
       if (entry.fault !== undefined) request += `,"fault":${JSON.stringify(entry.fault)}`;
       if (entry.route !== undefined) request += `,"route":${JSON.stringify(maskedRoute(entry.route))}`;
       request += '}';

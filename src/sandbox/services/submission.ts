@@ -25,7 +25,7 @@ import {
   type ParentState,
 } from '../domain/lifecycle.js';
 import { challengePath, merchantRedirect, paymentReturnUrl } from '../domain/paths.js';
-import type { PaymentRecord } from '../domain/records.js';
+import type { CheckoutRecord, PaymentRecord, TokenRecord } from '../domain/records.js';
 import { detectBrand } from '../domain/test-cards.js';
 import { FIELD_LIMITS, FORM_TOKEN_TTL_MS, formTarget, issueFormToken as issueSignedToken, verifyFormToken } from '../domain/hosted-form.js';
 import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
@@ -109,6 +109,8 @@ export interface CardFormPost {
   cvv: string;
   holderName: string;
   saveCard: boolean;
+  /** One-click checkouts: the saved card chosen (a token the checkout offers); empty or absent for a typed card. */
+  savedToken?: string | undefined;
 }
 
 /** Values a re-shown form keeps: never the card number or the CVV. */
@@ -239,6 +241,8 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
     return { kind: 'redirect', url: merchantRedirect(done, 'declinedbycustomer'), ending: 'declinedbycustomer' };
   }
 
+  if (post.savedToken !== undefined && post.savedToken !== '') return submitSaved(sandbox, parent, post, post.savedToken);
+
   const values = keptValues(post);
   const problem = formProblem(post);
   if (problem !== undefined) return { kind: 'retry', reason: problem, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
@@ -276,6 +280,57 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
     // Input errors (-1) make no payment and use no attempt; the customer corrects the card.
     sandbox.forgetCaches();
     return { kind: 'retry', reason: customerMessage(error), attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
+  }
+  return afterPayment(sandbox, moveParent(parent, 'open', now, payment), payment, values);
+}
+
+/**
+ * The saved cards a one-click checkout's form offers: its tokens still held by the business whose brand the
+ * checkout accepts, in the order they were resolved (docs/hosted-pages.md, "Saved cards").
+ */
+export function savedCards(sandbox: Pick<Deps, 'tokens'>, checkout: CheckoutRecord): TokenRecord[] {
+  return (checkout.savedTokens ?? []).flatMap((id) => {
+    const token = sandbox.tokens.getOwned(id, checkout.businessId);
+    return token && checkout.brandIds.includes(token.brandId) ? [token] : [];
+  });
+}
+
+/**
+ * Pays a one-click checkout with one of its saved cards: a token payment (`body.transaction.token`), with
+ * the security code asked unless the checkout said `oneClick.requireCvv: false`, through the challenge
+ * when it said `oneClick.threeDSecure: true`. A token the form does not offer is not paid.
+ */
+function submitSaved(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost, tokenId: string): SubmissionOutcome {
+  const now = sandbox.clock.now();
+  const values = keptValues(post);
+  const retry = (reason: string): SubmissionOutcome => ({ kind: 'retry', reason, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 });
+  if (parent.kind !== 'checkout') return retry('Enter the card details.');
+  const token = savedCards(sandbox, parent.record).find((t) => t.id === tokenId);
+  if (token === undefined) return retry('Choose one of the saved cards, or enter a card.');
+  const oneClick = parent.record.oneClick ?? {};
+  if (oneClick.requireCvv !== false && !validCvv(post.cvv.trim(), token.brandId)) return retry(`Enter the ${cvvLength(token.brandId)}-digit security code of the saved card.`);
+  const { record } = parent;
+  let payment: PaymentRecord;
+  try {
+    payment = sandbox.store.savepoint(() =>
+      chargeCard(sandbox, {
+        businessId: record.businessId,
+        action: record.transaction.authorizationMode,
+        amount: record.transaction.amount,
+        currencyCode: record.transaction.currencyCode,
+        ...(record.transaction.trackingCode !== undefined ? { trackingCode: record.transaction.trackingCode } : {}),
+        source: { token: token.id },
+        allowedBrandIds: record.brandIds,
+        tokenize: false,
+        parent: { kind: parent.kind, id: record.id },
+        attemptKey: `${parent.kind}:${record.id}`,
+        forceThreeDSecure: oneClick.threeDSecure === true,
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    sandbox.forgetCaches();
+    return retry(customerMessage(error));
   }
   return afterPayment(sandbox, moveParent(parent, 'open', now, payment), payment, values);
 }

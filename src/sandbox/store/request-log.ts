@@ -12,7 +12,7 @@ export interface RequestLogRow {
   status: number;
   business_id: string | null;
   duration_ms: number;
-  /** JSON: `{ kind, query?, body?, location?, client?, fault? }`, card data masked. */
+  /** JSON: `{ kind, query?, body?, location?, client?, authorization?, fault? }`, card data masked. */
   request: string | null;
   /** JSON of the response body, masked. */
   response: string | null;
@@ -34,7 +34,7 @@ function parseStored(text: string | null): unknown {
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   // Written by the request log service only: the fields are the logged request's own.
   const packed = parseStored(row.request) as
-    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; fault?: LoggedRequest['fault']; route?: LoggedRequest['route'] }
+    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; authorization?: boolean; fault?: LoggedRequest['fault']; route?: LoggedRequest['route'] }
     | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,
@@ -50,6 +50,7 @@ export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   if (packed?.body !== undefined) decoded.request = packed.body;
   if (packed?.location !== undefined) decoded.location = packed.location;
   if (packed?.client !== undefined) decoded.client = packed.client;
+  if (typeof packed?.authorization === 'boolean') decoded.authorization = packed.authorization;
   if (packed?.fault !== undefined) decoded.fault = packed.fault;
   if (packed?.route !== undefined) decoded.route = packed.route;
   const response = parseStored(row.response);

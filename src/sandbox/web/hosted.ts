@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { brandById } from '../domain/brands.js';
+import { cvvLength } from '../domain/cards.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
@@ -138,6 +139,17 @@ async function formPage(sandbox: SandboxView, parent: Parent, options: FormOptio
         return brand && brand.kind === 'card' ? [{ id, name: brand.name }] : [];
       }),
       tokenize: parent.record.tokenize,
+      savedCards:
+        parent.kind === 'checkout'
+          ? sandbox.services.hosted.savedCards(parent.record).map((t) => ({
+              token: t.token,
+              brandName: brandById(t.brandId)?.name ?? 'Card',
+              lastFourDigits: t.lastFourDigits,
+              expiry: `${t.expiryMonth.padStart(2, '0')}/${t.expiryYear}`,
+              cvvLength: cvvLength(t.brandId),
+            }))
+          : undefined,
+      savedCardCvv: parent.kind === 'checkout' ? parent.record.oneClick?.requireCvv !== false : true,
       error: options.error,
       attemptsLeft: options.attemptsLeft,
       values: options.values,
@@ -195,6 +207,7 @@ export function cardFormPost(form: URLSearchParams, saveCard: boolean): CardForm
     expiryYear: text(form, CARD_FIELDS.expiryYear),
     cvv: text(form, CARD_FIELDS.cvv),
     holderName: text(form, CARD_FIELDS.holderName),
+    savedToken: text(form, CARD_FIELDS.savedToken),
     saveCard,
   };
 }

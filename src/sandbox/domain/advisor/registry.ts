@@ -13,5 +13,6 @@ import * as tokenizeConsent from './checks/tokenize-consent.js';
 import * as webhookSignature from './checks/webhook-signature.js';
 import * as staleStatus from './checks/stale-status.js';
 import * as doubleChargeAfterGhost from './checks/double-charge-after-ghost.js';
+import * as sendsNoCredentials from './checks/sends-no-credentials.js';
 
-export const CHECKS: readonly CheckModule[] = [trustsTheRedirect, pollsTooFast, reusesTrackingCode, ignoresRetry, money, tokenizeConsent, webhookSignature, staleStatus, doubleChargeAfterGhost];
+export const CHECKS: readonly CheckModule[] = [trustsTheRedirect, pollsTooFast, reusesTrackingCode, ignoresRetry, money, tokenizeConsent, webhookSignature, staleStatus, doubleChargeAfterGhost, sendsNoCredentials];

@@ -1,0 +1,37 @@
+/**
+ * 3-D Secure results of a direct card payment that sends `body.threeDSecure` (the portal's "3DS 2.0 with
+ * Payments API", the SDKs' RequestThreeDSecure/ResponseThreeDSecure). Which flow a card takes is the test
+ * card's, so no new card numbers are needed (docs/test-cards.md, "3-D Secure 2.0"):
+ * - a 3-D Secure test card (`...3220` and its brand siblings) is enrolled and challenged: flow `CHALLENGE`,
+ *   authenticated (`Y`) by code 1234, failed (`N`) otherwise;
+ * - any other card with version 2.x is authenticated without a challenge: flow `FRICTIONLESS`, `Y`; with
+ *   version 1 it is not enrolled (`N`) and goes straight to authorization, as 3DS 1 had no frictionless flow;
+ * - external MPI data (`eci` with `avv`/`cavv`): the merchant authenticated already, no challenge at all.
+ */
+import type { ThreeDSecureResult } from './records.js';
+
+/** What a payment's `body.threeDSecure` asks for, checked. */
+export interface ThreeDSecureRequest {
+  /** `"1"`, `"2"`, `"2.1"`...; `"1"` when none is sent. */
+  version: string;
+  /** External MPI data: the merchant's own 3-D Secure server authenticated the card. */
+  mpi?: { eci: string; avv: string; xid?: string | undefined; dsTransactionId?: string | undefined } | undefined;
+}
+
+/** True for a 3DS 2.x version. */
+export function isVersion2(version: string): boolean {
+  return version.startsWith('2');
+}
+
+/** The result of a charge that sent `body.threeDSecure`, right after the outcome engine decided it. */
+export function threeDSecureResult(request: ThreeDSecureRequest, challenged: boolean): ThreeDSecureResult {
+  if (request.mpi !== undefined) return { version: request.version, eci: request.mpi.eci };
+  if (challenged) return { version: request.version, enrollmentResult: 'Y', ...(isVersion2(request.version) ? { flow: 'CHALLENGE' as const } : {}) };
+  if (isVersion2(request.version)) return { version: request.version, enrollmentResult: 'Y', authenticationResult: 'Y', flow: 'FRICTIONLESS' };
+  return { version: request.version, enrollmentResult: 'N' };
+}
+
+/** The result once the challenge is over: authenticated with the right code, failed otherwise. */
+export function afterChallenge(result: ThreeDSecureResult, approved: boolean): ThreeDSecureResult {
+  return { ...result, authenticationResult: approved ? 'Y' : 'N' };
+}
