@@ -3,6 +3,7 @@
  * a typed value or throws the catalogue error naming that path (1004 missing, 1002 invalid). They are the
  * only way request data enters the domain, so a wrong type anywhere is an input error, never a crash.
  */
+import { refuseControlCharacters } from '../domain/text.js';
 import { brandById } from '../domain/brands.js';
 import { maskDigitRuns } from '../domain/mask.js';
 import { amountProblem, currencyProblem } from '../domain/money.js';
@@ -183,7 +184,7 @@ export function authorizationMode(value: unknown, path: string): AuthorizationMo
 export function trackingCode(value: unknown, path: string, required: boolean): string | undefined {
   const code = required ? requireString(value, path, { max: 100 }) : optionalString(value, path, { max: 100 });
   // Echoed in every answer and printed by the CLI: an escape sequence would reach the developer's terminal.
-  if (code !== undefined && CONTROL_CHARACTERS.test(code)) throw invalidValue(path, 'Control characters are not allowed.');
+  if (code !== undefined) refuseControlCharacters(code, path);
   return code;
 }
 
@@ -197,8 +198,6 @@ export function paymentTrackingCode(value: unknown, path: string): string {
   return code;
 }
 
-/** C0 controls and DEL: refused in identifiers that end up in terminals and logs. */
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**
  * `body.transaction.descriptor`, the statement text: 1-127 characters. Echoed in answers and webhook bodies,
@@ -209,7 +208,7 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 export function descriptor(value: unknown, path: string): string | undefined {
   const text = optionalString(value, path, { max: 127 });
   if (text === undefined) return undefined;
-  if (CONTROL_CHARACTERS.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  refuseControlCharacters(text, path);
   if (maskDigitRuns(text) !== text) throw invalidValue(path, 'Must not hold a card number.');
   return text;
 }
@@ -247,7 +246,7 @@ export function transactionReferences(t: { [key: string]: unknown }, path: strin
 }
 
 function noControls(text: string, path: string): string {
-  if (CONTROL_CHARACTERS.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  refuseControlCharacters(text, path);
   return text;
 }
 
@@ -288,7 +287,7 @@ export function returnUrl(value: unknown, path: string): string {
     throw invalidValue(path, 'Expected an absolute http or https URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidValue(path, 'Only http and https URLs are allowed.');
-  if (/[\u0000-\u001f\u007f]/.test(text)) throw invalidValue(path, 'Control characters are not allowed.');
+  refuseControlCharacters(text, path);
   return text;
 }
 

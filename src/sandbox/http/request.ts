@@ -8,7 +8,8 @@
  * it: a body is read once per POST either way.
  */
 import type { IncomingMessage } from 'node:http';
-import { CONTROL_CHARACTERS, isObject, type JsonObject } from './fields.js';
+import { isObject, type JsonObject } from './fields.js';
+import { refuseControlCharacters } from '../domain/text.js';
 import { bodyTooLarge, malformedJson, missingProperty, invalidValue, ApiError } from '../errors.js';
 
 /** Largest request body the sandbox reads (1 MiB); larger ones are answered 413. */
@@ -152,7 +153,7 @@ function checkBusinessId(value: unknown, path: string): string {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
   // String(50) in the provider's reference.
   if (typeof value !== 'string' || value.length > 50) throw invalidValue(path, 'Expected a string of at most 50 characters.');
-  if (CONTROL_CHARACTERS.test(value)) throw invalidValue(path, 'Control characters are not allowed.');
+  refuseControlCharacters(value, path);
   return value;
 }
 

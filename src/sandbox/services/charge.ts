@@ -4,6 +4,7 @@
  * the retry cards, asks the outcome engine, tokenizes on success and stores the payment record. Both
  * functions are synchronous and must run inside `sandbox.store.write(() => ...)`.
  */
+import { refuseControlCharacters } from '../domain/text.js';
 import { brandById } from '../domain/brands.js';
 import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength, HOLDER_NAME_MAX } from '../domain/cards.js';
 import { maskDigitRuns } from '../domain/mask.js';
@@ -108,7 +109,7 @@ function cardSource(card: CardInput): Source {
 
   const holderName = typeof card.holderName === 'string' ? card.holderName.trim() : '';
   if (holderName.length > HOLDER_NAME_MAX) throw invalidValue('body.card.holderName', `At most ${HOLDER_NAME_MAX} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(holderName)) throw invalidValue('body.card.holderName', 'Control characters are not allowed.');
+  refuseControlCharacters(holderName, 'body.card.holderName');
 
   const known = testCard(number);
   const brandId = known?.brandId ?? detectBrand(number) ?? 0;
