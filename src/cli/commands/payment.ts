@@ -7,6 +7,7 @@ import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { brandById, type Brand } from '../../sandbox/domain/brands.js';
+import { pathOf } from '../../sandbox/domain/routes.js';
 import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseHttpUrl, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 import { resolveAmount } from './shared.js';
@@ -130,7 +131,7 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
 async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (brand.kind === 'debit') {
-    throw new UsageError(`payment create: ${brand.name} debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName} (docs/api.md, "SEPA Direct Debit").`);
+    throw new UsageError(`payment create: ${brand.name} debits a bank account this command does not take: send it with paylink api POST ${pathOf('payments.create')} and body.bank {iban, accountHolderName} (docs/api.md, "SEPA Direct Debit").`);
   }
   const cardFlags = (
     [

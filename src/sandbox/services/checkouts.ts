@@ -4,6 +4,7 @@
  * (domain/tracking-codes.ts): the store's unique index enforces it in the insert itself.
  */
 import { CHECKOUT_VALIDITY_MS } from '../domain/lifecycle.js';
+import { pathOf } from '../domain/routes.js';
 import type { CheckoutRecord, OneClickRequest, Tokenize, TransactionFields } from '../domain/records.js';
 import { invalidValue, missingProperty, notFound } from '../errors.js';
 import type { Deps } from './deps.js';
@@ -45,7 +46,7 @@ function savedTokens(deps: Pick<Deps, 'tokens'>, input: NewCheckout): string[] |
   const path = input.tokensPath ?? 'body.checkout.oneClick.tokens';
   for (const [i, id] of (oneClick.tokens ?? []).entries()) {
     const token = deps.tokens.getOwned(id, input.businessId);
-    if (!token) throw invalidValue(`${path}[${i}]`, 'Unknown token for this business; create one with POST /gateway/v3/tokens.');
+    if (!token) throw invalidValue(`${path}[${i}]`, `Unknown token for this business; create one with POST ${pathOf('tokens.create')}.`);
     const owner = token.customer?.customerId;
     if (input.customerId !== undefined && owner !== undefined && owner !== null && String(owner) !== input.customerId) {
       throw invalidValue(`${path}[${i}]`, 'The token was saved for another customer than body.customer.customerId.');
