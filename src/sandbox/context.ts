@@ -56,10 +56,9 @@ function usableClockState(state: ClockState | undefined): ClockState {
 }
 
 // The repositories are members of the Sandbox by declaration merging: listed once, in store/open.ts.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Sandbox extends Readonly<Repositories> {}
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only adds the repositories, which the constructor assigns from store/open.ts's one list
 export class Sandbox implements Deps {
   /** The group-commit queue every write goes through. */
   readonly store: Store;

@@ -24,7 +24,7 @@ interface Block {
 }
 
 /** The sh/bash blocks of a Markdown text, with the skip marker of the line before each. */
-export function shellBlocks(markdown: string): Block[] {
+function shellBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -57,7 +57,12 @@ describe('serving the browser library', () => {
 
   it('prints script tags with the integrity hash of the served bytes when paylink sandbox starts', async () => {
     let out = '';
-    const sink = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        out += String(chunk);
+        done();
+      },
+    });
     const running = await runSandbox({ port: '0', host: '127.0.0.1', db: ':memory:' }, new Ui({ stdout: sink, stderr: new Writable({ write: (_c, _e, d) => d() }) }));
     try {
       const text = await (await fetch(`${running.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js`)).text();

@@ -27,7 +27,7 @@ export const ENTER = '\r';
 
 /** Removes colour and cursor sequences. */
 export function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the terminal's escape sequences is the point
   return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 }
 

@@ -71,7 +71,9 @@ function tally(expected: EventInfo[], rx: Receiver) {
   // An authorization and its capture are one payment (the capture names the authorization as its parent):
   // by the order of first arrival, each capture's event comes after its authorization's.
   const firstArrival = new Map<string, number>();
-  received.forEach((id, i) => (firstArrival.has(id) ? undefined : firstArrival.set(id, i)));
+  received.forEach((id, i) => {
+    if (!firstArrival.has(id)) firstArrival.set(id, i);
+  });
   const seqOrder = expected.map((e) => e.id);
   const arrivalOrder = [...seqOrder].filter((id) => firstArrival.has(id)).sort((a, b) => firstArrival.get(a)! - firstArrival.get(b)!);
   return { lost: lost.length, duplicates, inOrder: JSON.stringify(arrivalOrder) === JSON.stringify(seqOrder.filter((id) => firstArrival.has(id))) };

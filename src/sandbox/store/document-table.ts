@@ -1,5 +1,6 @@
 import { timeKeyCeiling, timeKeyOf } from '../domain/ids.js';
 import type { StoredDocument } from '../domain/records.js';
+import type { RunResult } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { Store } from './group-commit.js';
 import { LruCache } from './lru-cache.js';
@@ -114,7 +115,7 @@ export class DocumentTable<T extends StoredDocument> {
     // and a clock that went back, or a seeded id, never collides with a stored row; else SQLite picks one.
     let key = timeKeyOf(doc.id);
     if (key !== undefined && (key <= this.lastKey || key > timeKeyCeiling(Date.now() + 60_000))) key = undefined;
-    let info;
+    let info: RunResult;
     try {
       info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, ...row);
     } catch (error) {

@@ -9,6 +9,7 @@
  * It knows no card rule of its own: brand ranges, CVV lengths, number groups, test cards and field names
  * come from domain/ as page data (`<script type="application/json" id="pl-config">`, page-config.ts).
  */
+// biome-ignore-all lint/correctness/noInnerDeclarations: ES5 (Internet Explorer 11) has `var` only, scoped to the function whatever the block
 import type { CardRules, FieldNames, HostedPageConfig } from '../page-config.js';
 
 (function () {

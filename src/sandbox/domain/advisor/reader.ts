@@ -308,7 +308,10 @@ export class TrafficReader {
         if (info.kind !== 'payment') continue;
         const key = this.orderOf(info.id);
         let set = this.paymentsByOrder.get(key);
-        if (!set) this.paymentsByOrder.set(key, (set = new Set()));
+        if (!set) {
+          set = new Set();
+          this.paymentsByOrder.set(key, set);
+        }
         set.add(info.id);
       }
     }
@@ -350,7 +353,10 @@ export class TrafficReader {
     const index = new Map<string, Set<string>>();
     const add = (key: string, order: string) => {
       let set = index.get(key);
-      if (!set) index.set(key, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        index.set(key, set);
+      }
       set.add(order);
     };
     for (const info of this.resources.values()) {

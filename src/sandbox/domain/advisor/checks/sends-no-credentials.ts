@@ -21,7 +21,10 @@ export function check(traffic: TrafficReader): CheckOutcome {
     // before the header was recorded (`authorization` undefined) says nothing either way.
     if (r.kind !== 'api' || r.authorization === undefined) continue;
     let entry = byBusiness.get(r.businessId);
-    if (!entry) byBusiness.set(r.businessId, (entry = { without: [], calls: 0 }));
+    if (!entry) {
+      entry = { without: [], calls: 0 };
+      byBusiness.set(r.businessId, entry);
+    }
     entry.calls += 1;
     if (!r.authorization) entry.without.push(r);
   }

@@ -25,7 +25,10 @@ export function check(traffic: TrafficReader): CheckOutcome {
     if (c.kind === 'payment' || c.request.status !== 200) continue;
     const mode = tokenizeOf(c.request, c.kind);
     let entry = byBusiness.get(c.businessId);
-    if (!entry) byBusiness.set(c.businessId, (entry = { forced: [], asks: false }));
+    if (!entry) {
+      entry = { forced: [], asks: false };
+      byBusiness.set(c.businessId, entry);
+    }
     if (mode === 'true') entry.forced.push(c.request);
     if (mode === 'inquire') entry.asks = true;
   }
