@@ -10,10 +10,13 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
 export const hasScript = existsSync('/usr/bin/script');
 
-/** One keystroke sequence, sent once the output so far matches `when`. */
+/**
+ * One keystroke sequence, sent once the output so far matches `when`; or a step of the test's own run
+ * then (`send` a function of the match: its answer is typed, '' for none), say a request to the sandbox.
+ */
 export interface Keys {
   when: RegExp;
-  send: string;
+  send: string | ((match: RegExpExecArray) => Promise<string>);
 }
 
 export interface TtyRun {
@@ -47,14 +50,31 @@ export function runInTty(args: string[], keys: Keys[], options: { cwd?: string; 
     let raw = '';
     let next = 0;
     let consumed = 0;
+    let busy = false;
     const pump = () => {
-      while (next < keys.length) {
+      while (next < keys.length && !busy) {
         const screen = plain(raw).slice(consumed);
         const match = keys[next]!.when.exec(screen);
         if (!match) return;
         consumed += match.index + match[0].length;
-        child.stdin.write(keys[next]!.send);
+        const send = keys[next]!.send;
         next += 1;
+        if (typeof send === 'string') {
+          child.stdin.write(send);
+          continue;
+        }
+        busy = true;
+        void send(match).then(
+          (typed) => {
+            if (typed !== '') child.stdin.write(typed);
+            busy = false;
+            pump();
+          },
+          (error: unknown) => {
+            raw += `\n[test step failed: ${(error as Error).message}]\n`;
+            child.kill('SIGKILL');
+          },
+        );
       }
     };
     child.stdout.on('data', (chunk: Buffer) => {

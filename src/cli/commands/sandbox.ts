@@ -16,6 +16,7 @@ import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
+import { startConsole, wantsConsole } from './sandbox-console.js';
 
 export interface SandboxCommandOptions {
   port: string;
@@ -337,11 +338,12 @@ function sandboxSummary(running: RunningSandbox, options: SandboxCommandOptions,
 }
 
 /** Resolves when the process is asked to stop (Ctrl-C, SIGTERM), after closing the sandbox. */
-export function serveUntilSignal(running: RunningSandbox, ui: Ui): Promise<void> {
+export function serveUntilSignal(running: RunningSandbox, ui: Ui, beforeClose?: () => void): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      beforeClose?.();
       ui.info('Stopping the sandbox...');
       void running.close().then(resolve);
     };
@@ -395,8 +397,11 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
     forget();
     throw error;
   }
+  // The live console: a line per request and per webhook delivery, on a terminal only (sandbox-console.ts).
+  const stopConsole = wantsConsole(ui) ? startConsole(running.sandbox.log, ui) : undefined;
+  if (stopConsole !== undefined) ui.info('Requests and webhook deliveries show below as they happen (--quiet hides them).');
   try {
-    await serveUntilSignal(running, ui);
+    await serveUntilSignal(running, ui, stopConsole);
   } finally {
     forget();
   }
