@@ -19,6 +19,13 @@ export function parseListLimit(value: string): number {
   return n;
 }
 
+/** `--page`: which page of a list, 1 the newest, as far as the sandbox pages (a million). */
+export function parsePage(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError(`--page: expected a whole number from 1 to 1000000, got "${value}".`);
+  return n;
+}
+
 /** `--since`: an ISO 8601 date-time, or a duration back from the sandbox's now (`1h`, `2d`, `PT30M`). */
 export function parseSince(value: string): string {
   const text = value.trim();

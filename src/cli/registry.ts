@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
 import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
 import type { CommandContext } from './context.js';
-import { collect, parseLimit, parseListLimit, parseSince, parseState, parseStatus } from './flag-parsers.js';
+import { collect, parseLimit, parseListLimit, parsePage, parseSince, parseState, parseStatus } from './flag-parsers.js';
 import { API_BASE } from '../sandbox/domain/routes.js';
 
 export interface RunOptions {
@@ -41,9 +41,10 @@ function registerList(parent: Command, kind: 'link' | 'checkout' | 'payment', st
     .option('--tracking-code <code>', 'only this tracking code')
     .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
     .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
+    .option('--page <n>', 'which page of --limit items, 1 the newest: --page 2 shows the ones after them', parsePage)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 7 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`)
-    .action((options: { status?: string; trackingCode?: string; since?: string; limit: number }, cmd: Command) =>
+    .action((options: { status?: string; trackingCode?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
       run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listResources(kind, options, ctx)),
     );
 }
@@ -342,9 +343,10 @@ function registerToken(program: Command, run: Runner): void {
     .option('--tracking-code <code>', 'only this tracking code')
     .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
     .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
+    .option('--page <n>', 'which page of --limit items, 1 the newest: --page 2 shows the ones after them', parsePage)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink token list\n  $ paylink --business-id shop-1 token list --since 1h --json')
-    .action((options: { trackingCode?: string; since?: string; limit: number }, cmd: Command) =>
+    .action((options: { trackingCode?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
       run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listTokens(options, ctx)),
     );
 }
@@ -709,22 +711,26 @@ function registerApi(program: Command, run: Runner): void {
   program
     .command('api <method> <path>')
     .description('Send any request to the API (GET or POST) with the base URL, credentials and business id filled in, and print the answer')
-    .option('-d, --data <json|@file>', 'POST body: JSON, @file.json, or @- for standard input (header.businessId is filled in unless given)')
+    .option('-d, --data <json|@file|path=value>', 'POST body: JSON, @file.json, or @- for standard input (header.businessId is filled in unless given); repeatable path=value sets one field (body.transaction.amount=10; numbers and true/false typed), for a GET one query parameter', collect)
     .addHelpText(
       'after',
       `
 The path is under ${API_BASE}/ unless it starts with /gateway/. A GET gets businessId in its query and a
-POST header.businessId in its body, unless given. Exit 0 for a 2xx answer, 3 otherwise (the answer is
-printed either way).
+POST header.businessId in its body, unless given. -d path=value sets one field of the POST's body (dots
+nest: body.transaction.amount=10; 10, 12.5, true and false are typed as JSON, "10" in quotes stays text),
+on top of a --data document if one is given; for a GET, one query parameter. Exit 0 for a 2xx answer, 3
+otherwise (the answer is printed either way).
 
 Examples:
   $ paylink api GET payments/7a9d...
   $ paylink api GET 'payments?trackingCode=order-1001'
   $ paylink api POST payments --data '{"action":"payment","body":{"transaction":{"amount":10,"currencyCode":"EUR","trackingCode":"order-0001"},"card":{"number":"4111111111111111","cvv":"123","expiryMonth":"12","expiryYear":"2030","holderName":"Ada"}}}'
   $ paylink api POST payments/7a9d.../refund --data '{"body":{"transaction":{"amount":2}}}'
+  $ paylink api POST payments/7a9d.../refund -d body.transaction.amount=2
+  $ paylink api GET payments -d trackingCode=order-1001
   $ paylink api POST paymentlinks --data @link.json --json | jq -r .body.link.linkId`,
     )
-    .action((method: string, path: string, options: { data?: string }, cmd: Command) =>
+    .action((method: string, path: string, options: { data?: string[] }, cmd: Command) =>
       run(cmd, () => import('./commands/api.js'), (m, ctx) => m.api(method, path, options, ctx)),
     );
 }

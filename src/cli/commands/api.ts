@@ -9,8 +9,61 @@ import type { CommandContext } from '../context.js';
 import { API_BASE } from '../../sandbox/domain/routes.js';
 
 export interface ApiFlags {
-  /** A JSON document, `@file` to read one, or `@-` for standard input. */
-  data?: string | undefined;
+  /**
+   * `-d`/`--data`, repeatable: at most one JSON document (`{...}`, `@file` to read one, or `@-` for
+   * standard input) and any number of `path=value` parameters (`body.transaction.amount=10`).
+   */
+  data?: string | string[] | undefined;
+}
+
+/** Path segments a parameter may not name: they would reach the object's prototype, not a field. */
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** A `-d path=value` parameter: its dotted path and its value. */
+export interface ApiParameter {
+  path: string[];
+  value: unknown;
+}
+
+/**
+ * `path=value` of `-d`, or undefined for a document (`{...}`, `@file`, anything else not of that shape). The value is a number or a boolean
+ * when it reads as one in JSON (`10`, `12.5`, `true`), a string given in JSON quotes (`"10"`) stays a
+ * string, anything else is the text as given.
+ */
+export function parameterOf(text: string): ApiParameter | undefined {
+  if (text.startsWith('@') || text.trimStart().startsWith('{')) return undefined;
+  const match = /^([A-Za-z0-9_$-]+(?:\.[A-Za-z0-9_$-]+)*)=([\s\S]*)$/.exec(text);
+  // Not path=value: a JSON document, refused by the document's checks if it is not one.
+  if (!match) return undefined;
+  const path = match[1]!.split('.');
+  const forbidden = path.find((segment) => FORBIDDEN_SEGMENTS.has(segment));
+  if (forbidden !== undefined) throw new UsageError(`-d ${match[1]}: "${forbidden}" is not a field name a request may set.`);
+  const raw = match[2]!;
+  let value: unknown = raw;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'number' || typeof parsed === 'boolean' || (typeof parsed === 'string' && raw.startsWith('"'))) value = parsed;
+  } catch {
+    // Not JSON: the text as given.
+  }
+  return { path, value };
+}
+
+/** Sets `parameter` in `target`, creating the objects on its path; a path through a value that is not an object is refused. */
+function setParameter(target: Record<string, unknown>, parameter: ApiParameter): void {
+  let at: Record<string, unknown> = target;
+  parameter.path.forEach((segment, i) => {
+    if (i === parameter.path.length - 1) {
+      at[segment] = parameter.value;
+      return;
+    }
+    const next = Object.hasOwn(at, segment) ? at[segment] : undefined;
+    if (next === undefined) at[segment] = {};
+    else if (next === null || typeof next !== 'object' || Array.isArray(next)) {
+      throw new UsageError(`-d ${parameter.path.join('.')}: ${parameter.path.slice(0, i + 1).join('.')} is already a value, not an object.`);
+    }
+    at = at[segment] as Record<string, unknown>;
+  });
 }
 
 export interface ApiCall {
@@ -41,13 +94,27 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
   const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `${API_BASE}/${trimmed}`;
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1))) query[key] = value;
+  const given = flags.data === undefined ? [] : Array.isArray(flags.data) ? flags.data : [flags.data];
+  const documents: string[] = [];
+  const parameters: ApiParameter[] = [];
+  for (const text of given) {
+    const parameter = parameterOf(text);
+    if (parameter === undefined) documents.push(text);
+    else parameters.push(parameter);
+  }
+  if (documents.length > 1) throw new UsageError('--data: give one JSON document; add fields to it with -d path=value.');
   if (verb === 'GET') {
-    if (flags.data !== undefined) throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-0001).');
+    if (documents.length > 0) throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-0001) or as -d name=value.');
+    // A GET's parameters are its query string: one name each, no nesting.
+    for (const parameter of parameters) {
+      if (parameter.path.length > 1) throw new UsageError(`-d ${parameter.path.join('.')}: a GET's parameters go in its query string, one name each (-d trackingCode=order-0001).`);
+      query[parameter.path[0]!] = String(parameter.value);
+    }
     return { method: verb, path: fullPath, query };
   }
   let body: Record<string, unknown> = {};
-  if (flags.data !== undefined) {
-    let text = flags.data;
+  if (documents.length > 0) {
+    let text = documents[0]!;
     if (text.startsWith('@')) {
       const file = text.slice(1);
       try {
@@ -65,6 +132,7 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--data: give a JSON object such as {"body": {...}}; the business id goes into its header.');
     body = parsed as Record<string, unknown>;
   }
+  for (const parameter of parameters) setParameter(body, parameter);
   return { method: verb, path: fullPath, query, body };
 }
 

@@ -18,6 +18,21 @@ export interface ListFlags {
   since?: string | undefined;
   /** @default 20 */
   limit?: number | undefined;
+  /** `--page`: which page of `limit` items, 1 the newest. @default 1 */
+  page?: number | undefined;
+}
+
+/**
+ * The note under a list that does not show every match: which items these are and the flag that shows the
+ * next ones (`--page`), so that lists past 200 can be read to their end.
+ */
+function pageNote(shown: number, total: number, limit: number, page: number): string | undefined {
+  if (shown === 0 && page > 1) return `Page ${page} is past the end: ${total} match, ${Math.max(1, Math.ceil(total / limit))} page(s) of ${limit}.`;
+  const first = (page - 1) * limit + 1;
+  const last = first + shown - 1;
+  if (first === 1 && last >= total) return undefined;
+  const next = last < total ? `; --page ${page + 1} for the next ${Math.min(limit, total - last)}` : '';
+  return `Showing ${first}-${last} of ${total}, newest first${next} (--limit up to 200 per page).`;
 }
 
 /** One row of a list (`--json`: `items[]`). */
@@ -53,6 +68,8 @@ export interface ListResult {
   /** How many match the filters (more than `items` when `--limit` cut the list). */
   total: number;
   limit: number;
+  /** Which page of `limit` items this is, 1 the newest (`--page`). */
+  page: number;
 }
 
 const TABLES: Record<ListKind, string> = { link: 'links', checkout: 'checkouts', payment: 'payments' };
@@ -94,20 +111,22 @@ function shortTime(isoText: string): string {
 /** Lists, prints and returns the newest links, checkouts or payments matching `flags`. */
 export async function listResources(kind: ListKind, flags: ListFlags, ctx: CommandContext): Promise<ListResult> {
   const limit = flags.limit ?? 20;
+  const pageNumber = flags.page ?? 1;
   const query = new URLSearchParams({ businessId: ctx.client.businessId, limit: String(limit) });
+  if (pageNumber > 1) query.set('page', String(pageNumber));
   if (flags.status) query.set('status', flags.status.trim().toUpperCase());
   if (flags.trackingCode) query.set('trackingCode', flags.trackingCode);
   if (flags.since) query.set('since', flags.since.trim());
   const page = await ctx.ui.spin(`Listing ${NOUNS[kind]}`, () => adminOk(ctx.admin, 'GET', `/__sandbox/${TABLES[kind]}?${query}`));
   const body = page.body as { items: unknown[]; total: number };
-  const result: ListResult = { kind, businessId: ctx.client.businessId, items: body.items.map((r) => itemOf(kind, r)), total: body.total, limit };
+  const result: ListResult = { kind, businessId: ctx.client.businessId, items: body.items.map((r) => itemOf(kind, r)), total: body.total, limit, page: pageNumber };
   const { ui } = ctx;
   if (ui.options.json) {
     ui.json(result);
     return result;
   }
   if (result.items.length === 0) {
-    ui.info(`No ${NOUNS[kind]} of business ${result.businessId} match.`);
+    ui.info(pageNote(0, result.total, limit, pageNumber) ?? `No ${NOUNS[kind]} of business ${result.businessId} match.`);
     return result;
   }
   const state = (s: string) => (kind === 'payment' ? (s === 'OK' ? ui.color.green(s) : ui.color.red(s)) : ui.state(s));
@@ -122,7 +141,8 @@ export async function listResources(kind: ListKind, flags: ListFlags, ctx: Comma
       result.items.map((i) => [i.id, state(i.state), formatAmount(i.amount, i.currencyCode), i.trackingCode ?? '-', String(i.attempts ?? 0), shortTime(i.createdAt)]),
     );
   }
-  if (result.total > result.items.length) ui.info(`Showing the newest ${result.items.length} of ${result.total}; raise --limit (at most 200) or filter to see others.`);
+  const note = pageNote(result.items.length, result.total, limit, pageNumber);
+  if (note !== undefined) ui.info(note);
   return result;
 }
 
@@ -142,9 +162,11 @@ export interface TokenItem {
 }
 
 /** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
-export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandContext): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number }> {
+export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandContext): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
   const limit = flags.limit ?? 20;
+  const pageNumber = flags.page ?? 1;
   const query = new URLSearchParams({ businessId: ctx.client.businessId, limit: String(limit) });
+  if (pageNumber > 1) query.set('page', String(pageNumber));
   if (flags.trackingCode) query.set('trackingCode', flags.trackingCode);
   if (flags.since) query.set('since', flags.since.trim());
   const page = await ctx.ui.spin('Listing tokens', () => adminOk(ctx.admin, 'GET', `/__sandbox/tokens?${query}`));
@@ -164,20 +186,21 @@ export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandC
       }),
     ) as TokenItem,
   );
-  const result = { kind: 'token' as const, businessId: ctx.client.businessId, items, total: body.total, limit };
+  const result = { kind: 'token' as const, businessId: ctx.client.businessId, items, total: body.total, limit, page: pageNumber };
   const { ui } = ctx;
   if (ui.options.json) {
     ui.json(result);
     return result;
   }
   if (items.length === 0) {
-    ui.info(`No tokens of business ${result.businessId} match.`);
+    ui.info(pageNote(0, result.total, limit, pageNumber) ?? `No tokens of business ${result.businessId} match.`);
     return result;
   }
   ui.table(
     ['TOKEN', 'CARD', 'EXPIRY', 'REPLAYS', 'TRACKING CODE', 'CREATED'],
     items.map((t) => [t.token, `${brandName(t.brandId)} ····${t.lastFourDigits}`, t.expiry, t.behaviour, t.trackingCode ?? '-', shortTime(t.createdAt)]),
   );
-  if (result.total > items.length) ui.info(`Showing the newest ${items.length} of ${result.total}; raise --limit (at most 200) or filter to see others.`);
+  const note = pageNote(items.length, result.total, limit, pageNumber);
+  if (note !== undefined) ui.info(note);
   return result;
 }
