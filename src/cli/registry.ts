@@ -184,7 +184,7 @@ Examples:
 function registerOpen(program: Command, run: Runner): void {
   program
     .command('open <id>')
-    .description('Open the hosted payment page of a link or checkout, or the dashboard (`open dashboard`), in the default browser (or print its URL)')
+    .description("Open an id's page in the default browser (or print its URL): a link's or checkout's hosted page, the page a pending payment waits on (card form, bank, wallet, 3-D Secure) else its dashboard page, a token's dashboard page, or the dashboard (`open dashboard`)")
     .option('--print', 'only print the URL')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print\n  $ paylink open dashboard')

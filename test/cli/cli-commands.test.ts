@@ -208,7 +208,7 @@ describe('CLI command functions', () => {
     const opened: string[] = [];
     const person = setup();
     const result = await openPage(id, {}, person.ctx, async (url) => void opened.push(url));
-    expect(result).toEqual({ kind: 'link', id, url: `${sb.url}/gateway/v3/web/paymentlinks/${id}`, opened: true });
+    expect(result).toEqual({ kind: 'link', id, page: 'hosted', url: `${sb.url}/gateway/v3/web/paymentlinks/${id}`, opened: true });
     expect(opened).toEqual([result.url]);
     const printer = setup();
     const printed = await openPage(id, { print: true }, printer.ctx, async () => {

@@ -151,7 +151,7 @@ describe('paylink CLI as a spawned process', () => {
     expect(twice.json).toMatchObject({ result: -8, body: { error: { code: expect.any(Number) } } });
     expect(twice.stderr).toMatch(/Business rule error \(-8, code \d+\): .*CANCELLED/);
     const opened = ok(await paylink(['open', linkId, '--print', '--json']));
-    expect(opened).toEqual({ kind: 'link', id: linkId, url: `${sb.url}/gateway/v3/web/paymentlinks/${linkId}`, opened: false });
+    expect(opened).toEqual({ kind: 'link', id: linkId, page: 'hosted', url: `${sb.url}/gateway/v3/web/paymentlinks/${linkId}`, opened: false });
   });
 
   it('creates, reads, captures, refunds and cancels direct payments, and creates and reads tokens', async () => {

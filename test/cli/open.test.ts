@@ -48,13 +48,13 @@ describe('open dashboard --json', () => {
   it('names what the browser said when the launcher fails, as Chromium run as root does', async () => {
     const PATH = launcher('refusing', `echo '[1:1:1124/000000.000000:ERROR:zygote_host_impl_linux.cc:103] Running as root without --no-sandbox is not supported.' >&2\nexit 4`);
     const run = await paylink(['open', 'dashboard', '--json'], { PATH, DISPLAY: ':99' });
-    expect(JSON.parse(run.stdout)).toEqual({ kind: 'dashboard', url: `${sb.url}/`, opened: false, reason: 'xdg-open exited with code 4: Running as root without --no-sandbox is not supported' });
+    expect(JSON.parse(run.stdout)).toEqual({ kind: 'dashboard', page: 'dashboard', url: `${sb.url}/`, opened: false, reason: 'xdg-open exited with code 4: Running as root without --no-sandbox is not supported' });
   });
 
   it('says opened: true when the launcher started a browser (exit 0, or still running after its window)', async () => {
     for (const [name, body] of [['quick', 'exit 0'], ['slow', 'sleep 4']] as const) {
       const run = await paylink(['open', 'dashboard', '--json'], { PATH: launcher(name, body), DISPLAY: ':99' });
-      expect(JSON.parse(run.stdout), name).toEqual({ kind: 'dashboard', url: `${sb.url}/`, opened: true });
+      expect(JSON.parse(run.stdout), name).toEqual({ kind: 'dashboard', page: 'dashboard', url: `${sb.url}/`, opened: true });
     }
   });
 });

@@ -1,20 +1,28 @@
 /**
- * `paylink open <id>`: opens the hosted page of a link or checkout in the default browser, or prints its
- * URL where no browser can be opened (no display, CI, `--print`, or a launcher that fails).
- * `paylink open dashboard` does the same for the sandbox's dashboard.
+ * `paylink open <id>`: opens the page of an id in the default browser, or prints its URL where no browser
+ * can be opened (no display, CI, `--print`, or a launcher that fails): a link's or checkout's hosted page;
+ * a payment's page the customer is waiting on (its card form, bank, wallet or 3-D Secure page), else its
+ * dashboard page; a token's dashboard page. `paylink open dashboard` does the same for the dashboard.
  */
 import type { ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { CommandContext } from '../context.js';
+import { resolveKind } from '../client.js';
 import { findResource, type ResourceKind } from '../customer.js';
-import { ApiResponseError } from '../errors.js';
+import { ApiResponseError, type ErrorEnvelope } from '../errors.js';
+import { pathOfId } from '../../sandbox/domain/routes.js';
 
 export interface OpenResult {
-  kind: ResourceKind | 'dashboard';
-  /** The link or checkout id; absent for the dashboard. */
+  kind: ResourceKind | 'payment' | 'credit' | 'token' | 'dashboard';
+  /** The id; absent for the dashboard. */
   id?: string | undefined;
+  /**
+   * Which page: `hosted` (a link's or checkout's), `customer` (the page a pending payment waits on: card
+   * form, bank, wallet or 3-D Secure), `dashboard` (the dashboard, or the id's page in it).
+   */
+  page: 'hosted' | 'customer' | 'dashboard';
   url: string;
   opened: boolean;
   /** Why no browser was opened, when one was tried and failed (`xdg-open exited with code 3`). */
@@ -113,17 +121,41 @@ async function launchWith(launcher: string, url: string): Promise<void> {
 export async function openPage(id: string, flags: { print?: boolean }, ctx: CommandContext, opener?: Opener): Promise<OpenResult> {
   let kind: OpenResult['kind'];
   let url: string;
+  let page: OpenResult['page'];
+  const token = ctx.admin.adminToken;
+  const withToken = (path: string) => `${ctx.connection.baseUrl}${path}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
   if (id === 'dashboard') {
     kind = 'dashboard';
-    const token = ctx.admin.adminToken;
-    url = `${ctx.connection.baseUrl}/${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+    page = 'dashboard';
+    url = withToken('/');
   } else {
-    const found = await ctx.ui.spin(`Looking up ${id}`, () => findResource(ctx.client, id, undefined, ctx.admin));
-    kind = found.kind;
-    const resource = kind === 'link' ? found.response.body?.body?.link : found.response.body?.body?.checkout;
-    const pageUrl: string | undefined = resource?.redirect?.url;
-    if (!pageUrl) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url.`, found.response.status, found.response.body);
-    url = pageUrl;
+    const resolved = await ctx.ui.spin(`Looking up ${id}`, () => resolveKind(ctx.admin, id, ctx.client.businessId));
+    if (resolved === 'payment' || resolved === 'credit') {
+      kind = resolved;
+      // A pending payment's answer names the page the customer is waiting on (`body.redirect`).
+      const answer = await ctx.client.get(pathOfId(resolved === 'payment' ? 'payments.get' : 'credits.get', id));
+      if (answer.status !== 200) throw ApiResponseError.fromEnvelope(answer.status, answer.body as ErrorEnvelope, `${resolved} ${id}`);
+      const waiting: unknown = (answer.body as { body?: { redirect?: { url?: unknown } } } | undefined)?.body?.redirect?.url;
+      if (typeof waiting === 'string' && /^https?:\/\//i.test(waiting)) {
+        page = 'customer';
+        url = waiting;
+      } else {
+        page = 'dashboard';
+        url = withToken(pathOfId('dashboard.payment', id));
+      }
+    } else if (resolved === 'token') {
+      kind = 'token';
+      page = 'dashboard';
+      url = withToken(pathOfId('dashboard.token', id));
+    } else {
+      const found = await ctx.ui.spin(`Looking up ${id}`, () => findResource(ctx.client, id, resolved ?? undefined, ctx.admin));
+      kind = found.kind;
+      page = 'hosted';
+      const resource = kind === 'link' ? found.response.body?.body?.link : found.response.body?.body?.checkout;
+      const pageUrl: string | undefined = resource?.redirect?.url;
+      if (!pageUrl) throw new ApiResponseError(`The ${kind} ${id} has no redirect.url.`, found.response.status, found.response.body);
+      url = pageUrl;
+    }
   }
   let opened = false;
   let reason: string | undefined;
@@ -137,8 +169,15 @@ export async function openPage(id: string, flags: { print?: boolean }, ctx: Comm
       }
     } else reason = 'no display (DISPLAY unset) or CI';
   }
-  const result: OpenResult = { kind, ...(kind === 'dashboard' ? {} : { id }), url, opened, ...(reason ? { reason } : {}) };
-  const what = kind === 'dashboard' ? 'the dashboard' : `the hosted page of ${kind} ${id}`;
+  const result: OpenResult = { kind, ...(kind === 'dashboard' ? {} : { id }), page, url, opened, ...(reason ? { reason } : {}) };
+  const what =
+    kind === 'dashboard'
+      ? 'the dashboard'
+      : page === 'hosted'
+        ? `the hosted page of ${kind} ${id}`
+        : page === 'customer'
+          ? `the page ${kind} ${id} is waiting on`
+          : `the dashboard page of ${kind} ${id}`;
   if (ctx.ui.options.json) ctx.ui.json(result);
   else {
     if (opened) ctx.ui.info(`Opened ${what} in your browser:`);
