@@ -19,14 +19,15 @@ export type ResourceKind = 'link' | 'checkout';
 export type PlayKind = ResourceKind | 'payment';
 
 /** What the customer can do on the bank and wallet pages: the page's three buttons. */
-export const SIMULATOR_OUTCOMES = ['approved', 'cancelled', 'failed'] as const;
+export const SIMULATOR_OUTCOMES = ['approved', 'cancelled', 'failed', 'declined'] as const;
 export type SimulatorOutcome = (typeof SIMULATOR_OUTCOMES)[number];
 
 /** Each outcome's button on the page, and the result the payment then reads (docs/api.md, "Redirect payments"). */
-const SIMULATOR_BUTTONS: Record<SimulatorOutcome, { action: 'approve' | 'cancel' | 'fail'; result: number }> = {
+const SIMULATOR_BUTTONS: Record<SimulatorOutcome, { action: 'approve' | 'cancel' | 'fail' | 'decline'; result: number }> = {
   approved: { action: 'approve', result: 0 },
   cancelled: { action: 'cancel', result: -10 },
   failed: { action: 'fail', result: -2 },
+  declined: { action: 'decline', result: -4 },
 };
 
 export interface PlayCustomerOptions {
@@ -315,6 +316,9 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
           break;
         }
         const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+        // A challenge the card did not ask for (a --3ds link) ends as the code given: cancelled or a wrong
+        // code is -10 there too, which is what was asked.
+        if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
         fields =
           code === null
             ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }

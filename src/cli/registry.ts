@@ -196,7 +196,7 @@ function registerPay(program: Command, run: Runner): void {
     .command('pay <id>')
     .description('Play the customer: fill in the hosted form of a link or checkout, or press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, over HTTP; follow the redirect, print the status')
     .option('--card <number>', 'card number to type (spaces allowed)')
-    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed`)
+    .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed, declined`)
     .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
     .option('--saved-card', "pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)")
     .option('--decline', 'press the decline button instead of paying')
@@ -215,7 +215,7 @@ function registerPay(program: Command, run: Runner): void {
       `
 Without --card or --outcome, asks on a terminal and pays with the approve card otherwise.
 A bank or wallet payment (iDEAL, Sofort, Giropay, EPS, PayPal) takes --outcome approved (Approve
-payment, 0), cancelled (Cancel, -10) or failed (Make it fail, -2); default approved.
+payment, 0), cancelled (Cancel, -10), failed (Make it fail, -2) or declined (Decline, -4); default approved.
 
 Examples:
   $ paylink pay 3f1c...                              # approve card

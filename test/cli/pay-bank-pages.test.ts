@@ -122,12 +122,13 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
 
   it('refuses card outcomes and card flags on a bank page (exit 2, naming what it offers), and leaves the payment pending', async () => {
     const { id } = await create('ideal');
-    const declined = await paylink(['pay', id, '--outcome', 'declined']);
-    expect(declined.code).toBe(2);
-    expect(declined.stderr).toContain('--outcome: a bank or wallet page offers approved, cancelled, failed; "declined" is not one of them');
+    // `declined` is the bank page's Decline button (pay-pages.test.ts); `3ds` is a card's outcome only.
+    const threeDs = await paylink(['pay', id, '--outcome', '3ds']);
+    expect(threeDs.code).toBe(2);
+    expect(threeDs.stderr).toContain('--outcome: a bank or wallet page offers approved, cancelled, failed, declined; "3ds" is not one of them');
     const card = await paylink(['pay', id, '--card', '4111111111111111', '--cvv', '123']);
     expect(card.code).toBe(2);
-    expect(card.stderr).toContain('--card, --cvv have no place there. Use --outcome approved|cancelled|failed.');
+    expect(card.stderr).toContain('--card, --cvv have no place there. Use --outcome approved|cancelled|failed|declined.');
     expect((await readBack(id)).result).toBe(2);
   });
 
@@ -154,7 +155,7 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
   it('names the bank and wallet outcomes in pay --help, with an example', async () => {
     const run = await paylink(['pay', '--help']);
     expect(run.stdout).toContain('A bank or wallet payment (iDEAL, Sofort, Giropay, EPS, PayPal) takes --outcome approved');
-    expect(run.stdout.replace(/\s+/g, ' ')).toContain('cancelled (Cancel, -10) or failed (Make it fail, -2)');
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain('cancelled (Cancel, -10), failed (Make it fail, -2) or declined (Decline, -4)');
     expect(run.stdout).toContain('paylink pay 7a9d... --outcome cancelled');
     const create = await paylink(['payment', 'create', '--help']);
     expect(create.stdout).toContain('--brand ideal --return-url');

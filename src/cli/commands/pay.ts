@@ -92,7 +92,7 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
 
 /**
  * Presses a button on the bank or wallet page of a pending iDEAL, Sofort, Giropay, EPS or PayPal payment:
- * `--outcome approved|cancelled|failed` (asked on a terminal, approved otherwise). The card flags have no
+ * `--outcome approved|cancelled|failed|declined` (asked on a terminal, approved otherwise). The card flags have no
  * place there and are refused.
  */
 async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
@@ -125,6 +125,7 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
               { name: 'approved    press Approve payment (0 Ok)', value: 'approved' },
               { name: 'cancelled   press Cancel (-10, code 3011)', value: 'cancelled' },
               { name: 'failed      press Make it fail (-2, code 3006)', value: 'failed' },
+              { name: 'declined    press Decline (-4, code 3001)', value: 'declined' },
             ],
           }),
         );
