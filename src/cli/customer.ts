@@ -80,8 +80,11 @@ export interface PlayStep {
 /** What `playCustomer` did and what came of it (the `--json` output of `paylink pay`). */
 export interface PlayResult {
   kind: PlayKind;
-  /** For a bank or wallet payment: which simulator page (`bank` for iDEAL, Sofort, Giropay, EPS; `wallet` for PayPal). */
-  page?: 'bank' | 'wallet' | undefined;
+  /**
+   * For a payment: which page it waited on (`bank` for iDEAL, Sofort, Giropay, EPS; `wallet` for PayPal;
+   * `3ds` the 3-D Secure page of a direct card payment; `card-form` the card form of a card redirect payment).
+   */
+  page?: 'bank' | 'wallet' | '3ds' | 'card-form' | undefined;
   id: string;
   /** The hosted page the customer opened. */
   pageUrl: string;
@@ -412,37 +415,51 @@ export interface PlaySimulatorOptions {
   onStep?: ((text: string) => void) | undefined;
 }
 
+/** Where a pending payment waits for the customer: its bank or wallet page, or a card page (3-D Secure, card form). */
+export type PaymentPage =
+  | { page: 'bank' | 'wallet'; url: string; response: HttpAnswer }
+  | { page: '3ds' | 'card-form'; url: string; envelope: unknown };
+
+/**
+ * Finds the page a pending payment waits on: its bank or wallet page first (GET, not a read of the payment:
+ * a read applies the staging convention on the amount and would settle a bank payment before the customer
+ * acts), else, read from the API, the 3-D Secure page of a direct card payment or the card form of a card
+ * redirect payment. A payment that waits on no page is exit 3, saying what it is.
+ */
+export async function locatePaymentPage(client: ApiClient, id: string): Promise<PaymentPage> {
+  for (const page of ['bank', 'wallet'] as const) {
+    const url = client.url(page === 'bank' ? bankPath(id) : walletPath(id));
+    const response = await client.page(url);
+    if (response.status !== 404) return { page, url, response };
+    await response.body?.cancel();
+  }
+  const read = await client.get(pathOfId('payments.get', id));
+  if (read.status === 404) throw ApiResponseError.fromEnvelope(404, read.body as ErrorEnvelope, `No payment ${id} for business ${client.businessId}`);
+  const envelope: any = read.body;
+  const waiting: unknown = envelope?.body?.redirect?.url;
+  if (typeof waiting === 'string' && Number(envelope?.result) === 2) {
+    const url = new URL(waiting, client.baseUrl);
+    const route = matchRoute('GET', url.pathname).target?.name;
+    if (route === 'challenge.page') return { page: '3ds', url: url.href, envelope };
+    if (route === 'hosted.payment') return { page: 'card-form', url: url.href, envelope };
+  }
+  throw new ApiResponseError(`Payment ${id} waits on no page the customer could use: it is ${describePayment(read.body)}.`, read.status, undefined);
+}
+
 /**
  * Plays the customer on the bank or wallet page of a pending iDEAL, Sofort, Giropay, EPS or PayPal payment,
  * as a browser does: GET the page (the bank page, else the wallet page), POST the button of the outcome
- * asked for, follow the 303 to the merchant's `returnUrl?id=` (or back to the page when the payment has no
+ * asked for (`located`: the page already found by {@link locatePaymentPage}), follow the 303 to the merchant's `returnUrl?id=` (or back to the page when the payment has no
  * returnUrl), then read the payment from the API. The payment is not read before the page is used: a read
  * applies the staging convention on the amount (1.xx approves...) and would settle it before the customer acts.
  */
-export async function playSimulator(client: ApiClient, id: string, options: PlaySimulatorOptions = {}): Promise<PlayResult> {
+export async function playSimulator(client: ApiClient, id: string, options: PlaySimulatorOptions = {}, located?: PaymentPage): Promise<PlayResult> {
   const step = options.onStep ?? (() => {});
   const outcome = options.outcome ?? 'approved';
   const button = SIMULATOR_BUTTONS[outcome];
   step('Opening the bank or wallet page');
-  let found: { page: 'bank' | 'wallet'; url: string; response: HttpAnswer } | undefined;
-  for (const page of ['bank', 'wallet'] as const) {
-    const url = client.url(page === 'bank' ? bankPath(id) : walletPath(id));
-    const response = await client.page(url);
-    if (response.status !== 404) {
-      found = { page, url, response };
-      break;
-    }
-    await response.body?.cancel();
-  }
-  if (!found) {
-    const read = await client.get(pathOfId('payments.get', id));
-    if (read.status === 404) throw ApiResponseError.fromEnvelope(404, read.body as ErrorEnvelope, `No payment ${id} for business ${client.businessId}`);
-    throw new ApiResponseError(
-      `Payment ${id} has no bank or wallet page: \`paylink pay\` plays iDEAL, Sofort, Giropay, EPS and PayPal payments (and the hosted form of links and checkouts); this one is ${describePayment(read.body)}.`,
-      read.status,
-      undefined,
-    );
-  }
+  const found = located ?? (await locatePaymentPage(client, id));
+  if (found.page !== 'bank' && found.page !== 'wallet') throw new ApiResponseError(`Payment ${id} waits on its ${found.page === '3ds' ? '3-D Secure page' : 'card form'}, not a bank or wallet page.`, undefined, undefined);
   const { page, url: pageUrl } = found;
   const html = await found.response.text();
   const result: PlayResult = { kind: 'payment', id, page, pageUrl, steps: [], expectedResult: button.result, state: 'PENDING', asExpected: false, status: undefined };
@@ -494,6 +511,102 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
   result.state = String(envelope?.description ?? 'UNKNOWN');
   result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? '') };
   result.asExpected = result.payment.result === button.result;
+  return result;
+}
+
+/**
+ * Plays the customer on the card page a direct or card redirect payment waits on (see
+ * {@link locatePaymentPage}): the card form is filled in as on a link's page (the card of `card` or
+ * `outcome`, then its 3-D Secure challenge when one opens), the 3-D Secure page answered with
+ * `threeDSCode` (1234 approves, `null` cancels). Then the redirect to returnUrl is followed and the payment
+ * read from the API.
+ */
+export async function playCardPage(client: ApiClient, id: string, located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>, options: PlayCustomerOptions = {}): Promise<PlayResult> {
+  const step = options.onStep ?? (() => {});
+  const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+  const result: PlayResult = { kind: 'payment', id, page: located.page, pageUrl: located.url, steps: [], state: 'PENDING', asExpected: false, status: located.envelope };
+  step(located.page === '3ds' ? 'Opening the 3-D Secure page' : 'Opening the card form');
+  const response = await client.page(located.url);
+  let html = await response.text();
+  let fields: Record<string, string | undefined>;
+  let action: PlayStep['action'];
+  if (located.page === '3ds') {
+    const formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
+    if (response.status !== 200 || !formToken) throw new ApiResponseError(`The 3-D Secure page of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`, response.status, undefined);
+    fields = code === null ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel } : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+    action = code === null ? '3ds-cancel' : '3ds-submit';
+    result.expectedResult = code === THREE_DS_APPROVE_CODE ? 0 : -10;
+  } else {
+    const formToken = hiddenInput(html, F.formToken);
+    if (response.status !== 200 || !formToken) throw new ApiResponseError(`The card form of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`, response.status, undefined);
+    const brandId = Number((located.envelope as any)?.body?.transaction?.brandId);
+    const { number, known } = chooseCard(options, Number.isFinite(brandId) ? [brandId] : []);
+    const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), sandboxYear(located.envelope));
+    fields = {
+      [F.formToken]: formToken,
+      [F.action]: options.decline ? FORM_ACTIONS.decline : FORM_ACTIONS.pay,
+      [F.cardNumber]: number,
+      [F.expiryMonth]: options.expiryMonth ?? filled.expiryMonth,
+      [F.expiryYear]: options.expiryYear ?? filled.expiryYear,
+      [F.cvv]: options.cvv ?? filled.cvv,
+      [F.holderName]: options.holderName ?? filled.holderName,
+      [F.saveCard]: options.saveCard ? SAVE_CARD_ON : undefined,
+    };
+    action = options.decline ? 'decline' : 'pay';
+    if (options.decline) result.expectedResult = -10;
+    else {
+      result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
+      if (known) result.expectedResult = known.outcome === '3ds' ? (code === THREE_DS_APPROVE_CODE ? 0 : -10) : known.result;
+    }
+  }
+  let postUrl = located.url;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    step(action === '3ds-submit' || action === '3ds-cancel' ? 'Answering the 3-D Secure challenge' : action === 'decline' ? 'Pressing decline' : 'Submitting the card');
+    const answer = await client.postForm(postUrl, fields);
+    const location = answer.headers.get('location');
+    const entry: PlayStep = { action, url: postUrl, status: answer.status };
+    result.steps.push(entry);
+    if (answer.status >= 300 && answer.status < 400 && location) {
+      await answer.body?.cancel();
+      const target = new URL(location, postUrl).href;
+      entry.location = target;
+      if (action === 'pay' && isThreeDSecure(target, client.baseUrl, located.url)) {
+        const challenge = await client.page(target);
+        html = await challenge.text();
+        const formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
+        if (challenge.status !== 200 || !formToken) {
+          entry.message = alertText(html);
+          break;
+        }
+        if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
+        fields = code === null ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel } : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+        action = code === null ? '3ds-cancel' : '3ds-submit';
+        postUrl = target;
+        continue;
+      }
+      if (new URL(target).pathname !== new URL(postUrl).pathname) {
+        result.returnUrl = target;
+        if (options.follow !== false) {
+          step('Following the redirect to returnUrl');
+          result.merchant = await visitMerchant(client, target);
+        }
+      }
+      break;
+    }
+    html = await answer.text();
+    entry.state = pageState(html);
+    entry.message = alertText(html);
+    break;
+  }
+  step('Reading the payment');
+  const after = await client.get(pathOfId('payments.get', id));
+  const envelope: any = after.body;
+  if (envelope?.body?.transaction?.id === undefined) expectOk(after, `payment ${id}`);
+  result.status = envelope;
+  result.state = String(envelope?.description ?? 'UNKNOWN');
+  result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? ''), token: envelope?.body?.token?.token };
+  const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
+  result.asExpected = result.expectedResult === undefined ? result.payment.result !== 2 : result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
   return result;
 }
 

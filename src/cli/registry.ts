@@ -194,7 +194,7 @@ function registerOpen(program: Command, run: Runner): void {
 function registerPay(program: Command, run: Runner): void {
   program
     .command('pay <id>')
-    .description('Play the customer: fill in the hosted form of a link or checkout, or press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, over HTTP; follow the redirect, print the status')
+    .description('Play the customer: fill in the hosted form of a link or checkout, press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, or answer the 3-D Secure page or card form a card payment waits on, over HTTP; follow the redirect, print the status')
     .option('--card <number>', 'card number to type (spaces allowed)')
     .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed, declined`)
     .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
@@ -208,7 +208,7 @@ function registerPay(program: Command, run: Runner): void {
     .option('--holder <name>', 'card holder name', 'Test Customer')
     .option('--link', 'the id is a payment link (skip the lookup)')
     .option('--checkout', 'the id is a checkout (skip the lookup)')
-    .option('--payment', 'the id is a bank or wallet payment (skip the lookup)')
+    .option('--payment', 'the id is a payment: bank, wallet, or card waiting on a page (skip the lookup)')
     .option('--no-follow', 'do not GET the returnUrl the page redirects to')
     .addHelpText(
       'after',

@@ -144,12 +144,12 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect(run.stderr).toContain('SEPA Direct Debit debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName}');
   });
 
-  it('says a card payment has no bank or wallet page (exit 3)', async () => {
+  it('says a settled card payment waits on no page (exit 3)', async () => {
     const created = await paylink(['payment', 'create', '--amount', '10', '--currency', 'EUR', '--json']);
     const id = created.json.body.transaction.id;
     const run = await paylink(['pay', id, '--payment']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain(`Payment ${id} has no bank or wallet page`);
+    expect(run.stderr).toContain(`Payment ${id} waits on no page the customer could use: it is brand 1010, Ok (result 0).`);
   });
 
   it('names the bank and wallet outcomes in pay --help, with an example', async () => {

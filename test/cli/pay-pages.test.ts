@@ -34,4 +34,40 @@ describe('paylink pay on bank pages and 3-D Secure links', () => {
       expect(run.json.steps.map((s: { action: string }) => s.action)).toEqual(['pay', flags[0] === '--3ds-cancel' ? '3ds-cancel' : '3ds-submit']);
     }
   });
+
+  const card = (number: string) => ({ number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' });
+  async function cardPayment(extra: Record<string, unknown>, transaction: Record<string, unknown> = {}): Promise<string> {
+    const made = await sb.post('/gateway/v3/payments', { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 9, currencyCode: 'EUR', trackingCode: uniqueCode('card-page'), ...transaction }, ...extra } });
+    expect(made.status, made.text).toBe(200);
+    expect((made.body as { result: number }).result).toBe(2);
+    return (made.body as { body: { id: string } }).body.id;
+  }
+
+  it("plays a direct payment's 3-D Secure page: 1234 approves, --3ds-cancel is -10, both as asked", async () => {
+    const approved = await pay([await cardPayment({ card: card('4000000000003220') })]);
+    expect(approved.code, approved.stderr + approved.stdout).toBe(0);
+    expect(approved.json).toMatchObject({ kind: 'payment', page: '3ds', asExpected: true, payment: { result: 0 }, steps: [{ action: '3ds-submit' }] });
+    const cancelled = await pay([await cardPayment({ card: card('4000000000003220') }), '--3ds-cancel']);
+    expect(cancelled.code, cancelled.stderr + cancelled.stdout).toBe(0);
+    expect(cancelled.json).toMatchObject({ page: '3ds', asExpected: true, payment: { result: -10 }, steps: [{ action: '3ds-cancel' }] });
+    const refused = await runCli(['pay', await cardPayment({ card: card('4000000000003220') }), '--card', '4111111111111111', '--base-url', sb.url, '--business-id', BIZ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('waits on its 3-D Secure page');
+  });
+
+  it("fills a card redirect payment's card form: the approve card, a declined card, and a 3-D Secure card's challenge", async () => {
+    const redirect = { brandId: 1010, returnUrl: 'http://127.0.0.1:9/back' };
+    const approved = await pay([await cardPayment({}, redirect)]);
+    expect(approved.code, approved.stderr + approved.stdout).toBe(0);
+    expect(approved.json).toMatchObject({ kind: 'payment', page: 'card-form', asExpected: true, payment: { result: 0 }, card: { lastFourDigits: '1111' } });
+    expect(approved.json.returnUrl).toContain('http://127.0.0.1:9/back');
+    const declined = await pay([await cardPayment({}, redirect), '--outcome', 'declined']);
+    expect(declined.code, declined.stderr + declined.stdout).toBe(0);
+    expect(declined.json).toMatchObject({ page: 'card-form', asExpected: true, payment: { result: -4 } });
+    const challenged = await pay([await cardPayment({}, redirect), '--outcome', '3ds']);
+    expect(challenged.code, challenged.stderr + challenged.stdout).toBe(0);
+    expect(challenged.json.steps.map((s: { action: string }) => s.action)).toEqual(['pay', '3ds-submit']);
+    expect(challenged.json.payment.result).toBe(0);
+    expect(JSON.stringify(challenged.json)).not.toContain('4000000000003220');
+  });
 });

@@ -7,7 +7,7 @@
 import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import type { CommandContext } from '../context.js';
 import { resolveKind } from '../client.js';
-import { playCustomer, playSimulator, SIMULATOR_OUTCOMES, type PlayResult, type ResourceKind, type SimulatorOutcome } from '../customer.js';
+import { locatePaymentPage, playCardPage, playCustomer, playSimulator, SIMULATOR_OUTCOMES, type PaymentPage, type PlayResult, type ResourceKind, type SimulatorOutcome } from '../customer.js';
 import { ApiResponseError, UsageError } from '../errors.js';
 import { brandName, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -97,6 +97,8 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
  */
 async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
   const { ui } = ctx;
+  const located = await ui.spin(`Finding the page payment ${id} waits on`, () => locatePaymentPage(ctx.client, id));
+  if (located.page === '3ds' || located.page === 'card-form') return payCardPage(id, located, flags, ctx);
   const cardFlags = (
     [
       ['--card', flags.card !== undefined],
@@ -130,7 +132,47 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
           }),
         );
   const result = await ui.spin(`Paying ${id} as the customer`, (spinner) =>
-    playSimulator(ctx.client, id, { outcome, follow: flags.follow !== false, onStep: (text) => spinner.text(`${text}...`) }),
+    playSimulator(ctx.client, id, { outcome, follow: flags.follow !== false, onStep: (text) => spinner.text(`${text}...`) }, located),
+  );
+  return report(result, ctx);
+}
+
+/**
+ * A direct card payment waiting on its 3-D Secure page (`--3ds-code`, `--3ds-cancel`; 1234 by default), or
+ * a card redirect payment waiting on its card form (`--card`/`--outcome`, `--decline`, the card flags).
+ */
+async function payCardPage(id: string, located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
+  if (located.page === '3ds') {
+    const cardFlags = (
+      [
+        ['--card', flags.card !== undefined],
+        ['--outcome', flags.outcome !== undefined],
+        ['--decline', flags.decline === true],
+        ['--save-card', flags.saveCard === true],
+        ['--expiry-month', flags.expiryMonth !== undefined],
+        ['--expiry-year', flags.expiryYear !== undefined],
+        ['--cvv', flags.cvv !== undefined],
+      ] as const
+    )
+      .filter(([, given]) => given)
+      .map(([flag]) => flag);
+    if (cardFlags.length > 0) throw new UsageError(`pay: payment ${id} waits on its 3-D Secure page, where the card is already given: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --3ds-code <code> (1234 approves) or --3ds-cancel.`);
+  }
+  const outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
+  const result = await ctx.ui.spin(`Paying ${id} as the customer`, (spinner) =>
+    playCardPage(ctx.client, id, located, {
+      card: flags.card,
+      outcome,
+      decline: flags.decline === true,
+      saveCard: flags.saveCard,
+      threeDSCode: flags.threeDsCancel ? null : flags.threeDsCode,
+      expiryMonth: flags.expiryMonth === undefined ? undefined : parseMonth(flags.expiryMonth),
+      expiryYear: flags.expiryYear === undefined ? undefined : parseYear(flags.expiryYear),
+      cvv: flags.cvv,
+      holderName: flags.holder,
+      follow: flags.follow !== false,
+      onStep: (text) => spinner.text(`${text}...`),
+    }),
   );
   return report(result, ctx);
 }
@@ -166,7 +208,8 @@ function mismatch(result: PlayResult): string {
 /** The play for people: each step, where the browser went, the merchant's answer and the status. */
 export function printPlay(ui: Ui, result: PlayResult): void {
   ui.heading(`Played the customer on ${result.kind} ${result.id}`);
-  ui.field(result.page === 'bank' ? 'Bank page' : result.page === 'wallet' ? 'Wallet page' : 'Hosted page', ui.color.cyan(result.pageUrl));
+  const pageName = { bank: 'Bank page', wallet: 'Wallet page', '3ds': '3-D Secure page', 'card-form': 'Card form' }[result.page ?? 'bank'];
+  ui.field(result.page === undefined ? 'Hosted page' : pageName, ui.color.cyan(result.pageUrl));
   if (result.card) ui.field('Card', `${brandName(result.card.brandId)} ····${result.card.lastFourDigits}${result.card.outcome ? ` (test card: ${result.card.outcome})` : ''}`);
   for (const step of result.steps) {
     const what = {
