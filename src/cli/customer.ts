@@ -99,6 +99,11 @@ export interface PlayResult {
   merchant?: { status?: number | undefined; error?: string | undefined } | undefined;
   /** The attempt this play made (last payment entry), when one was stored. */
   payment?: { id?: string | undefined; result: number; description: string; token?: string | undefined } | undefined;
+  /**
+   * The payment that paid the link or checkout while this customer was on its page (another tab, another
+   * `pay`): this play's card was then refused by the page and made no payment of its own.
+   */
+  paidByAnother?: string | undefined;
   /** Lifecycle after the play: link status, checkout result description, or the payment's description. */
   state: string;
   /** True when the outcome is what was asked for. */
@@ -348,7 +353,13 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   result.status = after.body;
   result.state = lifecycleOf(kind, after.body);
   const payments: any[] = Array.isArray(after.body?.body?.payments) ? after.body.body.payments : [];
-  if (payments.length > paymentsBefore) {
+  // The page answered "already paid" to this play's form: another payment won the race since the page was
+  // opened, and the payment the link now lists is that one, not this play's.
+  const lost = result.steps.some((s) => s.location === undefined && s.state === 'paid');
+  if (lost) {
+    const winner = payments.find((p) => Number(p?.result) === 0) ?? payments[payments.length - 1];
+    result.paidByAnother = String(winner?.body?.transaction?.id ?? 'unknown');
+  } else if (payments.length > paymentsBefore) {
     const last = payments[payments.length - 1];
     result.payment = {
       id: last?.body?.transaction?.id,

@@ -197,6 +197,9 @@ function report(result: PlayResult, ctx: CommandContext): PlayResult {
 }
 
 function mismatch(result: PlayResult): string {
+  if (result.paidByAnother !== undefined) {
+    return `the ${result.kind} was paid by another payment (${result.paidByAnother}) while this customer was on its page: this play made no payment.`;
+  }
   const last = result.steps[result.steps.length - 1];
   const got = result.payment ? `${result.payment.description} (${result.payment.result})` : 'no payment was made';
   const want = result.expectedResult === undefined ? 'a processed payment' : `result ${result.expectedResult}`;
