@@ -57,6 +57,16 @@ function query(options: LogsOptions, extra: Record<string, string | number | und
   return text ? `?${text}` : '';
 }
 
+/**
+ * A log time for people: the time of day (`14:09:02.655`) while it is today's (UTC, by the wall clock),
+ * with its date in front (`2026-11-30 14:09:02.655`) once the sandbox clock moved off today, so that
+ * requests days apart never read as minutes apart.
+ */
+export function logTime(isoText: string, now = Date.now()): string {
+  const time = isoText.slice(11, 23);
+  return isoText.slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? time : `${isoText.slice(0, 10)} ${time}`;
+}
+
 /** What the log holds for a webhook delivery attempt (kind `webhook`). */
 interface DeliveryAttempt {
   event?: string;
@@ -69,7 +79,7 @@ interface DeliveryAttempt {
 
 /** One line for a webhook delivery the sandbox sent: arrow, event type, receiver, its answer (or why none). */
 function formatDelivery(entry: LogEntry, ui: Ui): string {
-  const time = entry.at.slice(11, 23);
+  const time = logTime(entry.at);
   const d = (entry.request ?? {}) as DeliveryAttempt;
   const answer = entry.status === 0 ? ui.color.red(`no answer${d.error ? ` (${d.error})` : ''}`) : entry.status >= 200 && entry.status < 300 ? ui.color.green(String(entry.status)) : ui.color.yellow(String(entry.status));
   const fault = d.fault ? ui.color.dim(` [${d.fault}]`) : '';
@@ -81,7 +91,7 @@ function formatDelivery(entry: LogEntry, ui: Ui): string {
 /** One line for people: time, method, path, status, duration, business, the error message when failing. */
 export function formatEntry(entry: LogEntry, ui: Ui): string {
   if (entry.kind === 'webhook') return formatDelivery(entry, ui);
-  const time = entry.at.slice(11, 23);
+  const time = logTime(entry.at);
   const status =
     entry.status === 0 ? ui.color.red('---') : entry.status >= 500 ? ui.color.red(String(entry.status)) : entry.status >= 400 ? ui.color.yellow(String(entry.status)) : ui.color.green(String(entry.status));
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path;

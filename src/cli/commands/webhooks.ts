@@ -3,6 +3,7 @@
  * endpoints and events over the admin API (`/__sandbox/webhooks`, `/__sandbox/events`, docs/webhooks.md).
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
+import { logTime } from './logs.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -217,9 +218,14 @@ export async function eventsList(conn: AdminConnection, ui: Ui, options: EventsL
     ui.info('No events yet: every payment the sandbox creates or changes makes one.');
     return events;
   }
-  for (const e of events) {
+  // Columns padded to their widest cell, under a header; times with their date once the clock left today.
+  const rows = events.map((e) => ({ e, time: logTime(e.createdAt) }));
+  const width = (cells: string[]) => Math.max(...cells.map((c) => c.length));
+  const w = { time: width(['TIME', ...rows.map((r) => r.time)]), id: width(['EVENT', ...events.map((e) => e.id)]), payment: width(['PAYMENT', ...events.map((e) => e.paymentId)]) };
+  ui.line(ui.color.dim(`${'TIME'.padEnd(w.time)} ${'EVENT'.padEnd(w.id)}  ${'TYPE'.padEnd(18)} ${'ACTION'.padEnd(9)} ${'RESULT'.padStart(6)}  ${'PAYMENT'.padEnd(w.payment)}  DELIVERIES`));
+  for (const { e, time } of rows) {
     const deliveries = e.deliveries.length === 0 ? ui.color.dim('no destination') : e.deliveries.map((d) => deliverySummary(ui, d)).join(' ');
-    ui.line(`${ui.color.dim(e.createdAt.slice(11, 23))} ${e.id}  ${e.type.padEnd(18)} ${(e.action ?? '').padEnd(9)} ${String(e.result ?? '').padStart(3)}  payment ${e.paymentId}  ${deliveries}`);
+    ui.line(`${ui.color.dim(time.padEnd(w.time))} ${e.id.padEnd(w.id)}  ${e.type.padEnd(18)} ${(e.action ?? '').padEnd(9)} ${String(e.result ?? '').padStart(6)}  ${e.paymentId.padEnd(w.payment)}  ${deliveries}`);
   }
   const findings = events.reduce((n, e) => n + e.findings, 0);
   if (findings > 0) ui.warn(`${findings} FINDING(S): an endpoint accepted an event it had to refuse. See \`paylink events show <id>\`.`);
