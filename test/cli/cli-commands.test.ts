@@ -182,7 +182,7 @@ describe('CLI command functions', () => {
     expect(words).toBe('create');
     const outcomes = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome 3); COMP_CWORD=4; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
     expect(outcomes).toBe('3ds');
-    const payFlags = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --sa); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
+    const payFlags = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --save-); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
     expect(payFlags).toBe('--save-card');
     expect(() => completionScript(new Command(), 'powershell')).toThrow(UsageError);
   });

@@ -85,7 +85,8 @@ test('keeps its copy of the log true across new requests and resets', async () =
   const link = () =>
     fetch(`${url}/gateway/v3/paymentlinks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // With credentials, as the provider required: only the reused tracking code is this test's finding.
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('shop:secret').toString('base64')}` },
       body: JSON.stringify({ header: { businessId: 'advice-kept' }, body: { transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'kept-1' }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } } }),
     });
   expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
