@@ -48,16 +48,20 @@ export function makeContext(ui: Ui, flags: GlobalFlags & AdminFlags, options: Ma
     env,
     fetch: options.fetch,
     get connection() {
-      return (connection ??= resolveConnection(flags, env, cwd, options.discovery));
+      connection ??= resolveConnection(flags, env, cwd, options.discovery);
+      return connection;
     },
     get client() {
-      return (client ??= new ApiClient({ ...this.connection, fetch: options.fetch }));
+      client ??= new ApiClient({ ...this.connection, fetch: options.fetch });
+      return client;
     },
     get admin() {
-      return (admin ??= { ...adminConnectionOf(flags, env, cwd, options.discovery), fetch: options.fetch });
+      admin ??= { ...adminConnectionOf(flags, env, cwd, options.discovery), fetch: options.fetch };
+      return admin;
     },
     get journal() {
-      return (journal ??= new Journal(cwd));
+      journal ??= new Journal(cwd);
+      return journal;
     },
   };
 }

@@ -312,13 +312,13 @@ function wrapWords(text: string, room: number): string[] {
  * (`\x1b`), except the colour sequences (`ESC [ n;n m`) the Ui itself writes, which do nothing else.
  */
 export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the terminal's control characters is the point
   return text.replace(/(\u001b\[[0-9;]*m)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (match, colour: string | undefined) =>
     colour !== undefined ? colour : `\\x${match.charCodeAt(0).toString(16).padStart(2, '0')}`,
   );
 }
 
 function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the colour sequences is the point
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }

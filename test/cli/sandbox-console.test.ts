@@ -49,7 +49,11 @@ describe.runIf(hasScript)('paylink sandbox: the live console', () => {
     const run = await runInTty(
       ['sandbox', '--port', '0', '--db', ':memory:'],
       [
-        { when: BASE, send: async (m) => ((paymentId = await payByCard(m[1]!, 'console-biz')), '') },
+        { when: BASE, send: async (m) => {
+          paymentId = await payByCard(m[1]!, 'console-biz');
+          return '';
+        },
+        },
         { when: /-> webhook \S+ #1 \S+\/hooks 204/, send: CTRL_C },
       ],
       { cwd, columns: 200, timeoutMs: 30_000 },

@@ -44,7 +44,7 @@ describe('escape sequences from the sandbox reach the terminal escaped', () => {
       .toBeGreaterThanOrEqual(2);
     const shown = await paylink(['events', 'show', id]);
     expect(shown.code, shown.stderr).toBe(0);
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach the terminal
     expect(shown.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(shown.stdout).toContain('\\x1b]0;pwned\\x07\\x1b[2J');
     expect(shown.stdout).toMatch(/(pending|failed) \(\d+ attempts\)/);

@@ -165,7 +165,7 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
   const wait = options.waitSeconds ?? 25;
   options.onReady?.();
   while (!options.signal?.aborted) {
-    let envelope;
+    let envelope: { body: RequestLogPage };
     try {
       envelope = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { since, wait, limit: 1000 })}`, undefined, { timeoutMs: (wait + 10) * 1000, signal: options.signal });
     } catch (error) {

@@ -171,7 +171,10 @@ const RESOURCE = {
 export function reportCreated(ctx: CommandContext, kind: 'link' | 'checkout', body: any, returnUrl: string): void {
   const id = RESOURCE[kind].idOf(body);
   if (typeof id === 'string') ctx.journal.remember(id, { kind, baseUrl: ctx.connection.baseUrl, returnUrl });
-  if (ctx.ui.options.json) return ctx.ui.json(body);
+  if (ctx.ui.options.json) {
+    ctx.ui.json(body);
+    return;
+  }
   printResource(ctx.ui, kind, body, `${RESOURCE[kind].title} created`);
   ctx.ui.info(`\nNext: paylink pay ${id}   (or: paylink open ${id})`);
 }

@@ -130,12 +130,15 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     for (const [path, value] of options.set ?? []) setPath(doc, path, value);
     return doc;
   };
-  const transaction = (step: string, amount?: number): Record<string, unknown> => ({
-    amount: amount ?? options.amount ?? 10,
-    currencyCode: currency,
-    trackingCode: (codes[step] = trackingCode(scenario.name, step)),
-    ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
-  });
+  const transaction = (step: string, amount?: number): Record<string, unknown> => {
+    codes[step] = trackingCode(scenario.name, step);
+    return {
+      amount: amount ?? options.amount ?? 10,
+      currencyCode: currency,
+      trackingCode: codes[step],
+      ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
+    };
+  };
   const idOf = (name: string): string => {
     const id = ids[name];
     if (id === undefined) throw new Error(`scenario ${scenario.name}: step refers to "${name}" before it was made`);
