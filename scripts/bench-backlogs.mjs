@@ -71,7 +71,8 @@ export async function measureBacklogs() {
     const sandbox = running.sandbox;
     const hangingUrl = `http://127.0.0.1:${hanging.address().port}/hooks`;
     await sandbox.store.write(() => {
-      for (let i = 0; i < BACKLOG; i++) sandbox.events.custom({ type: 'Transaction.Update', payload: { result: 0 }, businessId: 'bench-hanging', url: `${hangingUrl}?order=${i}` });
+      for (let i = 0; i < BACKLOG; i++)
+        sandbox.events.custom({ type: 'Transaction.Update', payload: { result: 0 }, businessId: 'bench-hanging', url: `${hangingUrl}?order=${i}` });
     });
     const backlogged = await healthyDelay(base);
 
@@ -85,7 +86,9 @@ export async function measureBacklogs() {
     await reads();
     const noRules = await reads();
     const rules = Array.from({ length: 1000 }, (_, i) =>
-      i % 2 ? { kind: 'status', status: 500, method: 'GET', path: 'payments/*', businessId: `other-${i}` } : { kind: 'status', status: 500, path: `paymentlinks/other-${i}` },
+      i % 2
+        ? { kind: 'status', status: 500, method: 'GET', path: 'payments/*', businessId: `other-${i}` }
+        : { kind: 'status', status: 500, path: `paymentlinks/other-${i}` },
     );
     const adding = performance.now();
     for (let i = 0; i < rules.length; i += 50) await Promise.all(rules.slice(i, i + 50).map((rule) => post(`${base}/__sandbox/faults`, rule)));

@@ -71,7 +71,18 @@ function paymentBody() {
   });
 }
 
-const TARGETS = { getRatio: 0.5, postRatio: 0.25, startupMs: 300, rssMb: 100, cliStartRatio: 1.5, cliPayRatio: 2.5, sandboxFirstAnswerMs: 250, snapshotMs: 200, adviceP99Ms: 50, testRestoreMs: 5 };
+const TARGETS = {
+  getRatio: 0.5,
+  postRatio: 0.25,
+  startupMs: 300,
+  rssMb: 100,
+  cliStartRatio: 1.5,
+  cliPayRatio: 2.5,
+  sandboxFirstAnswerMs: 250,
+  snapshotMs: 200,
+  adviceP99Ms: 50,
+  testRestoreMs: 5,
+};
 /** Logged requests the advisor reads in the advice run (BENCH_ADVICE_ROWS). */
 const ADVICE_ROWS = Number(process.env.BENCH_ADVICE_ROWS ?? 10_000);
 /** Card payments in the database whose snapshot save and restore are timed (BENCH_SNAPSHOT_PAYMENTS). */
@@ -176,7 +187,9 @@ function linkBody(returnUrl = 'https://merchant.example/return') {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const LOAD_BEFORE = loadavg().map((n) => n.toFixed(2)).join(' ');
+const LOAD_BEFORE = loadavg()
+  .map((n) => n.toFixed(2))
+  .join(' ');
 
 const BIN = join(root, 'bin/paylink.js');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -234,7 +247,11 @@ async function measureProcesses(apiUrl, dir) {
   const links = [];
   for (let i = 0; i < PROCESS_RUNS + 1; i++) {
     // The sandbox stands in for the merchant: pay follows the redirect to an address that answers.
-    const created = await fetch(`${apiUrl}/gateway/v3/paymentlinks`, { method: 'POST', headers: JSON_HEADERS, body: linkBody(`${apiUrl}/__sandbox/health`) }).then((r) => r.json());
+    const created = await fetch(`${apiUrl}/gateway/v3/paymentlinks`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: linkBody(`${apiUrl}/__sandbox/health`),
+    }).then((r) => r.json());
     const linkId = created?.body?.link?.linkId;
     if (typeof linkId !== 'string') throw new Error(`could not create a link: ${JSON.stringify(created)}`);
     links.push(linkId);
@@ -317,7 +334,9 @@ async function measureSuiteSandbox() {
     await waitForAnswer(`${url}/__sandbox/health`, performance.now(), child);
     const post = async (path, body) => {
       const started = performance.now();
-      const answer = await fetch(`${url}${path}`, { method: 'POST', headers: JSON_HEADERS, body: typeof body === 'string' ? body : JSON.stringify(body) }).then((r) => r.json());
+      const answer = await fetch(`${url}${path}`, { method: 'POST', headers: JSON_HEADERS, body: typeof body === 'string' ? body : JSON.stringify(body) }).then(
+        (r) => r.json(),
+      );
       return { answer, http: performance.now() - started };
     };
     for (let i = 0; i < 20; i++) await post('/gateway/v3/payments', paymentBody());
@@ -367,8 +386,13 @@ function printSnapshots(s) {
   console.log(`
 snapshots of a database with ${s.payments} card payments (${s.mb.toFixed(1)} MB): median of 5 (sandbox's time; whole HTTP request; slowest)
 `);
-  for (const [name, t] of [['snapshot save', s.save], ['snapshot restore', s.restore]]) {
-    console.log(`${name.padEnd(28)}${t.server.toFixed(0).padStart(5)} ms   ${t.http.toFixed(0).padStart(5)} ms   ${t.max.toFixed(0).padStart(5)} ms   target < ${TARGETS.snapshotMs} ms   ${mark(t.server < TARGETS.snapshotMs)}`);
+  for (const [name, t] of [
+    ['snapshot save', s.save],
+    ['snapshot restore', s.restore],
+  ]) {
+    console.log(
+      `${name.padEnd(28)}${t.server.toFixed(0).padStart(5)} ms   ${t.http.toFixed(0).padStart(5)} ms   ${t.max.toFixed(0).padStart(5)} ms   target < ${TARGETS.snapshotMs} ms   ${mark(t.server < TARGETS.snapshotMs)}`,
+    );
   }
   return s.save.server < TARGETS.snapshotMs && s.restore.server < TARGETS.snapshotMs;
 }
@@ -418,7 +442,16 @@ async function measureAdvice(dir) {
     const during = await run(read);
     running = false;
     await asking;
-    return { logged, first: times[0], rest: median(times.slice(1)), calls: times.length, quietP99: quiet.latency.p99, p99: during.latency.p99, rps: during.requests.average, quietRps: quiet.requests.average };
+    return {
+      logged,
+      first: times[0],
+      rest: median(times.slice(1)),
+      calls: times.length,
+      quietP99: quiet.latency.p99,
+      p99: during.latency.p99,
+      rps: during.requests.average,
+      quietRps: quiet.requests.average,
+    };
   } finally {
     await stop(child);
   }
@@ -489,7 +522,11 @@ async function main() {
       receiver = spawnServer(['-e', RECEIVER, String(receiverPort)]);
       receiverUrl = `http://127.0.0.1:${receiverPort}`;
       await waitForAnswer(receiverUrl, performance.now(), receiver);
-      const hook = await fetch(`${url}/__sandbox/webhooks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ businessId: BUSINESS, url: `${receiverUrl}/webhooks` }) }).then((r) => r.json());
+      const hook = await fetch(`${url}/__sandbox/webhooks`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ businessId: BUSINESS, url: `${receiverUrl}/webhooks` }),
+      }).then((r) => r.json());
       if (hook?.result !== 0) throw new Error(`could not register the webhook endpoint: ${JSON.stringify(hook)}`);
     }
 
@@ -516,7 +553,9 @@ async function main() {
       });
       await sleep(2000);
       const { count } = await fetch(receiverUrl).then((r) => r.json());
-      console.log(`webhooks: ${paymentCounter - before} payments posted with the endpoint registered (warm-up included), ${count} deliveries received 2 s after the run`);
+      console.log(
+        `webhooks: ${paymentCounter - before} payments posted with the endpoint registered (warm-up included), ${count} deliveries received 2 s after the run`,
+      );
     }
     memory = memoryOf(sandbox.pid);
     await stop(bare);
@@ -530,7 +569,12 @@ async function main() {
       .filter((line) => line.trim() && !/Ctrl-C/.test(line));
     if (unexpected.length > 0) process.stderr.write(`sandbox stderr:\n${unexpected.join('\n')}\n`);
 
-    rows.push({ ...bareGet, ratio: 1 }, { ...sbGet, ratio: sbGet.rps / bareGet.rps }, { ...barePost, ratio: 1 }, { ...sbPost, ratio: sbPost.rps / barePost.rps });
+    rows.push(
+      { ...bareGet, ratio: 1 },
+      { ...sbGet, ratio: sbGet.rps / bareGet.rps },
+      { ...barePost, ratio: 1 },
+      { ...sbPost, ratio: sbPost.rps / barePost.rps },
+    );
     if (WEBHOOK) rows.push({ ...sbPayment, ratio: sbPayment.rps / barePost.rps }, { ...sbPaymentHook, ratio: sbPaymentHook.rps / barePost.rps });
     print(rows, startup, memory);
     const cliOk = printProcesses(processes);
@@ -561,7 +605,11 @@ function print(rows, startup, memory) {
   const pad = (text, n) => String(text).padEnd(n);
   const padL = (text, n) => String(text).padStart(n);
   console.log(`\npaylink bench: ${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), node ${process.version}`);
-  console.log(`machine: ${cpus().length} CPUs, load average before the run ${LOAD_BEFORE}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `machine: ${cpus().length} CPUs, load average before the run ${LOAD_BEFORE}, after ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n`,
+  );
   console.log(`${pad('run', 27)}${padL('req/s', 10)}${padL('p99 ms', 9)}${padL('x bare', 9)}${padL('non-2xx', 9)}${padL('requests', 10)}`);
   for (const r of rows) {
     console.log(`${pad(r.name, 27)}${padL(Math.round(r.rps), 10)}${padL(r.p99, 9)}${padL(r.ratio.toFixed(2), 9)}${padL(r.non2xx, 9)}${padL(r.total, 10)}`);

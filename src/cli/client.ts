@@ -149,7 +149,10 @@ export class ApiClient implements ApiTransport {
   private async json<T>(url: string, init: HttpRequest): Promise<ApiResponse<T>> {
     // Something that answers without JSON is not the API: a wrong --base-url or another service on the port.
     const response = await this.send(url, init);
-    const answer = await readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`);
+    const answer = await readEnvelope<T>(
+      response,
+      `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is --base-url (${this.baseUrl}) a paylink API? ${START_HINT}`,
+    );
     const hint = this.credentialsHint(answer);
     return hint === undefined ? answer : { ...answer, hint };
   }
@@ -199,7 +202,9 @@ async function readEnvelope<T>(response: HttpAnswer, notJson: string): Promise<A
 /** The error for a request that got no HTTP answer (refused, DNS, timeout). */
 export function unreachable(url: string, error: unknown, timeoutMs?: number): UnreachableError {
   if ((error as Error)?.name === 'TimeoutError' && timeoutMs !== undefined) {
-    return new UnreachableError(`${new URL(url).origin} did not answer within ${timeoutMs / 1000} s. Is it a paylink sandbox or API? Give it longer with --timeout <seconds>.`);
+    return new UnreachableError(
+      `${new URL(url).origin} did not answer within ${timeoutMs / 1000} s. Is it a paylink sandbox or API? Give it longer with --timeout <seconds>.`,
+    );
   }
   const reason = networkReason(error);
   if (isTlsTrustProblem(reason)) {
@@ -209,14 +214,18 @@ export function unreachable(url: string, error: unknown, timeoutMs?: number): Un
     );
   }
   if (reason === 'EPROTO' || /wrong version number|packet length too long/i.test(reason)) {
-    return new UnreachableError(`${new URL(url).origin} answered, but not in the protocol asked for (${reason}): is it http rather than https, or the other way round? Check the scheme of --base-url.`);
+    return new UnreachableError(
+      `${new URL(url).origin} answered, but not in the protocol asked for (${reason}): is it http rather than https, or the other way round? Check the scheme of --base-url.`,
+    );
   }
   return new UnreachableError(`Cannot reach ${new URL(url).origin} (${reason}). ${START_HINT}`);
 }
 
 /** The TLS verification errors of Node and OpenSSL: the server answered, its certificate was refused. */
 function isTlsTrustProblem(reason: string): boolean {
-  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/.test(reason);
+  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/.test(
+    reason,
+  );
 }
 
 type NetworkError = { code?: unknown; message?: string; errors?: { code?: unknown }[] };
@@ -283,7 +292,13 @@ export interface AdminRequestOptions {
 }
 
 /** Sends a request to an admin endpoint and parses its envelope; throws for no answer or a non-JSON one. */
-export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET' | 'POST', path: string, body?: unknown, options: AdminRequestOptions = {}): Promise<ApiResponse<T>> {
+export async function adminRequest<T = any>(
+  conn: AdminConnection,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options: AdminRequestOptions = {},
+): Promise<ApiResponse<T>> {
   const url = `${conn.baseUrl.replace(/\/+$/, '')}${path}`;
   const headers = adminHeaders(conn);
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -293,12 +308,22 @@ export async function adminRequest<T = any>(conn: AdminConnection, method: 'GET'
 }
 
 /** Like {@link adminRequest}, but a non-2xx answer throws (exit code 3), with a hint for a 401. */
-export async function adminOk<T = any>(conn: AdminConnection, method: 'GET' | 'POST', path: string, body?: unknown, options: AdminRequestOptions = {}): Promise<T> {
+export async function adminOk<T = any>(
+  conn: AdminConnection,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options: AdminRequestOptions = {},
+): Promise<T> {
   const response = await adminRequest<T>(conn, method, path, body, options);
   if (response.status >= 200 && response.status < 300) return response.body;
   const error = ApiResponseError.fromEnvelope(response.status, response.body as ErrorEnvelope, `${method} ${path}`);
   if (response.status === 401) {
-    throw new ApiResponseError(`${error.message} The sandbox requires its admin token here: pass --admin-token or set PAYLINK_ADMIN_TOKEN (paylink sandbox prints it).`, 401, error.envelope);
+    throw new ApiResponseError(
+      `${error.message} The sandbox requires its admin token here: pass --admin-token or set PAYLINK_ADMIN_TOKEN (paylink sandbox prints it).`,
+      401,
+      error.envelope,
+    );
   }
   throw error;
 }
@@ -333,7 +358,12 @@ export interface AdminFlags {
 }
 
 /** Base URL as the API commands resolve it (flag > env > config file > default), and the admin token. */
-export function adminConnectionOf(flags: AdminFlags & GlobalFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), discovery?: Discovery): AdminConnection {
+export function adminConnectionOf(
+  flags: AdminFlags & GlobalFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  discovery?: Discovery,
+): AdminConnection {
   const connection = resolveConnection(flags, env, cwd, discovery);
   const token = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined) ?? connection.entryAdminToken;
   return { baseUrl: connection.baseUrl, adminToken: token, timeoutMs: connection.timeoutMs, ca: connection.ca };

@@ -106,7 +106,8 @@ function parseJson(path: string, name: string): unknown {
 }
 
 function checkConfig(parsed: unknown, name: string): ConfigFile {
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${name}: expected a JSON object with ${CONFIG_KEYS.join(', ')}.`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`${name}: expected a JSON object with ${CONFIG_KEYS.join(', ')}.`);
   // A typo (`bizId`) silently ignored would send every command to the default business: refuse it.
   const unknown = Object.keys(parsed).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) {
@@ -205,10 +206,13 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
     // Nothing was started from this folder: the default URL, and whose sandbox answers there when known.
     const origin = startedFrom(DEFAULT_BASE_URL);
     if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
-      notes.push(`No sandbox was started from this folder: using the one at ${DEFAULT_BASE_URL}, started from ${origin}. Pass --base-url (or set PAYLINK_BASE_URL) to choose.`);
+      notes.push(
+        `No sandbox was started from this folder: using the one at ${DEFAULT_BASE_URL}, started from ${origin}. Pass --base-url (or set PAYLINK_BASE_URL) to choose.`,
+      );
     }
   }
-  const [caFile, caSource] = flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, found?.path ?? 'default'];
+  const [caFile, caSource] =
+    flags.ca !== undefined ? [flags.ca, '--ca'] : env.PAYLINK_CA ? [env.PAYLINK_CA, 'PAYLINK_CA'] : [found?.ca, found?.path ?? 'default'];
   const [timeout, timeoutSource] = flags.timeout !== undefined ? [flags.timeout, '--timeout'] : [env.PAYLINK_TIMEOUT || undefined, 'PAYLINK_TIMEOUT'];
   return {
     baseUrl: base,
@@ -236,7 +240,9 @@ function readCa(path: string, source: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`${source}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give a PEM certificate or CA file.`);
+    throw new UsageError(
+      `${source}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give a PEM certificate or CA file.`,
+    );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${source}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
   return text;
@@ -259,7 +265,8 @@ function defaultTimeoutMs(baseUrl: string): number {
 /** `--timeout` / `PAYLINK_TIMEOUT`: seconds, more than 0, at most an hour. */
 export function parseTimeout(value: string, source = '--timeout'): number {
   const seconds = Number(value.trim());
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600) throw new UsageError(`${source}: expected seconds from 0.1 to 3600 such as 5, got "${value}".`);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600)
+    throw new UsageError(`${source}: expected seconds from 0.1 to 3600 such as 5, got "${value}".`);
   return Math.round(seconds * 1000);
 }
 
@@ -268,7 +275,10 @@ export function parseTimeout(value: string, source = '--timeout'): number {
  * after `--webhook-secret` and `PAYLINK_WEBHOOK_SECRET` (docs/webhooks.md).
  */
 export function configuredWebhookSecret(cwd = process.cwd()): string | undefined {
-  for (const [file, key] of [[CONFIG_FILE, undefined], ['package.json', 'paylink']] as const) {
+  for (const [file, key] of [
+    [CONFIG_FILE, undefined],
+    ['package.json', 'paylink'],
+  ] as const) {
     const path = join(cwd, file);
     if (!existsSync(path)) continue;
     let parsed: unknown;

@@ -115,7 +115,12 @@ export interface PlayResult {
 const MAX_STEPS = 6;
 
 /** Reads the link or checkout's status envelope, trying the link first when `kind` is not given. */
-export async function findResource(client: ApiClient, id: string, kind?: ResourceKind, admin?: AdminConnection): Promise<{ kind: ResourceKind; response: ApiResponse }> {
+export async function findResource(
+  client: ApiClient,
+  id: string,
+  kind?: ResourceKind,
+  admin?: AdminConnection,
+): Promise<{ kind: ResourceKind; response: ApiResponse }> {
   const path = (k: ResourceKind) => pathOfId(k === 'link' ? 'links.get' : 'checkouts.get', id);
   if (!kind && admin) {
     const resolved = await resolveKind(admin, id, client.businessId);
@@ -125,7 +130,11 @@ export async function findResource(client: ApiClient, id: string, kind?: Resourc
     } else if (resolved === null) {
       // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints.
       const checkout = await client.get(path('checkout'));
-      throw ApiResponseError.fromEnvelope(checkout.status, checkout.body as ErrorEnvelope, `No payment link or checkout ${id} for business ${client.businessId}`);
+      throw ApiResponseError.fromEnvelope(
+        checkout.status,
+        checkout.body as ErrorEnvelope,
+        `No payment link or checkout ${id} for business ${client.businessId}`,
+      );
     }
   }
   if (kind) return { kind, response: expectOk(await client.get(path(kind)), `${kind} ${id}`) };
@@ -174,7 +183,9 @@ export function pageState(html: string): string | undefined {
 export function alertText(html: string): string | undefined {
   const re = /<(\w+)\b([^>]*\b(?:role\s*=\s*["']alert["']|aria-live\s*=\s*["'](?:assertive|polite)["'])[^>]*)>([\s\S]*?)<\/\1>/gi;
   for (const match of html.matchAll(re)) {
-    const text = decodeEntities((match[3] ?? '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    const text = decodeEntities((match[3] ?? '').replace(/<[^>]*>/g, ' '))
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text) return text;
   }
   return undefined;
@@ -202,7 +213,10 @@ function decodeEntities(text: string): string {
 export function chooseCard(options: Pick<PlayCustomerOptions, 'card' | 'outcome'>, brandIds: number[]): { number: string; known: TestCard | undefined } {
   if (options.card !== undefined) {
     const number = options.card.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`);
+    if (!/^\d{12,19}$/.test(number))
+      throw new UsageError(
+        `--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`,
+      );
     return { number, known: testCard(number) };
   }
   const outcome = options.outcome ?? 'approved';
@@ -272,7 +286,11 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   let action: PlayStep['action'];
   const savedToken = options.savedCard && !options.decline ? new RegExp(`name="${F.savedToken}" value="([^"]+)"`).exec(html)?.[1] : undefined;
   if (options.savedCard && !options.decline && savedToken === undefined) {
-    throw new ApiResponseError(`--saved-card: the hosted page of ${kind} ${id} offers no saved card (a one-click checkout's oneClick tokens or useCustomerTokens).`, undefined, undefined);
+    throw new ApiResponseError(
+      `--saved-card: the hosted page of ${kind} ${id} offers no saved card (a one-click checkout's oneClick tokens or useCustomerTokens).`,
+      undefined,
+      undefined,
+    );
   }
   if (options.decline) {
     fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.decline };
@@ -414,7 +432,9 @@ function headingText(html: string): string | undefined {
 }
 
 function stripTags(html: string): string {
-  return decodeEntities(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, '').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return decodeEntities(html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, '').replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export interface PlaySimulatorOptions {
@@ -427,9 +447,7 @@ export interface PlaySimulatorOptions {
 }
 
 /** Where a pending payment waits for the customer: its bank or wallet page, or a card page (3-D Secure, card form). */
-export type PaymentPage =
-  | { page: 'bank' | 'wallet'; url: string; response: HttpAnswer }
-  | { page: '3ds' | 'card-form'; url: string; envelope: unknown };
+export type PaymentPage = { page: 'bank' | 'wallet'; url: string; response: HttpAnswer } | { page: '3ds' | 'card-form'; url: string; envelope: unknown };
 
 /**
  * Finds the page a pending payment waits on: its bank or wallet page first (GET, not a read of the payment:
@@ -470,10 +488,25 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
   const button = SIMULATOR_BUTTONS[outcome];
   step('Opening the bank or wallet page');
   const found = located ?? (await locatePaymentPage(client, id));
-  if (found.page !== 'bank' && found.page !== 'wallet') throw new ApiResponseError(`Payment ${id} waits on its ${found.page === '3ds' ? '3-D Secure page' : 'card form'}, not a bank or wallet page.`, undefined, undefined);
+  if (found.page !== 'bank' && found.page !== 'wallet')
+    throw new ApiResponseError(
+      `Payment ${id} waits on its ${found.page === '3ds' ? '3-D Secure page' : 'card form'}, not a bank or wallet page.`,
+      undefined,
+      undefined,
+    );
   const { page, url: pageUrl } = found;
   const html = await found.response.text();
-  const result: PlayResult = { kind: 'payment', id, page, pageUrl, steps: [], expectedResult: button.result, state: 'PENDING', asExpected: false, status: undefined };
+  const result: PlayResult = {
+    kind: 'payment',
+    id,
+    page,
+    pageUrl,
+    steps: [],
+    expectedResult: button.result,
+    state: 'PENDING',
+    asExpected: false,
+    status: undefined,
+  };
   const state = pageState(html);
   if (found.response.status !== 200 || state !== 'form') {
     const why = [headingText(html), alertText(html)].filter((text) => text !== undefined).join('. ');
@@ -532,10 +565,24 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
  * `threeDSCode` (1234 approves, `null` cancels). Then the redirect to returnUrl is followed and the payment
  * read from the API.
  */
-export async function playCardPage(client: ApiClient, id: string, located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>, options: PlayCustomerOptions = {}): Promise<PlayResult> {
+export async function playCardPage(
+  client: ApiClient,
+  id: string,
+  located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>,
+  options: PlayCustomerOptions = {},
+): Promise<PlayResult> {
   const step = options.onStep ?? (() => {});
   const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
-  const result: PlayResult = { kind: 'payment', id, page: located.page, pageUrl: located.url, steps: [], state: 'PENDING', asExpected: false, status: located.envelope };
+  const result: PlayResult = {
+    kind: 'payment',
+    id,
+    page: located.page,
+    pageUrl: located.url,
+    steps: [],
+    state: 'PENDING',
+    asExpected: false,
+    status: located.envelope,
+  };
   step(located.page === '3ds' ? 'Opening the 3-D Secure page' : 'Opening the card form');
   const response = await client.page(located.url);
   let html = await response.text();
@@ -543,13 +590,26 @@ export async function playCardPage(client: ApiClient, id: string, located: Extra
   let action: PlayStep['action'];
   if (located.page === '3ds') {
     const formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
-    if (response.status !== 200 || !formToken) throw new ApiResponseError(`The 3-D Secure page of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`, response.status, undefined);
-    fields = code === null ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel } : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+    if (response.status !== 200 || !formToken)
+      throw new ApiResponseError(
+        `The 3-D Secure page of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`,
+        response.status,
+        undefined,
+      );
+    fields =
+      code === null
+        ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
+        : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
     action = code === null ? '3ds-cancel' : '3ds-submit';
     result.expectedResult = code === THREE_DS_APPROVE_CODE ? 0 : -10;
   } else {
     const formToken = hiddenInput(html, F.formToken);
-    if (response.status !== 200 || !formToken) throw new ApiResponseError(`The card form of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`, response.status, undefined);
+    if (response.status !== 200 || !formToken)
+      throw new ApiResponseError(
+        `The card form of payment ${id} offers no form (HTTP ${response.status})${alertText(html) ? `: ${alertText(html)}` : '.'}`,
+        response.status,
+        undefined,
+      );
     const brandId = Number((located.envelope as any)?.body?.transaction?.brandId);
     const { number, known } = chooseCard(options, Number.isFinite(brandId) ? [brandId] : []);
     const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), sandboxYear(located.envelope));
@@ -572,7 +632,13 @@ export async function playCardPage(client: ApiClient, id: string, located: Extra
   }
   let postUrl = located.url;
   for (let i = 0; i < MAX_STEPS; i++) {
-    step(action === '3ds-submit' || action === '3ds-cancel' ? 'Answering the 3-D Secure challenge' : action === 'decline' ? 'Pressing decline' : 'Submitting the card');
+    step(
+      action === '3ds-submit' || action === '3ds-cancel'
+        ? 'Answering the 3-D Secure challenge'
+        : action === 'decline'
+          ? 'Pressing decline'
+          : 'Submitting the card',
+    );
     const answer = await client.postForm(postUrl, fields);
     const location = answer.headers.get('location');
     const entry: PlayStep = { action, url: postUrl, status: answer.status };
@@ -590,7 +656,10 @@ export async function playCardPage(client: ApiClient, id: string, located: Extra
           break;
         }
         if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
-        fields = code === null ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel } : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+        fields =
+          code === null
+            ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
+            : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
         action = code === null ? '3ds-cancel' : '3ds-submit';
         postUrl = target;
         continue;
@@ -617,7 +686,10 @@ export async function playCardPage(client: ApiClient, id: string, located: Extra
   result.state = String(envelope?.description ?? 'UNKNOWN');
   result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? ''), token: envelope?.body?.token?.token };
   const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
-  result.asExpected = result.expectedResult === undefined ? result.payment.result !== 2 : result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
+  result.asExpected =
+    result.expectedResult === undefined
+      ? result.payment.result !== 2
+      : result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
   return result;
 }
 

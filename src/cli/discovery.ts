@@ -79,19 +79,20 @@ export interface FoundEntry extends SandboxEntry {
 }
 
 /** What discovery found for a folder. */
-export type Discovery = (
+export type Discovery =
   /** No `.paylink/sandboxes/` in the folder or above: nothing started here. */
-  | { kind: 'none' }
-  /** The one live sandbox of `dir`. */
-  | { kind: 'found'; dir: string; entry: FoundEntry }
-  /** Sandboxes were started in `dir`, and none of them is there now (`stale` lists those that died). */
-  | { kind: 'gone'; dir: string; stale: FoundEntry[] }
-  /** Several live sandboxes in `dir`: refusing to guess. */
-  | { kind: 'ambiguous'; dir: string; entries: FoundEntry[] }
-) & {
-  /** Entries and folders not trusted, each with why (another user's, writable by others, not loopback...). */
-  ignored?: string[] | undefined;
-};
+  (
+    | { kind: 'none' }
+    /** The one live sandbox of `dir`. */
+    | { kind: 'found'; dir: string; entry: FoundEntry }
+    /** Sandboxes were started in `dir`, and none of them is there now (`stale` lists those that died). */
+    | { kind: 'gone'; dir: string; stale: FoundEntry[] }
+    /** Several live sandboxes in `dir`: refusing to guess. */
+    | { kind: 'ambiguous'; dir: string; entries: FoundEntry[] }
+  ) & {
+    /** Entries and folders not trusted, each with why (another user's, writable by others, not loopback...). */
+    ignored?: string[] | undefined;
+  };
 
 /** The entry file name of a sandbox on `db` started in `cwd`. */
 export function entryName(cwd: string, db: string, pid = process.pid): string {
@@ -180,7 +181,15 @@ function parseEntry(path: string): SandboxEntry | { problem: string } {
   } catch {
     return { problem: 'not a sandbox entry (not JSON)' };
   }
-  if (e === null || typeof e !== 'object' || typeof e.url !== 'string' || !/^https?:\/\//.test(e.url) || typeof e.pid !== 'number' || !Number.isInteger(e.pid) || e.pid <= 0) {
+  if (
+    e === null ||
+    typeof e !== 'object' ||
+    typeof e.url !== 'string' ||
+    !/^https?:\/\//.test(e.url) ||
+    typeof e.pid !== 'number' ||
+    !Number.isInteger(e.pid) ||
+    e.pid <= 0
+  ) {
     return { problem: 'not a sandbox entry (no url or pid)' };
   }
   const listen = typeof e.listen === 'string' && /^https?:\/\//.test(e.listen) ? e.listen : e.url;
@@ -283,7 +292,11 @@ async function identify(entry: SandboxEntry, ms = 2000): Promise<'live' | 'not-a
     return body?.status === 'up' && body.baseUrl === entry.url ? 'live' : 'not-this-sandbox';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return error instanceof SyntaxError ? 'not-this-sandbox' : code === 'ECONNREFUSED' || (error as Error).name === 'TimeoutError' ? 'not-answering' : 'not-this-sandbox';
+    return error instanceof SyntaxError
+      ? 'not-this-sandbox'
+      : code === 'ECONNREFUSED' || (error as Error).name === 'TimeoutError'
+        ? 'not-answering'
+        : 'not-this-sandbox';
   }
 }
 
@@ -346,16 +359,20 @@ export function sandboxOf(discovery: Discovery, cwd: string): FoundEntry | undef
   const pass = 'pass --base-url <url> (or set PAYLINK_BASE_URL) to use another sandbox';
   if (discovery.kind === 'ambiguous') {
     const list = discovery.entries.map((e) => `${e.url} (database ${e.db}, pid ${e.pid})`).join('; ');
-    throw new UsageError(`${discovery.entries.length} sandboxes run from ${where}: ${list}. Not guessing which: pass --base-url <url> (or set PAYLINK_BASE_URL).${ignored}`);
+    throw new UsageError(
+      `${discovery.entries.length} sandboxes run from ${where}: ${list}. Not guessing which: pass --base-url <url> (or set PAYLINK_BASE_URL).${ignored}`,
+    );
   }
   for (const entry of discovery.stale) if (entry.state === 'process-gone') removeSandboxEntry(entry.path, entry.pid);
   if (discovery.stale.length === 0) {
-    throw new UnreachableError(`No sandbox is running for ${where}: the sandboxes started here (${join(discovery.dir, SANDBOXES_DIR)}) have stopped. Start one with \`paylink sandbox\`, or ${pass}.${ignored}`);
+    throw new UnreachableError(
+      `No sandbox is running for ${where}: the sandboxes started here (${join(discovery.dir, SANDBOXES_DIR)}) have stopped. Start one with \`paylink sandbox\`, or ${pass}.${ignored}`,
+    );
   }
-  const list = discovery.stale
-    .map((e) => `${e.url} (database ${e.db}, pid ${e.pid}: ${STATE_TEXT[e.state]})`)
-    .join('; ');
-  throw new UnreachableError(`The sandbox started in ${where} is not running any more: ${list}. Start it again with \`paylink sandbox\`, or ${pass}.${ignored}`);
+  const list = discovery.stale.map((e) => `${e.url} (database ${e.db}, pid ${e.pid}: ${STATE_TEXT[e.state]})`).join('; ');
+  throw new UnreachableError(
+    `The sandbox started in ${where} is not running any more: ${list}. Start it again with \`paylink sandbox\`, or ${pass}.${ignored}`,
+  );
 }
 
 /** The user's own index of running sandboxes: one file per process, `<pid>.json`, naming its folder. */

@@ -22,7 +22,8 @@ export function parseListLimit(value: string): number {
 /** `--page`: which page of a list, 1 the newest, as far as the sandbox pages (a million). */
 export function parsePage(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError(`--page: expected a whole number from 1 to 1000000, got "${value}".`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new UsageError(`--page: expected a whole number from 1 to 1000000, got "${value}".`);
   return n;
 }
 
@@ -31,7 +32,8 @@ export function parseSince(value: string): string {
   const text = value.trim();
   if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return text;
   const back = parseClockStep(text);
-  if (back === undefined || back < 0 || /^\d+$/.test(text)) throw new UsageError(`--since: expected a date-time such as 2030-01-01T00:00:00Z or a duration back from now such as 1h or 2d, got "${value}".`);
+  if (back === undefined || back < 0 || /^\d+$/.test(text))
+    throw new UsageError(`--since: expected a date-time such as 2030-01-01T00:00:00Z or a duration back from now such as 1h or 2d, got "${value}".`);
   return text;
 }
 

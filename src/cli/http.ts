@@ -59,8 +59,16 @@ export async function httpRequest(url: string, init: HttpRequest = {}): Promise<
   }
 }
 
-async function once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, ca: string | undefined): Promise<HttpAnswer> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_UNSUPPORTED_PROTOCOL' });
+async function once(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal | undefined,
+  ca: string | undefined,
+): Promise<HttpAnswer> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_UNSUPPORTED_PROTOCOL' });
   // Ctrl-C (interrupt.ts) aborts whatever is in flight, whoever sent it.
   const stop = signal ? AbortSignal.any([signal, interruption]) : interruption;
   stop.throwIfAborted();

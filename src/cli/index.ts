@@ -60,7 +60,10 @@ Examples:
     const [module, { makeContext }] = await Promise.all([load(), import('./context.js')]);
     const flags = cmd.optsWithGlobals();
     // No base URL given here: the sandbox started in this folder, its port probed (discovery.ts).
-    const discovery = options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL ? await (await import('./discovery.js')).discoverSandbox(process.cwd()) : undefined;
+    const discovery =
+      options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL
+        ? await (await import('./discovery.js')).discoverSandbox(process.cwd())
+        : undefined;
     const ctx = makeContext(ui(), flags, { discovery });
     if (options.connection !== false) for (const note of ctx.connection.notes ?? []) ui().warn(note);
     await call(module, ctx);

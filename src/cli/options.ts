@@ -15,7 +15,8 @@ import { UsageError } from './errors.js';
 export function parseAmount(value: string, flag = '--amount', currencyCode?: string): number {
   const trimmed = value.trim();
   const amount = Number(trimmed);
-  if (!/^\d+(\.\d+)?$/.test(trimmed) || !Number.isFinite(amount) || amount <= 0) throw new UsageError(`${flag}: expected a positive number such as 12.50, got "${value}".`);
+  if (!/^\d+(\.\d+)?$/.test(trimmed) || !Number.isFinite(amount) || amount <= 0)
+    throw new UsageError(`${flag}: expected a positive number such as 12.50, got "${value}".`);
   const problem = currencyCode === undefined ? undefined : amountProblem(amount, currencyCode);
   if (problem) throw new UsageError(`${flag}: ${problem} Got "${value}".`);
   return amount;
@@ -44,14 +45,18 @@ export function parseBrand(value: string, flag = '--brand'): number {
   }
   const key = brandKey(text);
   const found = BRANDS.find((b) => brandKey(b.name) === key)?.id ?? BRAND_ALIASES[key];
-  if (found === undefined) throw new UsageError(`${flag}: unknown brand "${value}". Use an id or one of: ${BRANDS.map((b) => brandKey(b.name)).join(', ')}, amex.`);
+  if (found === undefined)
+    throw new UsageError(`${flag}: unknown brand "${value}". Use an id or one of: ${BRANDS.map((b) => brandKey(b.name)).join(', ')}, amex.`);
   return found;
 }
 
 /** `--brand` values, repeatable and comma-separated, without repeats; undefined when none were given. */
 export function parseBrands(values: string[] | undefined, flag = '--brand'): number[] | undefined {
   if (values === undefined || values.length === 0) return undefined;
-  const ids = values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map((v) => parseBrand(v, flag));
+  const ids = values
+    .flatMap((v) => v.split(','))
+    .filter((v) => v.trim() !== '')
+    .map((v) => parseBrand(v, flag));
   if (ids.length === 0) throw new UsageError(`${flag}: give at least one brand.`);
   return [...new Set(ids)];
 }

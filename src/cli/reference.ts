@@ -19,7 +19,12 @@ export function commandPaths(program: Command): Array<{ path: string[]; command:
 function helpOf(command: Command): string {
   let text = '';
   command.configureHelp({ helpWidth: WIDTH });
-  command.configureOutput({ writeOut: (chunk) => (text += chunk), writeErr: (chunk) => (text += chunk), getOutHelpWidth: () => WIDTH, getErrHelpWidth: () => WIDTH });
+  command.configureOutput({
+    writeOut: (chunk) => (text += chunk),
+    writeErr: (chunk) => (text += chunk),
+    getOutHelpWidth: () => WIDTH,
+    getErrHelpWidth: () => WIDTH,
+  });
   command.outputHelp();
   return text.trimEnd();
 }

@@ -28,7 +28,8 @@ export interface RunOptions {
 export type Runner = <M>(cmd: Command, load: () => Promise<M>, call: (module: M, ctx: CommandContext) => unknown, options?: RunOptions) => Promise<void>;
 
 /** A payment's state in the lists: its result's description in capital letters only (the result table of docs/api.md). */
-const PAYMENT_STATES = 'OK, SUCCESS, COMPLETED, PENDING, TIMEOUT, FAILED, FAILEDRETRY, DECLINED, DECLINEDRETRY, SECURITYERROR, INTERNALSERVERERROR, BUSINESSRULEERROR, FRAUD, CUSTOMERPROCESSINGERROR, REFERRALS';
+const PAYMENT_STATES =
+  'OK, SUCCESS, COMPLETED, PENDING, TIMEOUT, FAILED, FAILEDRETRY, DECLINED, DECLINEDRETRY, SECURITYERROR, INTERNALSERVERERROR, BUSINESSRULEERROR, FRAUD, CUSTOMERPROCESSINGERROR, REFERRALS';
 
 const ADMIN_TOKEN_HELP = 'admin token of a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)';
 
@@ -43,9 +44,16 @@ function registerList(parent: Command, kind: 'link' | 'checkout' | 'payment', st
     .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
     .option('--page <n>', 'which page of --limit items, 1 the newest: --page 2 shows the ones after them', parsePage)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 7 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ paylink ${kind} list\n  $ paylink ${kind} list --status ${states.split(', ')[kind === 'payment' ? 7 : 2]} --since 1h\n  $ paylink ${kind} list --limit 5 --json`,
+    )
     .action((options: { status?: string; trackingCode?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
-      run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listResources(kind, options, ctx)),
+      run(
+        cmd,
+        () => import('./commands/list.js'),
+        (m, ctx) => m.listResources(kind, options, ctx),
+      ),
     );
 }
 
@@ -113,7 +121,14 @@ Examples:
   $ paylink sandbox --tunnel
   $ paylink sandbox --proxy 8418     # then in another shell: eval "$(paylink env)"`,
     )
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox.js'), (m, ctx) => m.serveSandbox(cmd.opts(), ctx.ui), { connection: false }));
+    .action((_o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/sandbox.js'),
+        (m, ctx) => m.serveSandbox(cmd.opts(), ctx.ui),
+        { connection: false },
+      ),
+    );
 }
 
 function createOptions(command: Command): Command {
@@ -127,8 +142,13 @@ function createOptions(command: Command): Command {
 
 function registerLink(program: Command, run: Runner): void {
   const load = () => import('./commands/link.js');
-  const link = program.command('link').description('Create, read and cancel payment links')
-    .addHelpText('after', '\nExamples:\n  $ paylink link create --amount 12.50 --currency EUR --return-url http://localhost:3000/return\n  $ paylink link get <linkId>\n  $ paylink link cancel <linkId>');
+  const link = program
+    .command('link')
+    .description('Create, read and cancel payment links')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink link create --amount 12.50 --currency EUR --return-url http://localhost:3000/return\n  $ paylink link get <linkId>\n  $ paylink link cancel <linkId>',
+    );
   createOptions(link.command('create').description('Create a payment link (asks for missing values on a terminal)'))
     .option('--tokenize <mode>', 'false | inquire | true')
     .option('--duration <duration>', 'validity: P<n>D, PT<n>H or PT<n>M', 'P1D')
@@ -159,8 +179,13 @@ Examples:
 
 function registerCheckout(program: Command, run: Runner): void {
   const load = () => import('./commands/checkout.js');
-  const checkout = program.command('checkout').description('Create and read checkouts (optionally saving the card as a token)')
-    .addHelpText('after', '\nExamples:\n  $ paylink checkout create --amount 20 --currency EUR --tokenize inquire --return-url http://localhost:3000/return\n  $ paylink checkout get <checkoutId> --json');
+  const checkout = program
+    .command('checkout')
+    .description('Create and read checkouts (optionally saving the card as a token)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink checkout create --amount 20 --currency EUR --tokenize inquire --return-url http://localhost:3000/return\n  $ paylink checkout get <checkoutId> --json',
+    );
   createOptions(checkout.command('create').description('Create a checkout, valid for 30 minutes (asks for missing values on a terminal)'))
     .option('--tokenize <mode>', 'false | inquire | true (save the card as a token)', 'false')
     .option('--authorize', 'authorize only (authorizationMode authorize)')
@@ -184,21 +209,31 @@ Examples:
 function registerOpen(program: Command, run: Runner): void {
   program
     .command('open <id>')
-    .description("Open an id's page in the default browser (or print its URL): a link's or checkout's hosted page, the page a pending payment waits on (card form, bank, wallet, 3-D Secure) else its dashboard page, a token's dashboard page, or the dashboard (`open dashboard`)")
+    .description(
+      "Open an id's page in the default browser (or print its URL): a link's or checkout's hosted page, the page a pending payment waits on (card form, bank, wallet, 3-D Secure) else its dashboard page, a token's dashboard page, or the dashboard (`open dashboard`)",
+    )
     .option('--print', 'only print the URL')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink open 3f1c...\n  $ paylink open 3f1c... --print\n  $ paylink open dashboard')
-    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/open.js'), (m, ctx) => m.openPage(id, cmd.opts(), ctx)));
+    .action((id: string, _o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/open.js'),
+        (m, ctx) => m.openPage(id, cmd.opts(), ctx),
+      ),
+    );
 }
 
 function registerPay(program: Command, run: Runner): void {
   program
     .command('pay <id>')
-    .description('Play the customer: fill in the hosted form of a link or checkout, press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, or answer the 3-D Secure page or card form a card payment waits on, over HTTP; follow the redirect, print the status')
+    .description(
+      'Play the customer: fill in the hosted form of a link or checkout, press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, or answer the 3-D Secure page or card form a card payment waits on, over HTTP; follow the redirect, print the status',
+    )
     .option('--card <number>', 'card number to type (spaces allowed)')
     .option('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed, declined`)
     .option('--save-card', 'tick "save card" (checkouts with --tokenize inquire)')
-    .option('--saved-card', "pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)")
+    .option('--saved-card', 'pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)')
     .option('--decline', 'press the decline button instead of paying')
     .option('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)', undefined)
     .option('--3ds-cancel', 'cancel the 3-D Secure challenge')
@@ -226,10 +261,14 @@ Examples:
   $ paylink pay 7a9d... --outcome cancelled          # an iDEAL payment: press Cancel on its bank page`,
     )
     .action((id: string, _o, cmd: Command) =>
-      run(cmd, () => import('./commands/pay.js'), (m, ctx) => {
-        const o = cmd.opts();
-        return m.pay(id, { ...o, threeDsCode: o['3dsCode'], threeDsCancel: o['3dsCancel'] === true }, ctx);
-      }),
+      run(
+        cmd,
+        () => import('./commands/pay.js'),
+        (m, ctx) => {
+          const o = cmd.opts();
+          return m.pay(id, { ...o, threeDsCode: o['3dsCode'], threeDsCancel: o['3dsCancel'] === true }, ctx);
+        },
+      ),
     );
 }
 
@@ -240,7 +279,12 @@ function registerConfig(program: Command, run: Runner): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink config\n  $ paylink --business-id shop-1 config --json')
     .action((options: { adminToken?: string }, cmd: Command) =>
-      run(cmd, () => import('./commands/config.js'), (m, ctx) => m.showConfig(ctx, options, cmd.optsWithGlobals()), { connection: false }),
+      run(
+        cmd,
+        () => import('./commands/config.js'),
+        (m, ctx) => m.showConfig(ctx, options, cmd.optsWithGlobals()),
+        { connection: false },
+      ),
     );
 }
 
@@ -250,7 +294,13 @@ function registerFollow(program: Command, run: Runner): void {
     .description("Follow the returnUrl redirect of a completed link or checkout again (GET the merchant's page)")
     .option('--return-url <url>', 'the returnUrl given at creation (needed when it was created from another folder or tool)')
     .addHelpText('after', '\nExamples:\n  $ paylink follow 3f1c...\n  $ paylink follow 9b2e... --return-url http://localhost:3000/done --json')
-    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/follow.js'), (m, ctx) => m.follow(id, cmd.opts(), ctx)));
+    .action((id: string, _o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/follow.js'),
+        (m, ctx) => m.follow(id, cmd.opts(), ctx),
+      ),
+    );
 }
 
 function registerStatus(program: Command, run: Runner): void {
@@ -261,16 +311,29 @@ function registerStatus(program: Command, run: Runner): void {
     .option('--checkout', 'the id is a checkout')
     .option('--payment', 'the id is a payment')
     .addHelpText('after', '\nExamples:\n  $ paylink status 3f1c...\n  $ paylink status 9b2e... --json | jq -r .token')
-    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/status.js'), (m, ctx) => m.status(id, cmd.opts(), ctx)));
+    .action((id: string, _o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/status.js'),
+        (m, ctx) => m.status(id, cmd.opts(), ctx),
+      ),
+    );
 }
 
 function registerPayment(program: Command, run: Runner): void {
   const load = () => import('./commands/payment.js');
-  const payment = program.command('payment').description('Direct payments: create, read, capture, cancel, refund')
-    .addHelpText('after', '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>');
+  const payment = program
+    .command('payment')
+    .description('Direct payments: create, read, capture, cancel, refund')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink payment create --amount 10 --currency EUR --authorize\n  $ paylink payment capture <paymentId> --amount 4\n  $ paylink payment refund <paymentId>',
+    );
   payment
     .command('create')
-    .description('Create a payment with a card or a token (the approve test card unless told otherwise), or by a bank or wallet brand (iDEAL, Sofort, Giropay, EPS, PayPal) that the customer completes on its page')
+    .description(
+      'Create a payment with a card or a token (the approve test card unless told otherwise), or by a bank or wallet brand (iDEAL, Sofort, Giropay, EPS, PayPal) that the customer completes on its page',
+    )
     .option('--amount <amount>', 'amount, e.g. 12.50')
     .option('--currency <code>', 'ISO 4217 currency code')
     .option('--tracking-code <code>', 'your unique reference (generated when not given)')
@@ -305,9 +368,9 @@ Examples:
     .addHelpText('after', '\nExamples:\n  $ paylink payment get 7a9d...\n  $ paylink payment get --tracking-code order-1042 --json')
     .action((id: string | undefined, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.paymentGet(id, cmd.opts(), ctx)));
   for (const verb of ['capture', 'cancel', 'refund'] as const) {
-    const sub = payment.command(`${verb} <paymentId>`).description(
-      { capture: 'Capture an authorization', cancel: 'Cancel (void) an authorization', refund: 'Refund a payment or capture' }[verb],
-    );
+    const sub = payment
+      .command(`${verb} <paymentId>`)
+      .description({ capture: 'Capture an authorization', cancel: 'Cancel (void) an authorization', refund: 'Refund a payment or capture' }[verb]);
     if (verb !== 'cancel') sub.option('--amount <amount>', `amount to ${verb} (default: all)`);
     sub
       .addHelpText('after', `\nExamples:\n  $ paylink payment ${verb} 7a9d...${verb === 'cancel' ? '' : `\n  $ paylink payment ${verb} 7a9d... --amount 5`}`)
@@ -318,7 +381,9 @@ Examples:
 
 function registerToken(program: Command, run: Runner): void {
   const load = () => import('./commands/token.js');
-  const token = program.command('token').description('Saved card tokens: create, read, list')
+  const token = program
+    .command('token')
+    .description('Saved card tokens: create, read, list')
     .addHelpText('after', '\nExamples:\n  $ paylink token create --card 5555555555554444\n  $ paylink token get <token> --json');
   token
     .command('create')
@@ -347,7 +412,11 @@ function registerToken(program: Command, run: Runner): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink token list\n  $ paylink --business-id shop-1 token list --since 1h --json')
     .action((options: { trackingCode?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
-      run(cmd, () => import('./commands/list.js'), (m, ctx) => m.listTokens(options, ctx)),
+      run(
+        cmd,
+        () => import('./commands/list.js'),
+        (m, ctx) => m.listTokens(options, ctx),
+      ),
     );
 }
 
@@ -355,14 +424,22 @@ function registerCompletion(program: Command, run: Runner): void {
   program
     .command('completion <shell>')
     .description('Print a shell completion script (bash, zsh or fish)')
-    .addHelpText('after', '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"\n  $ paylink completion fish > ~/.config/fish/completions/paylink.fish')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n  $ eval "$(paylink completion zsh)"\n  $ paylink completion fish > ~/.config/fish/completions/paylink.fish',
+    )
     .action((shell: string, _o, cmd: Command) =>
-      run(cmd, () => import('./commands/completion.js'), (m, ctx) => {
-        const script = m.completionScript(program, shell);
-        // --json keeps its promise of one JSON document: the script as a string in it.
-        if (ctx.ui.options.json) ctx.ui.json({ shell, script });
-        else ctx.ui.streams.stdout.write(script);
-      }, { connection: false }),
+      run(
+        cmd,
+        () => import('./commands/completion.js'),
+        (m, ctx) => {
+          const script = m.completionScript(program, shell);
+          // --json keeps its promise of one JSON document: the script as a string in it.
+          if (ctx.ui.options.json) ctx.ui.json({ shell, script });
+          else ctx.ui.streams.stdout.write(script);
+        },
+        { connection: false },
+      ),
     );
 }
 
@@ -370,14 +447,32 @@ function registerCompletion(program: Command, run: Runner): void {
 function registerDropIn(program: Command, run: Runner): void {
   program
     .command('env')
-    .description("Print the shell lines that send a process through this folder's sandbox proxy as the provider's hosts (proxy, CA bundle, PHP ini, Chromium options)")
+    .description(
+      "Print the shell lines that send a process through this folder's sandbox proxy as the provider's hosts (proxy, CA bundle, PHP ini, Chromium options)",
+    )
     .addHelpText('after', '\nExamples:\n  $ eval "$(paylink env)"\n  $ paylink env --json | jq -r .chromium.args[]')
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/env.js'), (m, ctx) => m.envCommand(ctx.ui, ctx.env), { connection: false }));
+    .action((_o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/env.js'),
+        (m, ctx) => m.envCommand(ctx.ui, ctx.env),
+        { connection: false },
+      ),
+    );
   program
     .command('doctor')
-    .description("Check the drop-in setup from this shell: sandbox, proxy, the authority trusted by curl, PHP and Node, provider hosts in the hosts file; says what to fix")
+    .description(
+      'Check the drop-in setup from this shell: sandbox, proxy, the authority trusted by curl, PHP and Node, provider hosts in the hosts file; says what to fix',
+    )
     .addHelpText('after', '\nExamples:\n  $ paylink doctor\n  $ eval "$(paylink env)" && paylink doctor --json')
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/doctor.js'), (m, ctx) => m.doctor(ctx.ui, { env: ctx.env }), { connection: false }));
+    .action((_o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/doctor.js'),
+        (m, ctx) => m.doctor(ctx.ui, { env: ctx.env }),
+        { connection: false },
+      ),
+    );
 }
 
 function registerVersion(program: Command, run: Runner): void {
@@ -385,7 +480,13 @@ function registerVersion(program: Command, run: Runner): void {
     .command('version')
     .description('Print the versions of the CLI, the API, the browser library and Node, and whether a sandbox answers')
     .addHelpText('after', '\nExamples:\n  $ paylink version\n  $ paylink version --json')
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/version.js'), (m, ctx) => m.version(ctx)));
+    .action((_o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/version.js'),
+        (m, ctx) => m.version(ctx),
+      ),
+    );
 }
 
 function registerClock(program: Command, run: Runner): void {
@@ -394,12 +495,18 @@ function registerClock(program: Command, run: Runner): void {
     .command('clock')
     .description('Show or move the sandbox clock (expiry of links and checkouts follows it)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink clock\n  $ paylink clock advance 31m\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze\n  $ paylink clock reset')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink clock\n  $ paylink clock advance 31m\n  $ paylink clock set 2030-01-01T00:00:00Z --freeze\n  $ paylink clock reset',
+    )
     .action((_o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui)));
   clock
     .command('advance <duration>')
     .description('Move the clock forward: 31m, 2h, 1d, PT31M, or milliseconds (negative to go back)')
-    .addHelpText('after', '\nExamples:\n  $ paylink clock advance 31m      # a fresh checkout now answers 4 Timeout\n  $ paylink clock advance 1d --json\n  $ paylink clock advance -- -2h   # back two hours')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink clock advance 31m      # a fresh checkout now answers 4 Timeout\n  $ paylink clock advance 1d --json\n  $ paylink clock advance -- -2h   # back two hours',
+    )
     .action((duration: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.runClock(ctx.admin, ctx.ui, { advance: m.parseClockAdvance(duration) })));
   clock
     .command('set <iso>')
@@ -428,60 +535,88 @@ function registerLogs(program: Command, run: Runner): void {
     .option('-n, --limit <n>', 'how many of the newest requests to show first', parseLimit, 50)
     .option('--bodies', 'print request and response bodies too')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json\n  $ paylink logs --path http://   # only webhook deliveries (their path is the receiver URL)')
-    .action((options: { follow?: boolean; path?: string; status?: string; business?: string; method?: string; limit: number; bodies?: boolean }, cmd: Command) =>
-      run(cmd, () => import('./commands/logs.js'), (m, ctx) =>
-        m.logsUntilInterrupted(ctx.admin, ctx.ui, {
-          path: options.path,
-          status: options.status,
-          businessId: options.business,
-          method: options.method,
-          limit: options.limit,
-          follow: options.follow,
-          bodies: options.bodies,
-        }),
-      ),
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink logs\n  $ paylink logs --follow --status 4xx\n  $ paylink logs --path paymentlinks --business shop-1 --json\n  $ paylink logs --path http://   # only webhook deliveries (their path is the receiver URL)',
+    )
+    .action(
+      (options: { follow?: boolean; path?: string; status?: string; business?: string; method?: string; limit: number; bodies?: boolean }, cmd: Command) =>
+        run(
+          cmd,
+          () => import('./commands/logs.js'),
+          (m, ctx) =>
+            m.logsUntilInterrupted(ctx.admin, ctx.ui, {
+              path: options.path,
+              status: options.status,
+              businessId: options.business,
+              method: options.method,
+              limit: options.limit,
+              follow: options.follow,
+              bodies: options.bodies,
+            }),
+        ),
     );
 }
 
 function registerAdvise(program: Command, run: Runner): void {
   program
     .command('advise')
-    .description('What your integration gets wrong: the advisor\'s findings over the sandbox\'s traffic (docs/advisor.md)')
+    .description("What your integration gets wrong: the advisor's findings over the sandbox's traffic (docs/advisor.md)")
     .option('--business <id>', 'only findings of this business id (default: every business)')
     .option('--since <duration>', 'only traffic of the last 10m, 2h, 1d (default: all the request log holds)')
     .option('--fail-on <severity>', 'exit 3 when a finding of this severity or worse exists: warning or error')
     .option('--junit <file>', 'write a JUnit XML report, one test case per check')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink advise\n  $ paylink advise --business shop-1 --since 10m\n  $ paylink advise --fail-on error --junit advisor.xml\n  $ paylink advise --json | jq \'.findings[].message\'')
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ paylink advise\n  $ paylink advise --business shop-1 --since 10m\n  $ paylink advise --fail-on error --junit advisor.xml\n  $ paylink advise --json | jq '.findings[].message'",
+    )
     .action((options: { business?: string; since?: string; failOn?: string; junit?: string }, cmd: Command) =>
-      run(cmd, () => import('./commands/advise.js'), (m, ctx) => m.advise(ctx.admin, ctx.ui, options)),
+      run(
+        cmd,
+        () => import('./commands/advise.js'),
+        (m, ctx) => m.advise(ctx.admin, ctx.ui, options),
+      ),
     );
 }
 
 function registerReset(program: Command, run: Runner): void {
   program
     .command('reset')
-    .description('Delete everything in the sandbox (links, checkouts, payments, tokens, request log), or one business\'s data')
+    .description("Delete everything in the sandbox (links, checkouts, payments, tokens, request log), or one business's data")
     .option('-y, --yes', 'do not ask (for scripts and CI)')
     .option('--business <id>', "delete only this business's data; other businesses stay as they are")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink reset\n  $ paylink reset --yes\n  $ paylink reset --business worker-3 --yes   # one test worker\'s data only')
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ paylink reset\n  $ paylink reset --yes\n  $ paylink reset --business worker-3 --yes   # one test worker's data only",
+    )
     .action((options: { yes?: boolean; business?: string }, cmd: Command) =>
-      run(cmd, () => import('./commands/reset.js'), (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes, business: options.business })),
+      run(
+        cmd,
+        () => import('./commands/reset.js'),
+        (m, ctx) => m.runReset(ctx.admin, ctx.ui, { yes: options.yes, business: options.business }),
+      ),
     );
 }
 
 function registerWait(program: Command, run: Runner): void {
   program
     .command('wait')
-    .description('Wait until a sandbox answers (this folder\'s, or --base-url): exit 0 then, 4 after --timeout (default 30s)')
+    .description("Wait until a sandbox answers (this folder's, or --base-url): exit 0 then, 4 after --timeout (default 30s)")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText(
       'after',
       '\nHere --timeout is the whole wait: 30s, 500ms, 2m or seconds.\n\nExamples:\n  $ paylink sandbox --db :memory: & paylink wait\n  $ paylink wait --timeout 60s --base-url http://127.0.0.1:19000',
     )
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/wait.js'), (m, ctx) => m.runWait(ctx.ui, cmd.optsWithGlobals(), ctx.env), { connection: false }));
+    .action((_o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/wait.js'),
+        (m, ctx) => m.runWait(ctx.ui, cmd.optsWithGlobals(), ctx.env),
+        { connection: false },
+      ),
+    );
 }
 
 function registerSnapshot(program: Command, run: Runner): void {
@@ -490,7 +625,10 @@ function registerSnapshot(program: Command, run: Runner): void {
     .command('snapshot')
     .description('Save and restore the whole sandbox state (links, payments, tokens, events, clock, request log)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink snapshot save seeded\n  $ paylink snapshot restore seeded\n  $ paylink snapshot list\n  $ paylink snapshot delete seeded');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink snapshot save seeded\n  $ paylink snapshot restore seeded\n  $ paylink snapshot list\n  $ paylink snapshot delete seeded',
+    );
   snapshot
     .command('save <name>')
     .description('Save the state now under a name (replaces a snapshot of that name)')
@@ -514,20 +652,33 @@ function registerSnapshot(program: Command, run: Runner): void {
 }
 
 function registerFixtures(program: Command, run: Runner): void {
-  const fixtures = program.command('fixtures').description('Seed a sandbox from fixture files (docs/fixtures.md)')
+  const fixtures = program
+    .command('fixtures')
+    .description('Seed a sandbox from fixture files (docs/fixtures.md)')
     .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json');
   fixtures
     .command('load <files...>')
     .description('Run fixture files against the sandbox and print step name -> id')
     .option('--admin-token <token>', 'admin token for clock steps on a sandbox not on loopback (or PAYLINK_ADMIN_TOKEN)')
     .addHelpText('after', '\nExamples:\n  $ paylink fixtures load fixtures/paid-link.json\n  $ paylink fixtures load fixtures/*.json --json')
-    .action((files: string[], _o, cmd: Command) => run(cmd, () => import('./commands/fixtures.js'), (m, ctx) => m.fixturesLoad(files, ctx)));
+    .action((files: string[], _o, cmd: Command) =>
+      run(
+        cmd,
+        () => import('./commands/fixtures.js'),
+        (m, ctx) => m.fixturesLoad(files, ctx),
+      ),
+    );
 }
 
 function registerWebhooks(program: Command, run: Runner): void {
   const load = () => import('./commands/webhooks.js');
-  const webhooks = program.command('webhooks').description('Webhook endpoints of a business: add, list, remove (docs/webhooks.md)')
-    .addHelpText('after', '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink webhooks list\n  $ paylink webhooks remove <hookId>');
+  const webhooks = program
+    .command('webhooks')
+    .description('Webhook endpoints of a business: add, list, remove (docs/webhooks.md)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink webhooks list\n  $ paylink webhooks remove <hookId>',
+    );
   webhooks
     .command('add <url>')
     .description('Register an endpoint for the business (--business-id): every payment event is POSTed to it, signed')
@@ -536,7 +687,10 @@ function registerWebhooks(program: Command, run: Runner): void {
     .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
     .option('--delay <ms>', 'hold each delivery this long first (500ms, 2s)')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink --business-id shop-1 webhooks add https://shop.example/hooks --events update\n  $ paylink webhooks add http://localhost:3000/webhooks --fault bad-signature   # your app must refuse these')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink webhooks add http://localhost:3000/webhooks\n  $ paylink --business-id shop-1 webhooks add https://shop.example/hooks --events update\n  $ paylink webhooks add http://localhost:3000/webhooks --fault bad-signature   # your app must refuse these',
+    )
     .action((url: string, options: { events?: string[]; secret?: string; fault?: string[]; delay?: string }, cmd: Command) =>
       run(cmd, load, (m, ctx) =>
         m.webhooksAdd(ctx.admin, ctx.ui, url, {
@@ -565,7 +719,9 @@ function registerWebhooks(program: Command, run: Runner): void {
 
 function registerEvents(program: Command, run: Runner): void {
   const load = () => import('./commands/webhooks.js');
-  const events = program.command('events').description('Webhook events and their deliveries: list, show, resend (docs/webhooks.md)')
+  const events = program
+    .command('events')
+    .description('Webhook events and their deliveries: list, show, resend (docs/webhooks.md)')
     .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events show <eventId>\n  $ paylink events resend <eventId>');
   events
     .command('list')
@@ -578,7 +734,12 @@ function registerEvents(program: Command, run: Runner): void {
     .addHelpText('after', '\nExamples:\n  $ paylink events list\n  $ paylink events list --payment 7a9d... --json')
     .action((options: { payment?: string; business?: string; type?: string; limit: number }, cmd: Command) =>
       run(cmd, load, (m, ctx) =>
-        m.eventsList(ctx.admin, ctx.ui, { paymentId: options.payment, businessId: options.business, type: m.parseEventTypes(options.type ? [options.type] : undefined, '--type')?.[0], limit: options.limit }),
+        m.eventsList(ctx.admin, ctx.ui, {
+          paymentId: options.payment,
+          businessId: options.business,
+          type: m.parseEventTypes(options.type ? [options.type] : undefined, '--type')?.[0],
+          limit: options.limit,
+        }),
       ),
     );
   events
@@ -595,9 +756,16 @@ function registerEvents(program: Command, run: Runner): void {
     .option('--to <url>', 'deliver to this URL only (signed with the sandbox webhook secret)')
     .option('--business <id>', "deliver to this business's endpoints (default: --business-id)")
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink events send --type Transaction.Update --payload payload.json --to http://localhost:3000/webhooks\n  $ paylink events send --type update --payload payload.json --business shop-1\n  $ paylink events show <eventId>        # how each attempt went')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink events send --type Transaction.Update --payload payload.json --to http://localhost:3000/webhooks\n  $ paylink events send --type update --payload payload.json --business shop-1\n  $ paylink events show <eventId>        # how each attempt went',
+    )
     .action((options: { type?: string; payload?: string; to?: string; business?: string }, cmd: Command) =>
-      run(cmd, () => import('./commands/events-send.js'), (m, ctx) => m.eventsSend(ctx.admin, ctx.ui, options, ctx.connection.businessId)),
+      run(
+        cmd,
+        () => import('./commands/events-send.js'),
+        (m, ctx) => m.eventsSend(ctx.admin, ctx.ui, options, ctx.connection.businessId),
+      ),
     );
   events
     .command('resend <eventId>')
@@ -605,7 +773,9 @@ function registerEvents(program: Command, run: Runner): void {
     .option('--hook <hookId>', 'only to this endpoint')
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ paylink events resend 738c171c-...\n  $ paylink events resend 738c171c-... --hook 2fcc232f-...')
-    .action((id: string, options: { hook?: string }, cmd: Command) => run(cmd, load, (m, ctx) => m.eventsResend(ctx.admin, ctx.ui, id, { hookId: options.hook })));
+    .action((id: string, options: { hook?: string }, cmd: Command) =>
+      run(cmd, load, (m, ctx) => m.eventsResend(ctx.admin, ctx.ui, id, { hookId: options.hook })),
+    );
 }
 
 function registerListen(program: Command, run: Runner): void {
@@ -618,7 +788,10 @@ function registerListen(program: Command, run: Runner): void {
     .option('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', collect)
     .option('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)')
     .option('--header <name>', "signature header name (default: the sandbox's)")
-    .option('--since <time|eventId>', 'replay from an event (it and every later one) or a time (10m, 2030-01-01T12:00:00Z) instead of resuming from the saved cursor')
+    .option(
+      '--since <time|eventId>',
+      'replay from an event (it and every later one) or a time (10m, 2030-01-01T12:00:00Z) instead of resuming from the saved cursor',
+    )
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText(
       'after',
@@ -635,32 +808,44 @@ Examples:
   $ paylink listen --forward-to http://localhost:3000/webhooks --fault bad-signature
   $ paylink listen --base-url https://sandbox.team.example --admin-token $TOKEN --forward-to http://localhost:3000/webhooks`,
     )
-    .action((options: { forwardTo: string; events?: string[]; business?: string; fault?: string[]; delay?: string; header?: string; since?: string }, cmd: Command) =>
-      run(cmd, () => Promise.all([import('./commands/listen.js'), import('./commands/webhooks.js')]), ([m, w], ctx) =>
-        m.listenUntilInterrupted(ctx.admin, ctx.ui, {
-          forwardTo: options.forwardTo,
-          events: w.parseEventTypes(options.events),
-          // `--business`, else a business id given at all (--business-id, PAYLINK_BUSINESS_ID, the config
-          // file) scopes it as the other commands are scoped; with none, every business's events.
-          businessId: options.business ?? (ctx.connection.sources?.businessId === 'default' ? undefined : ctx.connection.businessId),
-          faults: w.parseFaults(options.fault),
-          delayMs: w.parseDelay(options.delay),
-          header: options.header,
-          since: options.since,
-          cursorDir: process.cwd(),
-        }),
-      ),
+    .action(
+      (options: { forwardTo: string; events?: string[]; business?: string; fault?: string[]; delay?: string; header?: string; since?: string }, cmd: Command) =>
+        run(
+          cmd,
+          () => Promise.all([import('./commands/listen.js'), import('./commands/webhooks.js')]),
+          ([m, w], ctx) =>
+            m.listenUntilInterrupted(ctx.admin, ctx.ui, {
+              forwardTo: options.forwardTo,
+              events: w.parseEventTypes(options.events),
+              // `--business`, else a business id given at all (--business-id, PAYLINK_BUSINESS_ID, the config
+              // file) scopes it as the other commands are scoped; with none, every business's events.
+              businessId: options.business ?? (ctx.connection.sources?.businessId === 'default' ? undefined : ctx.connection.businessId),
+              faults: w.parseFaults(options.fault),
+              delayMs: w.parseDelay(options.delay),
+              header: options.header,
+              since: options.since,
+              cursorDir: process.cwd(),
+            }),
+        ),
     );
 }
 
 function registerFaults(program: Command, run: Runner): void {
   const load = () => import('./commands/faults.js');
-  const faults = program.command('faults').description("Make the sandbox's API fail on purpose: slow, failing, silent, or taking the payment and timing out (docs/faults.md)")
-    .addHelpText('after', '\nExamples:\n  $ paylink faults add --method POST --path payments --kind ghost --times 1\n  $ paylink faults list\n  $ paylink faults remove f1\n  $ paylink faults clear');
+  const faults = program
+    .command('faults')
+    .description("Make the sandbox's API fail on purpose: slow, failing, silent, or taking the payment and timing out (docs/faults.md)")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink faults add --method POST --path payments --kind ghost --times 1\n  $ paylink faults list\n  $ paylink faults remove f1\n  $ paylink faults clear',
+    );
   faults
     .command('add')
     .description('Add a rule: requests it matches are faulted (the first matching rule that fires applies)')
-    .option('--kind <kind>', 'status (answer an error, do nothing), latency (answer late), timeout (hold, no answer, do nothing), reset (drop the connection, do nothing), ghost (do it, then timeout or reset)')
+    .option(
+      '--kind <kind>',
+      'status (answer an error, do nothing), latency (answer late), timeout (hold, no answer, do nothing), reset (drop the connection, do nothing), ghost (do it, then timeout or reset)',
+    )
     .option('--method <method>', 'only GET or POST (default: any)')
     .option('--path <pattern>', `path under ${API_BASE}/: payments, payments/*, payments/*/refund, ** (default: the whole API)`)
     .option('--business <id>', 'only requests of this business id')
@@ -711,7 +896,11 @@ function registerApi(program: Command, run: Runner): void {
   program
     .command('api <method> <path>')
     .description('Send any request to the API (GET or POST) with the base URL, credentials and business id filled in, and print the answer')
-    .option('-d, --data <json|@file|path=value>', 'POST body: JSON, @file.json, or @- for standard input (header.businessId is filled in unless given); repeatable path=value sets one field (body.transaction.amount=10; numbers and true/false typed), for a GET one query parameter', collect)
+    .option(
+      '-d, --data <json|@file|path=value>',
+      'POST body: JSON, @file.json, or @- for standard input (header.businessId is filled in unless given); repeatable path=value sets one field (body.transaction.amount=10; numbers and true/false typed), for a GET one query parameter',
+      collect,
+    )
     .addHelpText(
       'after',
       `
@@ -731,7 +920,11 @@ Examples:
   $ paylink api POST paymentlinks --data @link.json --json | jq -r .body.link.linkId`,
     )
     .action((method: string, path: string, options: { data?: string[] }, cmd: Command) =>
-      run(cmd, () => import('./commands/api.js'), (m, ctx) => m.api(method, path, options, ctx)),
+      run(
+        cmd,
+        () => import('./commands/api.js'),
+        (m, ctx) => m.api(method, path, options, ctx),
+      ),
     );
 }
 
@@ -758,6 +951,10 @@ Examples:
   $ paylink trigger 3ds.approved --brand mastercard --set body.transaction.descriptor=SHOP`,
     )
     .action((scenario: string | undefined, options: import('./commands/trigger.js').TriggerFlags, cmd: Command) =>
-      run(cmd, () => import('./commands/trigger.js'), (m, ctx) => m.trigger(scenario, options, ctx)),
+      run(
+        cmd,
+        () => import('./commands/trigger.js'),
+        (m, ctx) => m.trigger(scenario, options, ctx),
+      ),
     );
 }

@@ -47,12 +47,20 @@ export interface Prompter {
 }
 
 /** True when a person can answer: stdin and stderr are terminals and CI is unset. */
-export function canPrompt(env: NodeJS.ProcessEnv = process.env, stdin: { isTTY?: boolean } = process.stdin, stderr: { isTTY?: boolean } = process.stderr): boolean {
+export function canPrompt(
+  env: NodeJS.ProcessEnv = process.env,
+  stdin: { isTTY?: boolean } = process.stdin,
+  stderr: { isTTY?: boolean } = process.stderr,
+): boolean {
   return whyNoPrompt(env, stdin, stderr) === undefined;
 }
 
 /** Why the CLI may not ask questions here, in words for the "missing --flag" error; undefined when it may. */
-export function whyNoPrompt(env: NodeJS.ProcessEnv = process.env, stdin: { isTTY?: boolean } = process.stdin, stderr: { isTTY?: boolean } = process.stderr): string | undefined {
+export function whyNoPrompt(
+  env: NodeJS.ProcessEnv = process.env,
+  stdin: { isTTY?: boolean } = process.stdin,
+  stderr: { isTTY?: boolean } = process.stderr,
+): string | undefined {
   if (stdin.isTTY !== true || stderr.isTTY !== true) return 'no terminal to ask on';
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
   if (ci) return `CI=${env.CI} is set, which turns questions off`;
@@ -73,7 +81,10 @@ function inquirerPrompter(): Prompter {
     },
     async checkbox(q) {
       const { checkbox } = await import('@inquirer/prompts');
-      return checkbox({ message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined }, context);
+      return checkbox(
+        { message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined },
+        context,
+      );
     },
   };
 }
@@ -137,7 +148,11 @@ export class Ui {
     const start = 2 + widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
     const room = this.width === undefined ? Infinity : Math.max(20, this.width - start - 1);
     widths[last] = Math.min(widths[last]!, room);
-    const pad = (cells: string[]) => cells.map((cell, i) => cell + ' '.repeat(Math.max(0, widths[i]! - visible(cell).length))).join('  ').trimEnd();
+    const pad = (cells: string[]) =>
+      cells
+        .map((cell, i) => cell + ' '.repeat(Math.max(0, widths[i]! - visible(cell).length)))
+        .join('  ')
+        .trimEnd();
     this.line(`  ${this.color.dim(pad(columns))}`);
     for (const row of rows) {
       const [first, ...more] = wrapWords(row[last] ?? '', room);
@@ -249,7 +264,9 @@ export class Ui {
    */
   require(values: Record<string, unknown>): void {
     if (this.interactive) return;
-    const missing = Object.entries(values).filter(([, value]) => value === undefined).map(([flag]) => flag);
+    const missing = Object.entries(values)
+      .filter(([, value]) => value === undefined)
+      .map(([flag]) => flag);
     if (missing.length > 0) this.missing(missing);
   }
 

@@ -34,10 +34,19 @@ export type PaymentAnswerEnvelope = PaymentEnvelope<DirectPaymentBodyAnswer>;
 export type RequestBody = Record<string, unknown>;
 
 /** The kinds of resource a creation makes, by the route that creates them. */
-export const CREATE_ROUTE = { link: 'links.create', checkout: 'checkouts.create', payment: 'payments.create', token: 'tokens.create', credit: 'credits.create' } as const satisfies Record<string, RouteName>;
+export const CREATE_ROUTE = {
+  link: 'links.create',
+  checkout: 'checkouts.create',
+  payment: 'payments.create',
+  token: 'tokens.create',
+  credit: 'credits.create',
+} as const satisfies Record<string, RouteName>;
 
 /** The follow-ups of a payment, by the route that makes them. */
-export const FOLLOW_UP_ROUTE = { capture: 'payments.capture', cancel: 'payments.cancel', refund: 'payments.refund' } as const satisfies Record<string, RouteName>;
+export const FOLLOW_UP_ROUTE = { capture: 'payments.capture', cancel: 'payments.cancel', refund: 'payments.refund' } as const satisfies Record<
+  string,
+  RouteName
+>;
 
 export class PaylinkApi {
   constructor(readonly transport: ApiTransport) {}
@@ -55,7 +64,11 @@ export class PaylinkApi {
   }
 
   /** Creates a link, checkout, payment, token or credit from its request body (`action` for payments and credits). */
-  create<T = unknown>(kind: keyof typeof CREATE_ROUTE, body: RequestBody, options: { businessId?: string | undefined; action?: string | undefined } = {}): Promise<TransportAnswer<T>> {
+  create<T = unknown>(
+    kind: keyof typeof CREATE_ROUTE,
+    body: RequestBody,
+    options: { businessId?: string | undefined; action?: string | undefined } = {},
+  ): Promise<TransportAnswer<T>> {
     const extra = options.action === undefined ? {} : { action: options.action };
     return this.transport.post<T>(pathOf(CREATE_ROUTE[kind]), this.document(body, options.businessId, extra));
   }
@@ -81,7 +94,8 @@ export class PaylinkApi {
       this.create<PaymentAnswerEnvelope>('payment', body, { businessId: options.businessId, action: options.action ?? 'payment' }),
     get: (paymentId: string, businessId?: string) => this.transport.get<PaymentAnswerEnvelope>(pathOfId('payments.get', paymentId), this.query(businessId)),
     /** The payments with a tracking code. */
-    byTrackingCode: <T = unknown>(trackingCode: string | undefined, businessId?: string) => this.transport.get<T>(pathOf('payments.list'), this.query(businessId, { trackingCode })),
+    byTrackingCode: <T = unknown>(trackingCode: string | undefined, businessId?: string) =>
+      this.transport.get<T>(pathOf('payments.list'), this.query(businessId, { trackingCode })),
     /** Capture, cancel or refund, with `{ transaction }` (amount, currency) when given. */
     followUp: (verb: keyof typeof FOLLOW_UP_ROUTE, paymentId: string, body: RequestBody = {}, businessId?: string) =>
       this.transport.post<PaymentAnswerEnvelope>(pathOfId(FOLLOW_UP_ROUTE[verb], paymentId), this.document(body, businessId)),

@@ -65,11 +65,7 @@ ${orderHead(view)}
 <div class="pl-icon" aria-hidden="true">${view.approved ? '✓' : '!'}</div>
 <h1 id="pl-title">${view.brandName}: ${view.approved ? 'payment approved' : 'payment not completed'}</h1>
 <p id="pl-message" role="status" aria-live="polite">${view.outcome ?? ''}</p>
-${
-  view.returnUrl !== undefined
-    ? html`<p><a id="pl-return" href="${view.returnUrl}">Return to the shop</a></p>`
-    : html`<p>You can close this window.</p>`
-}
+${view.returnUrl !== undefined ? html`<p><a id="pl-return" href="${view.returnUrl}">Return to the shop</a></p>` : html`<p>You can close this window.</p>`}
 </section>`;
   return hostedLayout({
     title: `Sandbox ${where} · ${view.brandName}`,

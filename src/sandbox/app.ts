@@ -26,7 +26,18 @@ import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
 import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, HostCheck, refuseCrossOrigin } from './http/guards.js';
-import { JSON_CONTENT_TYPE, Reply, Router, bindRoutes, type Access, type BoundRoute, type Rendering, type RouteMatch, type RouteRequest, type SandboxView } from './http/router.js';
+import {
+  JSON_CONTENT_TYPE,
+  Reply,
+  Router,
+  bindRoutes,
+  type Access,
+  type BoundRoute,
+  type Rendering,
+  type RouteMatch,
+  type RouteRequest,
+  type SandboxView,
+} from './http/router.js';
 import { readClientMark } from './http/client-mark.js';
 import type { ObservedRequest, RequestObserver } from './http/observe.js';
 import type { JsonObject } from './http/fields.js';
@@ -62,12 +73,27 @@ const SECURITY_HEADERS = {
 
 /** Every route the sandbox serves, in one list: the handlers bound to the route table (domain/routes.ts). */
 export function allRoutes(): BoundRoute[] {
-  return bindRoutes([...apiRoutes, ...webRoutes, ...adminRoutes, ...webhookRoutes, ...customEventRoutes, ...faultRoutes, ...dashboardRoutes, ...webhookDashboardRoutes, ...faultDashboardRoutes, ...snapshotDashboardRoutes]);
+  return bindRoutes([
+    ...apiRoutes,
+    ...webRoutes,
+    ...adminRoutes,
+    ...webhookRoutes,
+    ...customEventRoutes,
+    ...faultRoutes,
+    ...dashboardRoutes,
+    ...webhookDashboardRoutes,
+    ...faultDashboardRoutes,
+    ...snapshotDashboardRoutes,
+  ]);
 }
 
 /** What the handler's services and facts are, for one sandbox: never its repositories (http/router.ts). */
 function viewOf(sandbox: Sandbox): SandboxView {
-  const config = { get adminToken() { return sandbox.config.adminToken; } };
+  const config = {
+    get adminToken() {
+      return sandbox.config.adminToken;
+    },
+  };
   return {
     services: sandbox.services,
     clock: { now: () => sandbox.clock.now() },
@@ -164,7 +190,10 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
     // One leading slash: the router ignores empty segments, and `//__sandbox/...` as a Location names a host.
     const target = `/${x.path.replace(/^[/\\]+/, '')}${rest.size > 0 ? `?${rest}` : ''}`;
     const secure = sandbox.baseUrl.startsWith('https:') ? '; Secure' : '';
-    return Reply.redirect(target, 303, { 'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/${secure}`, 'cache-control': 'no-store' });
+    return Reply.redirect(target, 303, {
+      'set-cookie': `paylink_admin=${encodeURIComponent(expected)}; HttpOnly; SameSite=Strict; Path=/${secure}`,
+      'cache-control': 'no-store',
+    });
   };
 
   /** The request a handler gets: its services and facts, the parameters, the body read once. */

@@ -124,7 +124,11 @@ export const FAILURES = {
   // The provider's AfterPay decline: its message is one of AfterPay's fixed reasons, which the PHP SDK's
   // AfterpayErrorMessageHelper reads ('Age is under 18' -> age.under.18).
   afterpayUnderAge: { kind: 'declined', code: ERROR_CODES.afterpayDeclined, message: 'Age is under 18' },
-  threeDSecureFailed: { kind: 'customerProcessing', code: ERROR_CODES.threeDSecureFailed, message: 'The 3-D Secure challenge failed or was cancelled by the customer.' },
+  threeDSecureFailed: {
+    kind: 'customerProcessing',
+    code: ERROR_CODES.threeDSecureFailed,
+    message: 'The 3-D Secure challenge failed or was cancelled by the customer.',
+  },
   bankCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the bank.' },
   bankFailed: { kind: 'failed', code: ERROR_CODES.processingFailed, message: 'The bank could not process the payment.' },
   walletCancelled: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer cancelled the payment at the wallet.' },
@@ -132,8 +136,16 @@ export const FAILURES = {
   // The provider's words for a bank payment its authorization system declined (recorded iDEAL answer).
   bankDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Transaction declined by authorization system' },
   walletDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'Transaction declined by the wallet' },
-  checkoutDeclined: { kind: 'declined', code: ERROR_CODES.declined, message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.' },
-  checkoutDeclinedByCustomer: { kind: 'customerProcessing', code: ERROR_CODES.customerCancelled, message: 'The customer declined the payment on the hosted page.' },
+  checkoutDeclined: {
+    kind: 'declined',
+    code: ERROR_CODES.declined,
+    message: 'The checkout was declined: its payment attempts failed. Create a new checkout to try again.',
+  },
+  checkoutDeclinedByCustomer: {
+    kind: 'customerProcessing',
+    code: ERROR_CODES.customerCancelled,
+    message: 'The customer declined the payment on the hosted page.',
+  },
 } as const satisfies Record<string, Failure>;
 
 /** `body.error` of a failure. */
@@ -142,7 +154,11 @@ export function errorOf(failure: Failure): { code: number; message: string } {
 }
 
 /** `body.error` as the provider answered it: `code`, `message` and `detailedMessage` (the message again where there is no more detail). */
-export function errorBody(error: { code: number; message: string; detailedMessage?: string | undefined }): { code: number; message: string; detailedMessage: string } {
+export function errorBody(error: { code: number; message: string; detailedMessage?: string | undefined }): {
+  code: number;
+  message: string;
+  detailedMessage: string;
+} {
   return { code: error.code, message: error.message, detailedMessage: error.detailedMessage ?? error.message };
 }
 
@@ -235,7 +251,13 @@ export const bodyTooLarge = (limit: number): ApiError =>
 
 /** A request Node's HTTP parser refused before any route saw it (431 for a URL or headers over 16 KB). */
 export const unreadableRequest = (httpStatus: number, detail: string): ApiError =>
-  new ApiError({ result: -1, httpStatus, code: ERROR_CODES.unreadableRequest, message: `The request could not be read: ${detail}.`, headers: { connection: 'close' } });
+  new ApiError({
+    result: -1,
+    httpStatus,
+    code: ERROR_CODES.unreadableRequest,
+    message: `The request could not be read: ${detail}.`,
+    headers: { connection: 'close' },
+  });
 
 /**
  * Unknown id, or another business's. `bare`: answered as a 404 with no body, where the provider's recorded
@@ -280,8 +302,7 @@ export const unauthorized = (): ApiError =>
     headers: { 'www-authenticate': 'Basic realm="paylink sandbox"' },
   });
 
-export const forbidden = (): ApiError =>
-  new ApiError({ result: -6, httpStatus: 403, code: ERROR_CODES.forbidden, message: 'Security error.' });
+export const forbidden = (): ApiError => new ApiError({ result: -6, httpStatus: 403, code: ERROR_CODES.forbidden, message: 'Security error.' });
 
 /** 403 for a request carrying a webhook delivery's mark: a delivery never acts on a sandbox (docs/webhooks.md). */
 export const deliveryRefused = (): ApiError =>
@@ -289,7 +310,8 @@ export const deliveryRefused = (): ApiError =>
     result: -6,
     httpStatus: 403,
     code: ERROR_CODES.forbidden,
-    message: 'Security error: this is a webhook delivery (x-paylink-delivery), and a sandbox takes no webhook deliveries. Point the notifyUrl or endpoint at your application instead.',
+    message:
+      'Security error: this is a webhook delivery (x-paylink-delivery), and a sandbox takes no webhook deliveries. Point the notifyUrl or endpoint at your application instead.',
   });
 
 export const duplicateTrackingCode = (path: string): ApiError =>
@@ -302,8 +324,7 @@ export const duplicateTrackingCode = (path: string): ApiError =>
 /** -8 for a link or checkout the customer can no longer pay (paid, expired, cancelled, declined). */
 export const notPayable = (kind: 'link' | 'checkout', status: string): ApiError =>
   businessRule(`This ${kind === 'link' ? 'payment link' : 'checkout'} cannot be paid any more: it is ${status}.`, ERROR_CODES.notPayable);
-export const businessRule = (message: string, code: number = ERROR_CODES.businessRule): ApiError =>
-  new ApiError({ result: -8, code, message });
+export const businessRule = (message: string, code: number = ERROR_CODES.businessRule): ApiError => new ApiError({ result: -8, code, message });
 
 /**
  * The database could not be used for this request; `kind` is store/failures.ts's. A busy database (another
@@ -317,7 +338,8 @@ export const storageFailed = (kind: 'busy' | 'full' | 'corrupt' | 'readonly' | '
         result: -3,
         httpStatus: 503,
         code: ERROR_CODES.storageBusy,
-        message: 'The sandbox database is locked by another process (a sqlite3 shell or another program holding a write transaction). Nothing was changed; retry in a moment.',
+        message:
+          'The sandbox database is locked by another process (a sqlite3 shell or another program holding a write transaction). Nothing was changed; retry in a moment.',
         headers: { 'retry-after': '1' },
       });
     case 'full':

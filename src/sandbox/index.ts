@@ -165,21 +165,24 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const host = options.host ?? '127.0.0.1';
   const needsToken = !isLoopback(host) || options.publicUrl !== undefined || options.tunnel === true;
   const adminToken = options.adminToken ?? (needsToken ? randomToken() : undefined);
-  const sandbox = new Sandbox({
-    db: options.db ?? DEFAULT_DB,
-    publicUrl: options.publicUrl,
-    credentials: options.credentials,
-    adminToken,
-    seed: options.seed,
-    allowedHosts: options.allowedHosts,
-    requestLogMaxBytes: options.requestLogMaxBytes,
-    eventsKept: options.eventsKept,
-    snapshotsMaxBytes: options.snapshotsMaxBytes,
-    webhookSecret: options.webhookSecret,
-    webhookHeader: options.webhookHeader,
-    webhookRetry: options.webhookRetry,
-    webhookTimeoutMs: options.webhookTimeoutMs,
-  }, options.timers);
+  const sandbox = new Sandbox(
+    {
+      db: options.db ?? DEFAULT_DB,
+      publicUrl: options.publicUrl,
+      credentials: options.credentials,
+      adminToken,
+      seed: options.seed,
+      allowedHosts: options.allowedHosts,
+      requestLogMaxBytes: options.requestLogMaxBytes,
+      eventsKept: options.eventsKept,
+      snapshotsMaxBytes: options.snapshotsMaxBytes,
+      webhookSecret: options.webhookSecret,
+      webhookHeader: options.webhookHeader,
+      webhookRetry: options.webhookRetry,
+      webhookTimeoutMs: options.webhookTimeoutMs,
+    },
+    options.timers,
+  );
   const { nodeListener, observe, releaseHeld } = createSandboxApp(sandbox);
   observe(sandbox.log.observer);
   for (const observer of options.observers ?? []) observe(observer);
@@ -313,7 +316,6 @@ function answerConnect(sandbox: Sandbox, req: IncomingMessage, socket: Duplex): 
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
-
 
 function randomToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url');

@@ -131,7 +131,8 @@ function watchReturn(page: PageLike, startUrl: string): { sentTo(): string | und
   const main = page.mainFrame();
   const listener = (request: RequestLike) => {
     try {
-      if (request.isNavigationRequest() && request.frame() === main && outsideSandbox(request.url(), startUrl) && /^https?:/.test(request.url())) sentTo = request.url();
+      if (request.isNavigationRequest() && request.frame() === main && outsideSandbox(request.url(), startUrl) && /^https?:/.test(request.url()))
+        sentTo = request.url();
     } catch {
       // A request of a worker or of a frame already gone: not the top window's.
     }
@@ -170,7 +171,8 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
     await field(CARD_FIELDS.holderName).fill(options.holderName ?? filled.holderName);
     if (options.saveCard === true) {
       const box = field(CARD_FIELDS.saveCard);
-      if ((await box.count()) === 0) throw new Error('payOnHostedPage: saveCard was asked, but this page offers no "save this card" box (tokenize must be INQUIRE)');
+      if ((await box.count()) === 0)
+        throw new Error('payOnHostedPage: saveCard was asked, but this page offers no "save this card" box (tokenize must be INQUIRE)');
       await box.check();
     }
     await form.locator(`[data-paylink-action="${FORM_ACTIONS.pay}"]`).click();
@@ -183,7 +185,8 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
       if (outsideSandbox(now, startUrl)) {
         // Nothing answered at the returnUrl: the browser shows its error page, the redirect still says where it went.
         const sentTo = watch.sentTo();
-        if (now.startsWith('chrome-error:') && sentTo !== undefined) return { returned: true, url: sentTo, returnUrlUnanswered: true, ...(cardNumber ? { cardNumber } : {}) };
+        if (now.startsWith('chrome-error:') && sentTo !== undefined)
+          return { returned: true, url: sentTo, returnUrlUnanswered: true, ...(cardNumber ? { cardNumber } : {}) };
         return { returned: true, url: now, ...(cardNumber ? { cardNumber } : {}) };
       }
       if (!challenged) {
@@ -201,17 +204,45 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
       }
       // The form again (a new one-time token) with the reason: the attempt failed and the customer stays.
       const again = await firstFrameWith(page, '[data-paylink-form="card"]');
-      if (again !== undefined && (await again.locator('[data-paylink-alert]').count().catch(() => 0)) > 0) {
-        const next = await again.locator(tokenInput).getAttribute('value', PEEK).catch(() => token);
-        const alert = ((await again.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+      if (
+        again !== undefined &&
+        (await again
+          .locator('[data-paylink-alert]')
+          .count()
+          .catch(() => 0)) > 0
+      ) {
+        const next = await again
+          .locator(tokenInput)
+          .getAttribute('value', PEEK)
+          .catch(() => token);
+        const alert = (
+          (await again
+            .locator('[data-paylink-alert]')
+            .textContent(PEEK)
+            .catch(() => '')) ?? ''
+        ).trim();
         if (next !== token && alert !== '') return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}) };
       }
       // A page with no form (declined, expired, paid...) that did not send the browser back.
       for (const frame of page.frames()) {
-        if ((await frame.locator('body[data-paylink-state]').count().catch(() => 0)) === 0) continue;
-        const state = await frame.locator('body[data-paylink-state]').getAttribute('data-paylink-state', PEEK).catch(() => null);
+        if (
+          (await frame
+            .locator('body[data-paylink-state]')
+            .count()
+            .catch(() => 0)) === 0
+        )
+          continue;
+        const state = await frame
+          .locator('body[data-paylink-state]')
+          .getAttribute('data-paylink-state', PEEK)
+          .catch(() => null);
         if (state !== null && state !== 'form' && state !== 'challenge' && state !== 'result') {
-          const text = ((await frame.locator('[data-paylink-alert]').textContent(PEEK).catch(() => '')) ?? '').trim();
+          const text = (
+            (await frame
+              .locator('[data-paylink-alert]')
+              .textContent(PEEK)
+              .catch(() => '')) ?? ''
+          ).trim();
           return { returned: false, url: page.url(), state, ...(text ? { error: text } : {}), ...(cardNumber ? { cardNumber } : {}) };
         }
       }

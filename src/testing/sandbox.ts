@@ -215,7 +215,14 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     });
     const text = await response.text();
     // The provider answers some unknown ids with a bare 404 (no body): the same shape, result -2 Not found.
-    if (text.trim() === '') return { status: response.status, result: response.status === 404 ? -2 : -1, description: response.status === 404 ? 'Not found' : `HTTP ${response.status}`, header: {}, body: {} as B };
+    if (text.trim() === '')
+      return {
+        status: response.status,
+        result: response.status === 404 ? -2 : -1,
+        description: response.status === 404 ? 'Not found' : `HTTP ${response.status}`,
+        header: {},
+        body: {} as B,
+      };
     let parsed: Omit<ApiAnswer<B>, 'status'>;
     try {
       parsed = JSON.parse(text) as Omit<ApiAnswer<B>, 'status'>;

@@ -35,7 +35,13 @@ export interface ReceivedEvent {
   /** The payment the event is about. */
   paymentId: string;
   /** The parsed body (`Id`, `Type`, `CreateTime`, `Message`, `Payload`: the payment's answer envelope). */
-  body: { Id: string; Type: string; CreateTime: string; Message?: string; Payload: { result?: number; body?: Record<string, unknown>; [key: string]: unknown } };
+  body: {
+    Id: string;
+    Type: string;
+    CreateTime: string;
+    Message?: string;
+    Payload: { result?: number; body?: Record<string, unknown>; [key: string]: unknown };
+  };
   /** The exact text received. */
   raw: string;
   /** The verified claims of the signature. */
@@ -169,7 +175,10 @@ export async function webhookReceiver(options: WebhookReceiverOptions): Promise<
     failures,
     next(match: EventMatch = {}) {
       const timeoutMs = match.timeoutMs ?? 10_000;
-      const find = () => events.find((e) => !taken.has(e) && (match.type === undefined || e.type === match.type) && (match.paymentId === undefined || e.paymentId === match.paymentId));
+      const find = () =>
+        events.find(
+          (e) => !taken.has(e) && (match.type === undefined || e.type === match.type) && (match.paymentId === undefined || e.paymentId === match.paymentId),
+        );
       return new Promise<ReceivedEvent>((resolve, reject) => {
         const check = () => {
           if (failures.length > 0) {

@@ -25,15 +25,20 @@ interface Run {
 
 function paylink(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 20_000 }, (error, stdout, stderr) => {
-      let json: unknown;
-      try {
-        json = stdout.trim() ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args, '--base-url', sb.url],
+      { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = stdout.trim() ? JSON.parse(stdout) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
+      },
+    );
   });
 }
 
@@ -59,7 +64,10 @@ async function careless(businessId: string): Promise<void> {
 async function careful(businessId: string): Promise<void> {
   const res = await sb.post('/gateway/v3/paymentlinks', {
     header: { businessId },
-    body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('order') }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } },
+    body: {
+      transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('order') },
+      link: { brandIds: [1010], returnUrl: 'https://shop.example/r' },
+    },
   });
   expect((await sb.get(`/gateway/v3/paymentlinks/${res.body.body.link.linkId}?businessId=${businessId}`)).status).toBe(200);
 }
@@ -109,7 +117,9 @@ describe('paylink advise', () => {
     const xml = readFileSync(file, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="paylink advise" tests="10" failures="1" skipped="2">/);
     expect(xml.match(/<testcase /g)).toHaveLength(10);
-    expect(xml).toMatch(/<testcase classname="paylink.advise" name="money: [^"]*"><failure type="error" message="1 finding: An amount of 7.125 EUR was refused/);
+    expect(xml).toMatch(
+      /<testcase classname="paylink.advise" name="money: [^"]*"><failure type="error" message="1 finding: An amount of 7.125 EUR was refused/,
+    );
     // Below --fail-on: passing, its finding in the output.
     expect(xml).toMatch(/<testcase classname="paylink.advise" name="reuses-tracking-code: [^"]*"><system-out>\[warning\] cli-careless-3: /);
     expect(xml).toMatch(/<testcase classname="paylink.advise" name="stale-status: [^"]*"><skipped message="needs webhook deliveries/);

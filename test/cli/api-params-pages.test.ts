@@ -10,12 +10,28 @@ const sb = useSandbox();
 const BIZ = 'params-shop';
 
 const cli = (args: string[]) => runCli([...args, '--base-url', sb.url, '--business-id', BIZ]);
-const CARD = JSON.stringify({ action: 'payment', body: { card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } } });
+const CARD = JSON.stringify({
+  action: 'payment',
+  body: { card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+});
 
 describe('paylink api -d path=value', () => {
   it('sets nested fields on top of --data, numbers typed as JSON, and passes a GET parameter in the query', async () => {
     const code = uniqueCode('params');
-    const paid = await cli(['api', 'POST', 'payments', '--data', CARD, '-d', 'body.transaction.amount=10.5', '-d', 'body.transaction.currencyCode=EUR', '-d', `body.transaction.trackingCode=${code}`, '--json']);
+    const paid = await cli([
+      'api',
+      'POST',
+      'payments',
+      '--data',
+      CARD,
+      '-d',
+      'body.transaction.amount=10.5',
+      '-d',
+      'body.transaction.currencyCode=EUR',
+      '-d',
+      `body.transaction.trackingCode=${code}`,
+      '--json',
+    ]);
     expect(paid.code, paid.stderr + paid.stdout).toBe(0);
     expect(paid.json.result, paid.stdout).toBe(0);
     expect(paid.json.body.transaction).toMatchObject({ trackingCode: code, amount: 10.5, currencyCode: 'EUR' });
@@ -26,13 +42,34 @@ describe('paylink api -d path=value', () => {
   });
 
   it('keeps a quoted value a string and builds the whole body from parameters alone', async () => {
-    const created = await cli(['api', 'POST', 'paymentlinks', '-d', 'body.transaction.amount=7', '-d', 'body.transaction.currencyCode=EUR', '-d', 'body.transaction.authorizationMode=payment', '-d', `body.transaction.trackingCode="007"`, '-d', 'body.link.duration=P1D', '-d', 'body.link.returnUrl=https://shop.example/done', '--json']);
+    const created = await cli([
+      'api',
+      'POST',
+      'paymentlinks',
+      '-d',
+      'body.transaction.amount=7',
+      '-d',
+      'body.transaction.currencyCode=EUR',
+      '-d',
+      'body.transaction.authorizationMode=payment',
+      '-d',
+      `body.transaction.trackingCode="007"`,
+      '-d',
+      'body.link.duration=P1D',
+      '-d',
+      'body.link.returnUrl=https://shop.example/done',
+      '--json',
+    ]);
     expect(created.code, created.stderr + created.stdout).toBe(0);
     expect(created.json.body.transaction.trackingCode).toBe('007');
   });
 
   it('refuses __proto__, constructor and prototype, a path through a value, and nesting in a GET (exit 2)', async () => {
-    for (const bad of [['-d', '__proto__.polluted=1'], ['-d', 'body.constructor.prototype.x=1'], ['-d', 'body.transaction=1', '-d', 'body.transaction.amount=2']]) {
+    for (const bad of [
+      ['-d', '__proto__.polluted=1'],
+      ['-d', 'body.constructor.prototype.x=1'],
+      ['-d', 'body.transaction=1', '-d', 'body.transaction.amount=2'],
+    ]) {
       const run = await cli(['api', 'POST', 'payments', ...bad]);
       expect(run.code, `${bad.join(' ')}: ${run.stderr}`).toBe(2);
       expect(run.stderr).toMatch(/-d /);

@@ -61,7 +61,27 @@ describe('paylink api', () => {
     const owned = await run(['api', 'GET', `payments/${id}?businessId=other-shop`, '--json']);
     expect(owned.code).toBe(0);
 
-    const child = spawn(process.execPath, [BIN, 'api', 'POST', 'payments', '--data', '@-', '--json', '--base-url', sb.url, '--business-id', 'api-shop', '--username', 'merchant', '--password', 's3cret'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'api',
+        'POST',
+        'payments',
+        '--data',
+        '@-',
+        '--json',
+        '--base-url',
+        sb.url,
+        '--business-id',
+        'api-shop',
+        '--username',
+        'merchant',
+        '--password',
+        's3cret',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));

@@ -33,7 +33,10 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 /** A stream that keeps what was written; `isTTY` as asked. */
 function sink(isTTY: boolean) {
   const chunks: string[] = [];
-  return { isTTY, write: (chunk: string) => (chunks.push(String(chunk)), true), text: () => chunks.join('') } as unknown as NodeJS.WritableStream & { isTTY: boolean; text(): string };
+  return { isTTY, write: (chunk: string) => (chunks.push(String(chunk)), true), text: () => chunks.join('') } as unknown as NodeJS.WritableStream & {
+    isTTY: boolean;
+    text(): string;
+  };
 }
 
 /** Answers questions from a queue and records them; fails the test if asked more than it was given. */
@@ -76,7 +79,9 @@ describe('CLI command functions', () => {
 
   it('never asks without a terminal: a missing value is a usage error naming its flag, and brands default to every card brand', async () => {
     const { ctx, prompter } = setup({ interactive: false });
-    await expect(linkCreate({ amount: '5', currency: 'EUR' }, ctx)).rejects.toThrow(new UsageError('missing --return-url (no terminal to ask on: pass --return-url).'));
+    await expect(linkCreate({ amount: '5', currency: 'EUR' }, ctx)).rejects.toThrow(
+      new UsageError('missing --return-url (no terminal to ask on: pass --return-url).'),
+    );
     await expect(checkoutCreate({ currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx)).rejects.toThrow(/missing --amount/);
     const created = await checkoutCreate({ amount: '5', currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx);
     expect(created.body.checkout.brandIds).toEqual([1010, 1011, 1013, 1015, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210]);
@@ -133,11 +138,30 @@ describe('CLI command functions', () => {
   it('resolves flags over environment over paylink.config.json (or package.json "paylink") over defaults, and rejects a bad config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-cfg-'));
     try {
-      expect(resolveConnection({}, {}, dir)).toMatchObject({ baseUrl: 'http://127.0.0.1:8417', businessId: 'sandbox-business', username: undefined, password: undefined, timeoutMs: 10_000 });
+      expect(resolveConnection({}, {}, dir)).toMatchObject({
+        baseUrl: 'http://127.0.0.1:8417',
+        businessId: 'sandbox-business',
+        username: undefined,
+        password: undefined,
+        timeoutMs: 10_000,
+      });
       writeFileSync(join(dir, 'paylink.config.json'), JSON.stringify({ baseUrl: 'http://config.example:1/', businessId: 'cfg', username: 'u', password: 'p' }));
-      expect(resolveConnection({}, {}, dir)).toMatchObject({ baseUrl: 'http://config.example:1', businessId: 'cfg', username: 'u', password: 'p', timeoutMs: 30_000, sources: { baseUrl: 'paylink.config.json', businessId: 'paylink.config.json' } });
-      expect(resolveConnection({}, { PAYLINK_BASE_URL: 'http://env.example', PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'http://env.example', businessId: 'env' });
-      expect(resolveConnection({ baseUrl: 'https://flag.example', businessId: 'flag' }, { PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({ baseUrl: 'https://flag.example', businessId: 'flag' });
+      expect(resolveConnection({}, {}, dir)).toMatchObject({
+        baseUrl: 'http://config.example:1',
+        businessId: 'cfg',
+        username: 'u',
+        password: 'p',
+        timeoutMs: 30_000,
+        sources: { baseUrl: 'paylink.config.json', businessId: 'paylink.config.json' },
+      });
+      expect(resolveConnection({}, { PAYLINK_BASE_URL: 'http://env.example', PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({
+        baseUrl: 'http://env.example',
+        businessId: 'env',
+      });
+      expect(resolveConnection({ baseUrl: 'https://flag.example', businessId: 'flag' }, { PAYLINK_BUSINESS_ID: 'env' }, dir)).toMatchObject({
+        baseUrl: 'https://flag.example',
+        businessId: 'flag',
+      });
       expect(() => resolveConnection({ baseUrl: 'ftp://x' }, {}, dir)).toThrow(/--base-url: expected an http\(s\) URL/);
       writeFileSync(join(dir, 'paylink.config.json'), '{ nope');
       expect(() => resolveConnection({}, {}, dir)).toThrow(/paylink.config.json: not valid JSON/);
@@ -178,17 +202,29 @@ describe('CLI command functions', () => {
     const program = buildProgram(() => new Ui({ stdout: sink(false), stderr: sink(false) }));
     const script = completionScript(program, 'bash');
     expect(() => execFileSync('bash', ['-n'], { input: script })).not.toThrow();
-    const words = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink link cr); COMP_CWORD=2; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
+    const words = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink link cr); COMP_CWORD=2; _paylink; echo "\${COMPREPLY[@]}"`])
+      .toString()
+      .trim();
     expect(words).toBe('create');
-    const outcomes = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome 3); COMP_CWORD=4; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
+    const outcomes = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome 3); COMP_CWORD=4; _paylink; echo "\${COMPREPLY[@]}"`])
+      .toString()
+      .trim();
     expect(outcomes).toBe('3ds');
-    const payFlags = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --save-); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`]).toString().trim();
+    const payFlags = execFileSync('bash', [
+      '-c',
+      `${script}\nCOMP_WORDS=(paylink pay abc --outcome declined --save-); COMP_CWORD=5; _paylink; echo "\${COMPREPLY[@]}"`,
+    ])
+      .toString()
+      .trim();
     expect(payFlags).toBe('--save-card');
     expect(() => completionScript(new Command(), 'powershell')).toThrow(UsageError);
   });
 
   it('follows a link created elsewhere with the returnUrl the sandbox stored, or --return-url, rebuilding the query the hosted page uses', async () => {
-    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'fn-biz', link: { returnUrl: 'http://127.0.0.1:9/stored?from=mail' } }));
+    const created = await sb.post(
+      '/gateway/v3/paymentlinks',
+      linkRequest({ businessId: 'fn-biz', link: { returnUrl: 'http://127.0.0.1:9/stored?from=mail' } }),
+    );
     const id = created.body.body.link.linkId as string;
     const { ctx } = setup({ json: true });
     await expect(follow(id, {}, ctx)).rejects.toThrow(/has not finished/);
@@ -198,7 +234,12 @@ describe('CLI command functions', () => {
     expect(stored).toMatchObject({ state: 'PAID', url: `http://127.0.0.1:9/stored?from=mail&linkId=${id}&id=${paid.payment!.id}` });
     const merchantless = setup({ json: true });
     const result = await follow(id, { returnUrl: 'http://127.0.0.1:9/back?from=mail' }, merchantless.ctx);
-    expect(result).toMatchObject({ state: 'PAID', source: 'return-url', url: `http://127.0.0.1:9/back?from=mail&linkId=${id}&id=${paid.payment!.id}`, merchant: { error: expect.any(String) } });
+    expect(result).toMatchObject({
+      state: 'PAID',
+      source: 'return-url',
+      url: `http://127.0.0.1:9/back?from=mail&linkId=${id}&id=${paid.payment!.id}`,
+      merchant: { error: expect.any(String) },
+    });
     expect(JSON.parse(merchantless.stdout.text())).toEqual(result);
   });
 

@@ -57,12 +57,40 @@ async function createLink(...extra: string[]): Promise<string> {
 
 describe('paylink CLI as a spawned process', () => {
   it('runs create -> pay (approve) -> follow -> status for a link, reaching the real merchant each time', async () => {
-    const created = ok(await paylink(['link', 'create', '--amount', '12.50', '--currency', 'eur', '--brand', 'visa,1020', '--tracking-code', 'order-cli-1', '--return-url', merchantUrl, '--json']));
-    expect(created).toMatchObject({ result: 0, description: 'Success', body: { link: { brandIds: [1010, 1020] }, transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: 'order-cli-1' } } });
+    const created = ok(
+      await paylink([
+        'link',
+        'create',
+        '--amount',
+        '12.50',
+        '--currency',
+        'eur',
+        '--brand',
+        'visa,1020',
+        '--tracking-code',
+        'order-cli-1',
+        '--return-url',
+        merchantUrl,
+        '--json',
+      ]),
+    );
+    expect(created).toMatchObject({
+      result: 0,
+      description: 'Success',
+      body: { link: { brandIds: [1010, 1020] }, transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: 'order-cli-1' } },
+    });
     const linkId = created.body.link.linkId as string;
 
     const paid = ok(await paylink(['pay', linkId, '--outcome', 'approved', '--json']));
-    expect(paid).toMatchObject({ kind: 'link', id: linkId, state: 'PAID', asExpected: true, merchant: { status: 200 }, payment: { result: 0 }, card: { lastFourDigits: '1111' } });
+    expect(paid).toMatchObject({
+      kind: 'link',
+      id: linkId,
+      state: 'PAID',
+      asExpected: true,
+      merchant: { status: 200 },
+      payment: { result: 0 },
+      card: { lastFourDigits: '1111' },
+    });
     expect(JSON.stringify(paid)).not.toContain('4111111111111111');
     expect(paid.returnUrl).toBe(`${merchantUrl}?linkId=${linkId}&id=${paid.payment.id}`);
     expect(merchantHits).toContain(`/shop/return?linkId=${linkId}&id=${paid.payment.id}`);
@@ -72,7 +100,15 @@ describe('paylink CLI as a spawned process', () => {
     expect(merchantHits.filter((hit) => hit.includes(linkId))).toHaveLength(2);
 
     const status = ok(await paylink(['status', linkId, '--json']));
-    expect(status).toMatchObject({ kind: 'link', state: 'PAID', result: 0, description: 'Completed', amount: 12.5, currencyCode: 'EUR', trackingCode: 'order-cli-1' });
+    expect(status).toMatchObject({
+      kind: 'link',
+      state: 'PAID',
+      result: 0,
+      description: 'Completed',
+      amount: 12.5,
+      currencyCode: 'EUR',
+      trackingCode: 'order-cli-1',
+    });
     expect(status.attempts).toEqual([expect.objectContaining({ id: paid.payment.id, result: 0, lastFourDigits: '1111' })]);
     expect(status.envelope.body.payments).toHaveLength(1);
 
@@ -85,7 +121,13 @@ describe('paylink CLI as a spawned process', () => {
   it('treats a decline asked for as success, and the decline button as a DECLINEDBYCUSTOMER redirect without a payment id', async () => {
     const linkId = await createLink();
     const declined = ok(await paylink(['pay', linkId, '--outcome', 'declined', '--json']));
-    expect(declined).toMatchObject({ state: 'READY', asExpected: true, expectedResult: -4, payment: { result: -4 }, steps: [{ action: 'pay', status: 200, state: 'form' }] });
+    expect(declined).toMatchObject({
+      state: 'READY',
+      asExpected: true,
+      expectedResult: -4,
+      payment: { result: -4 },
+      steps: [{ action: 'pay', status: 200, state: 'form' }],
+    });
     expect(declined.steps[0].message).toMatch(/attempts? left/);
 
     const button = ok(await paylink(['pay', linkId, '--decline', '--json']));
@@ -117,7 +159,9 @@ describe('paylink CLI as a spawned process', () => {
   });
 
   it('saves the card of an INQUIRE checkout with --save-card, shows the token in status, and pays with it', async () => {
-    const created = ok(await paylink(['checkout', 'create', '--amount', '20', '--currency', 'EUR', '--tokenize', 'inquire', '--return-url', merchantUrl, '--json']));
+    const created = ok(
+      await paylink(['checkout', 'create', '--amount', '20', '--currency', 'EUR', '--tokenize', 'inquire', '--return-url', merchantUrl, '--json']),
+    );
     expect(created).toMatchObject({ result: 2, description: 'Pending', body: { checkout: { tokenize: 'INQUIRE' } } });
     const checkoutId = created.body.checkout.checkoutId as string;
 
@@ -141,7 +185,12 @@ describe('paylink CLI as a spawned process', () => {
   it('reads, finds by tracking code and cancels links, printing the API envelope unchanged', async () => {
     const linkId = await createLink('--tracking-code', 'order-cli-cancel', '--duration', 'pt30m', '--3ds', '--tokenize', 'true');
     const got = ok(await paylink(['link', 'get', linkId, '--json']));
-    expect(got).toMatchObject({ result: 0, description: 'Ok', header: { requestTimestamp: expect.any(String) }, body: { link: { linkId, status: 'READY', threeDSecure: true, tokenize: 'TRUE' } } });
+    expect(got).toMatchObject({
+      result: 0,
+      description: 'Ok',
+      header: { requestTimestamp: expect.any(String) },
+      body: { link: { linkId, status: 'READY', threeDSecure: true, tokenize: 'TRUE' } },
+    });
     const byCode = ok(await paylink(['link', 'get', '--tracking-code', 'order-cli-cancel', '--json']));
     expect(byCode.body.link.linkId).toBe(linkId);
     const cancelled = ok(await paylink(['link', 'cancel', linkId, '--json']));
@@ -227,7 +276,13 @@ describe('paylink CLI as a spawned process', () => {
       const refused = await paylink(['link', 'get', configLink, '--business-id', 'shop-1', '--json'], { dir, baseUrl: secured.url });
       expect(refused.code).toBe(3);
       expect(refused.json.result).toBe(-6);
-      const allowed = ok(await paylink(['link', 'create', '--amount', '1', '--currency', 'EUR', '--return-url', merchantUrl, '--business-id', 'shop-1', '--json'], { dir, baseUrl: secured.url, env: { PAYLINK_USERNAME: 'merchant', PAYLINK_PASSWORD: 's3cret' } }));
+      const allowed = ok(
+        await paylink(['link', 'create', '--amount', '1', '--currency', 'EUR', '--return-url', merchantUrl, '--business-id', 'shop-1', '--json'], {
+          dir,
+          baseUrl: secured.url,
+          env: { PAYLINK_USERNAME: 'merchant', PAYLINK_PASSWORD: 's3cret' },
+        }),
+      );
       expect(allowed.result).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -238,7 +293,8 @@ describe('paylink CLI as a spawned process', () => {
     const bash = await paylink(['completion', 'bash'], { baseUrl: null });
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain('complete -F _paylink paylink');
-    for (const word of ['link', 'checkout', 'pay', 'follow', 'status', 'payment', 'token', 'open', 'sandbox', '--outcome', '--save-card']) expect(bash.stdout).toContain(word);
+    for (const word of ['link', 'checkout', 'pay', 'follow', 'status', 'payment', 'token', 'open', 'sandbox', '--outcome', '--save-card'])
+      expect(bash.stdout).toContain(word);
     const zsh = await paylink(['completion', 'zsh'], { baseUrl: null });
     expect(zsh.stdout.startsWith('#compdef paylink')).toBe(true);
     const fish = await paylink(['completion', 'powershell'], { baseUrl: null });
@@ -257,11 +313,16 @@ describe('paylink CLI as a spawned process', () => {
       writeFileSync(join(dir, 'flow.sh'), script!);
       const before = merchantHits.length;
       const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('bash', [join(dir, 'flow.sh')], {
-          cwd: dir,
-          timeout: 40_000,
-          env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CI: '1', NO_COLOR: '1', PAYLINK_BASE_URL: sb.url, RETURN_URL: merchantUrl },
-        }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+        execFile(
+          'bash',
+          [join(dir, 'flow.sh')],
+          {
+            cwd: dir,
+            timeout: 40_000,
+            env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CI: '1', NO_COLOR: '1', PAYLINK_BASE_URL: sb.url, RETURN_URL: merchantUrl },
+          },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
       });
       expect(result, result.stderr).toMatchObject({ code: 0 });
       expect(result.stdout).toContain('full flow done');

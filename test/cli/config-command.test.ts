@@ -32,7 +32,9 @@ describe('paylink config', () => {
     for (const args of [['link', 'list'], ['config']]) {
       const run = await paylink(args, dir);
       expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr).toContain('paylink.config.json: unknown key "bizId" (did you mean "businessId"?). Known keys: baseUrl, businessId, username, password, webhookSecret.');
+      expect(run.stderr).toContain(
+        'paylink.config.json: unknown key "bizId" (did you mean "businessId"?). Known keys: baseUrl, businessId, username, password, webhookSecret.',
+      );
     }
     const pkg = folderWith({ name: 'shop', paylink: { baseURL: sb.url } }, 'package.json');
     const run = await paylink(['config'], pkg);

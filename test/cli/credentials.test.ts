@@ -24,7 +24,9 @@ describe('credentials the sandbox asks for', () => {
     const run = await paylink(create);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('Security error (-6, code 1401)');
-    expect(run.stderr).toContain('The API requires HTTP Basic credentials (a sandbox started with --credentials): pass --username and --password (or set PAYLINK_USERNAME and PAYLINK_PASSWORD).');
+    expect(run.stderr).toContain(
+      'The API requires HTTP Basic credentials (a sandbox started with --credentials): pass --username and --password (or set PAYLINK_USERNAME and PAYLINK_PASSWORD).',
+    );
   });
 
   it('says the credentials given were refused when they are wrong', async () => {

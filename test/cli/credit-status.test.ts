@@ -18,7 +18,10 @@ describe('paylink status <creditId>', () => {
     expect((await sb.post('/__sandbox/clock', { set: '2030-01-07T08:00:00Z', freeze: true })).status).toBe(200);
     const created = await sb.post('/gateway/v3/credits', {
       header: { businessId: 'cli-credits' },
-      body: { transaction: { trackingCode: uniqueCode('cli'), amount: 12, currencyCode: 'EUR', brandId: 6010 }, bank: { accountHolderName: 'Ada Lovelace', iban: 'NL91ABNA0417164300' } },
+      body: {
+        transaction: { trackingCode: uniqueCode('cli'), amount: 12, currencyCode: 'EUR', brandId: 6010 },
+        bank: { accountHolderName: 'Ada Lovelace', iban: 'NL91ABNA0417164300' },
+      },
     });
     const id = created.body.body.id;
     const waiting = await run(['status', id]);

@@ -36,7 +36,11 @@ function tempDir(): string {
 
 /** `paylink <args>` as a background process in `dir` (a CI step's `&`); `out()` is its stdout so far. */
 function background(args: string[], dir: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   let err = '';
@@ -83,7 +87,7 @@ function leaked(seen: { headers: IncomingHttpHeaders }[]): boolean {
 }
 
 describe('a CI job seeds the sandbox it started (issue 31, item 1)', () => {
-  it('waits for the sandbox started from a new folder while another folder\'s sandbox answers on the default port, and seeds that one', async (ctx) => {
+  it("waits for the sandbox started from a new folder while another folder's sandbox answers on the default port, and seeds that one", async (ctx) => {
     if (!(await isFree(8417))) ctx.skip();
     const other = tempDir();
     const theirs = background(['--json', 'sandbox', '--port', '8417', '--db', ':memory:'], other);
@@ -114,7 +118,7 @@ describe('a CI job seeds the sandbox it started (issue 31, item 1)', () => {
     expect(waitElsewhere.stderr).toContain(`The one at http://127.0.0.1:8417 was started from ${other}: pass --base-url http://127.0.0.1:8417 to use it`);
   });
 
-  it('does not fall back to the default port after the folder\'s sandbox was killed with -9', async () => {
+  it("does not fall back to the default port after the folder's sandbox was killed with -9", async () => {
     const dir = tempDir();
     const run = background(['--json', 'sandbox', '--port', '0', '--db', ':memory:'], dir);
     await expect.poll(() => run.out().includes('"url"'), { timeout: 20_000 }).toBe(true);
@@ -169,6 +173,6 @@ describe('a discovery entry planted in a parent folder (issue 32, item 4)', () =
     const fake = await fakeServer('{"body":{"endpoints":[{"hookId":"x"}]}}');
     const run = await runCli(['webhooks', 'list', '--base-url', fake.url], { cwd: tempDir() });
     expect(run.code, run.stderr).toBe(4);
-    expect(run.stderr).toContain('without the sandbox\'s list of endpoints');
+    expect(run.stderr).toContain("without the sandbox's list of endpoints");
   });
 });

@@ -35,7 +35,11 @@ function paylink(args: string[], dir: string): Promise<CliRun> {
 
 /** `paylink sandbox --port 0 <args>` in `dir`; resolves with the child and its base URL once listening. */
 async function startSandbox(dir: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -56,7 +60,9 @@ describe('one entry per running sandbox (issue 23, item 2)', () => {
     const dir = tempDir();
     const first = await startSandbox(dir, ['--db', join(dir, 'first.db')]);
     const second = await startSandbox(dir, ['--db', ':memory:']);
-    expect(readdirSync(join(dir, '.paylink', 'sandboxes')).sort()).toEqual([`${entryName(dir, join(dir, 'first.db'))}.json`, `memory-${second.child.pid}.json`].sort());
+    expect(readdirSync(join(dir, '.paylink', 'sandboxes')).sort()).toEqual(
+      [`${entryName(dir, join(dir, 'first.db'))}.json`, `memory-${second.child.pid}.json`].sort(),
+    );
 
     const both = await paylink(createLink, dir);
     expect(both.code, both.stderr).toBe(2);
@@ -71,7 +77,7 @@ describe('one entry per running sandbox (issue 23, item 2)', () => {
     expect(JSON.parse(run.stdout).body.link.redirect.url.startsWith(first.url)).toBe(true);
   });
 
-  it('says the folder\'s sandbox is gone after kill -9 (exit 4) instead of using the default URL, and forgets the dead entry', async () => {
+  it("says the folder's sandbox is gone after kill -9 (exit 4) instead of using the default URL, and forgets the dead entry", async () => {
     const dir = tempDir();
     const sub = join(dir, 'app');
     mkdirSync(sub);
@@ -107,7 +113,10 @@ describe('one entry per running sandbox (issue 23, item 2)', () => {
     const url = `http://127.0.0.1:${port}`;
     mkdirSync(join(dir, '.paylink', 'sandboxes'), { recursive: true });
     // This test's own process stands for a process that took over the sandbox's pid.
-    writeFileSync(join(dir, '.paylink', 'sandboxes', 'abc.json'), JSON.stringify({ url, listen: url, pid: process.pid, db: join(dir, 'x.db'), startedAt: new Date().toISOString() }));
+    writeFileSync(
+      join(dir, '.paylink', 'sandboxes', 'abc.json'),
+      JSON.stringify({ url, listen: url, pid: process.pid, db: join(dir, 'x.db'), startedAt: new Date().toISOString() }),
+    );
     const found = await discoverSandbox(dir);
     expect(found.kind).toBe('gone');
     const run = await paylink(createLink, dir);

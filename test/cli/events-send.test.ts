@@ -24,7 +24,11 @@ const PAYLOAD = {
   result: -2,
   description: 'Failed',
   header: { requestTimestamp: '2030-01-01T00:00:00Z' },
-  body: { id: 'custom-payment-1', transaction: { id: 'custom-payment-1', action: 'payment', amount: 13.37, currencyCode: 'EUR', trackingCode: 'order-odd' }, error: { code: 3006, message: 'Something no scenario makes.' } },
+  body: {
+    id: 'custom-payment-1',
+    transaction: { id: 'custom-payment-1', action: 'payment', amount: 13.37, currencyCode: 'EUR', trackingCode: 'order-odd' },
+    error: { code: 3006, message: 'Something no scenario makes.' },
+  },
 };
 
 let rx: Receiver;
@@ -36,7 +40,11 @@ afterAll(() => rx.close());
 
 describe('paylink events send', () => {
   it('signs an arbitrary payload as real events are and delivers it through the outbox, retrying a failure', async () => {
-    rx.answer((d, i) => (d.body?.Payload?.body?.id === 'custom-payment-1' && rx.deliveries.filter((x) => x.body?.Payload?.body?.id === 'custom-payment-1').length === 1 ? 500 : 200));
+    rx.answer((d, i) =>
+      d.body?.Payload?.body?.id === 'custom-payment-1' && rx.deliveries.filter((x) => x.body?.Payload?.body?.id === 'custom-payment-1').length === 1
+        ? 500
+        : 200,
+    );
     const sent = await run(['events', 'send', '--type', 'Transaction.Update', '--payload', join(dir, 'payload.json'), '--to', rx.url, '--json']);
     expect(sent.code, sent.err).toBe(0);
     const event = JSON.parse(sent.out);

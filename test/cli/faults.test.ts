@@ -32,7 +32,10 @@ describe('paylink faults', () => {
       body: JSON.stringify({
         action: 'payment',
         header: { businessId: 'sandbox-business' },
-        body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: code }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+        body: {
+          transaction: { amount: 5, currencyCode: 'EUR', trackingCode: code },
+          card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+        },
       }),
     }).then(
       () => 'answered',

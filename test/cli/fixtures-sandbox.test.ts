@@ -81,7 +81,9 @@ describe('paylink sandbox --seed, --deterministic and --tunnel', () => {
     const started = startCli(['sandbox', '--port', '0', '--db', ':memory:', '--seed', `${FIXTURES}../test/cli/fixtures/bad-reference.json`]);
     const code = await started.exited;
     expect(code).toBe(2);
-    expect(started.err()).toMatch(/--seed: .*bad-reference\.json: step 2 "pay_it": \$\{missing_link:body\.link\.linkId\} refers to "missing_link", which is not an earlier step/);
+    expect(started.err()).toMatch(
+      /--seed: .*bad-reference\.json: step 2 "pay_it": \$\{missing_link:body\.link\.linkId\} refers to "missing_link", which is not an earlier step/,
+    );
   });
 
   it('stops with exit code 3 when a seed step fails, naming the step and what the API answered', async () => {

@@ -88,12 +88,18 @@ describe('fixture references and failures', () => {
   it('refuses a reference to a step that does not exist before sending anything, naming the step', async () => {
     const path = writeFixture('bad-ref.json', {
       steps: [
-        { name: 'my_link', create: 'link', params: { transaction: { amount: 1, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } } },
+        {
+          name: 'my_link',
+          create: 'link',
+          params: { transaction: { amount: 1, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } },
+        },
         { name: 'pay_it', pay: '${my_lnk:body.link.linkId}' },
       ],
     });
     const before = (await sb.get('/__sandbox/requests?limit=1')).body.body.lastSeq;
-    await expect(load([path])).rejects.toThrow(/step 2 "pay_it": \$\{my_lnk:body\.link\.linkId\} refers to "my_lnk", which is not an earlier step \(earlier steps: my_link\)/);
+    await expect(load([path])).rejects.toThrow(
+      /step 2 "pay_it": \$\{my_lnk:body\.link\.linkId\} refers to "my_lnk", which is not an earlier step \(earlier steps: my_link\)/,
+    );
     const after = await sb.get(`/__sandbox/requests?since=${before}&path=/gateway`);
     expect(after.body.body.requests).toEqual([]);
   });
@@ -101,7 +107,11 @@ describe('fixture references and failures', () => {
   it('stops at a reference whose path is missing from the earlier result, naming both steps', async () => {
     const path = writeFixture('bad-path.json', {
       steps: [
-        { name: 'my_link', create: 'link', params: { transaction: { amount: 1, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } } },
+        {
+          name: 'my_link',
+          create: 'link',
+          params: { transaction: { amount: 1, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } },
+        },
         { name: 'pay_it', pay: '${my_link:body.link.nothing}' },
       ],
     });
@@ -110,7 +120,13 @@ describe('fixture references and failures', () => {
 
   it('stops at a failing request with the step name, the request and the response', async () => {
     const path = writeFixture('fails.json', {
-      steps: [{ name: 'broken', create: 'link', params: { transaction: { amount: -3, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } } }],
+      steps: [
+        {
+          name: 'broken',
+          create: 'link',
+          params: { transaction: { amount: -3, currencyCode: 'EUR' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } },
+        },
+      ],
     });
     const error = await load([path]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FixtureStepError);
@@ -123,7 +139,13 @@ describe('fixture references and failures', () => {
 
   it('needs an environment variable without a default, and uses the default otherwise', async () => {
     const path = writeFixture('env.json', {
-      steps: [{ name: 'l', create: 'link', params: { transaction: { amount: 2, currencyCode: '${env:FIXTURE_CURRENCY}' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } } }],
+      steps: [
+        {
+          name: 'l',
+          create: 'link',
+          params: { transaction: { amount: 2, currencyCode: '${env:FIXTURE_CURRENCY}' }, link: { returnUrl: 'https://m.example/r', brandIds: [1010] } },
+        },
+      ],
     });
     await expect(load([path])).rejects.toThrow('environment variable FIXTURE_CURRENCY is not set');
     const { ids } = await load([path], { FIXTURE_CURRENCY: 'USD' });
@@ -140,7 +162,14 @@ describe('fixture references and failures', () => {
     expect(bad({ steps: [{ name: 'a', pay: 'x', outcome: 'maybe' }] })).toThrow('unknown outcome "maybe"');
     expect(bad({ steps: [{ name: 'a', pay: 'x', colour: 'red' }] })).toThrow('unknown property "colour" for a pay step');
     expect(bad({ steps: [{ name: 'a', clock: { advance: '1m', reset: true } }] })).toThrow('exactly one of advance, set or reset');
-    expect(bad({ steps: [{ name: 'a', clock: { reset: true } }, { name: 'a', clock: { reset: true } }] })).toThrow('step 2 "a": the name "a" is used by an earlier step');
+    expect(
+      bad({
+        steps: [
+          { name: 'a', clock: { reset: true } },
+          { name: 'a', clock: { reset: true } },
+        ],
+      }),
+    ).toThrow('step 2 "a": the name "a" is used by an earlier step');
     expect(bad({ steps: [{ name: 'a', pay: '${oops}' }] })).toThrow('${oops} is not a reference');
   });
 });
@@ -155,7 +184,14 @@ describe('fixture JSON Schema', () => {
 
   it('describes every property of every example step, and every example passes the parser', () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
-    const kinds: Record<string, string> = { create: 'createStep', pay: 'payStep', cancel: 'cancelStep', capture: 'captureStep', refund: 'refundStep', clock: 'clockStep' };
+    const kinds: Record<string, string> = {
+      create: 'createStep',
+      pay: 'payStep',
+      cancel: 'cancelStep',
+      capture: 'captureStep',
+      refund: 'refundStep',
+      clock: 'clockStep',
+    };
     for (const file of examples) {
       const text = readFileSync(`${FIXTURES}${file}`, 'utf8');
       const parsed = parseFixture(text, file);
@@ -174,7 +210,12 @@ describe('fixture reference resolution', () => {
 
   it('keeps the JSON type of a whole-string reference and interpolates inside longer text', () => {
     const resolved = resolveValue(
-      { amount: '${auth:body.transaction.amount}', note: 'order ${auth:body.transaction.id} of ${env:SHOP:-acme}', first: '${auth:body.payments[0].id}', list: ['${env:SHOP}'] },
+      {
+        amount: '${auth:body.transaction.amount}',
+        note: 'order ${auth:body.transaction.id} of ${env:SHOP:-acme}',
+        first: '${auth:body.payments[0].id}',
+        list: ['${env:SHOP}'],
+      },
       { results, env: { SHOP: 'shop-9' } },
     );
     expect(resolved).toEqual({ amount: 50, note: 'order p-1 of shop-9', first: 'first', list: ['shop-9'] });

@@ -36,10 +36,13 @@ function pay(businessId: string) {
 }
 
 describe('paylink follow (issue 31, item 12)', () => {
-  it('follows a link created by the merchant\'s code without --return-url: the sandbox knows it', async () => {
+  it("follows a link created by the merchant's code without --return-url: the sandbox knows it", async () => {
     const created = await sb.post('/gateway/v3/paymentlinks', {
       header: { businessId: 'follow-shop' },
-      body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('follow') }, link: { returnUrl: 'http://127.0.0.1:9/shop/return', brandIds: [1010] } },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('follow') },
+        link: { returnUrl: 'http://127.0.0.1:9/shop/return', brandIds: [1010] },
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const linkId = created.body.body.link.linkId as string;

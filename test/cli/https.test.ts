@@ -27,7 +27,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paylink-https-'));
   elsewhere = mkdtempSync(join(tmpdir(), 'paylink-https-other-'));
   // paylink's local authority (docs/drop-in.md) is made under this test's own config folder.
-  child = spawn(process.execPath, [BIN, 'sandbox', '--https', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', XDG_CONFIG_HOME: join(dir, 'config') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'sandbox', '--https', '--port', '0', '--db', ':memory:'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', XDG_CONFIG_HOME: join(dir, 'config') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   await until(() => /Certificate:\s+(\S+\.pem)/.test(out) || child.exitCode !== null, 20_000);
@@ -44,7 +48,7 @@ afterAll(() => {
 const createLink = ['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'];
 
 describe('an https sandbox', () => {
-  it('serves a certificate for the loopback names from paylink\'s local authority, which its discovery entry names', async () => {
+  it("serves a certificate for the loopback names from paylink's local authority, which its discovery entry names", async () => {
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const entries = join(dir, '.paylink', 'sandboxes');
     const entry = JSON.parse(readFileSync(join(entries, readdirSync(entries).find((f) => f.endsWith('.json'))!), 'utf8'));

@@ -44,7 +44,13 @@ describe('trigger --set refuses keys that reach a prototype (issue 32, item 13)'
 });
 
 describe('paylink api stays in the API (issue 32, item 14b)', () => {
-  it.each(['../../__sandbox/reset', '/gateway/v3/../../__sandbox/reset', 'payments/%2e%2e/%2E%2E/%2e%2e/__sandbox/reset', 'payments/..\\..\\..\\__sandbox/reset', './payments'])('exits 2 for POST %s, and the sandbox is not reset', async (path) => {
+  it.each([
+    '../../__sandbox/reset',
+    '/gateway/v3/../../__sandbox/reset',
+    'payments/%2e%2e/%2E%2E/%2e%2e/__sandbox/reset',
+    'payments/..\\..\\..\\__sandbox/reset',
+    './payments',
+  ])('exits 2 for POST %s, and the sandbox is not reset', async (path) => {
     const linkId = await sentinelLink();
     const run = await paylink(['api', 'POST', path, '--json']);
     expect(run.code, run.stderr).toBe(2);

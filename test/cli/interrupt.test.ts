@@ -26,7 +26,10 @@ afterAll(async () => {
 
 describe.runIf(hasScript)('Ctrl-C under a spinner', () => {
   it('ends `link get` against a server that never answers with exit 130 at once, not at the 10 s timeout', async () => {
-    const run = await runInTty(['--base-url', silentUrl, 'link', 'get', 'abc'], [{ when: /Reading the payment link/, send: CTRL_C }], { columns: 120, timeoutMs: 30_000 });
+    const run = await runInTty(['--base-url', silentUrl, 'link', 'get', 'abc'], [{ when: /Reading the payment link/, send: CTRL_C }], {
+      columns: 120,
+      timeoutMs: 30_000,
+    });
     // Ctrl-C ended it, not the 10 s timeout: exit 130 and "Interrupted.", never the timeout's message.
     expect(run.code, run.screen).toBe(130);
     expect(run.screen).toContain('Interrupted.');
@@ -36,7 +39,10 @@ describe.runIf(hasScript)('Ctrl-C under a spinner', () => {
   it('ends `pay` waiting on a returnUrl that answers late with exit 130 at once', async () => {
     const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'sandbox-business', link: { returnUrl: `${silentUrl}/return` } }));
     const id = created.body.body.link.linkId as string;
-    const run = await runInTty(['--base-url', sb.url, 'pay', id, '--outcome', 'approved'], [{ when: /Following the redirect to returnUrl/, send: CTRL_C }], { columns: 120, timeoutMs: 30_000 });
+    const run = await runInTty(['--base-url', sb.url, 'pay', id, '--outcome', 'approved'], [{ when: /Following the redirect to returnUrl/, send: CTRL_C }], {
+      columns: 120,
+      timeoutMs: 30_000,
+    });
     // Ctrl-C ended it (exit 130), not the returnUrl's late answer or a timeout.
     expect(run.code, run.screen).toBe(130);
     expect(run.screen).toContain('Interrupted.');

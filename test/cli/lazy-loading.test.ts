@@ -80,7 +80,10 @@ describe('what the CLI loads', () => {
       expect(code, flag).toBe(0);
       expect(stdout, flag).toMatch(flag === '--version' ? /^\d+\.\d+\.\d+\n$/ : /Usage: paylink/);
       expect(heavyIn(loaded), flag).toEqual([]);
-      expect(loaded.filter((file) => file.startsWith('dist/cli/commands/') || (file.startsWith('dist/sandbox/') && !pureSandbox(file))), flag).toEqual([]);
+      expect(
+        loaded.filter((file) => file.startsWith('dist/cli/commands/') || (file.startsWith('dist/sandbox/') && !pureSandbox(file))),
+        flag,
+      ).toEqual([]);
       expect(loaded, flag).not.toContain('dist/cli/ui.js');
     }
   });

@@ -13,7 +13,10 @@ async function payment(): Promise<string> {
   const paid = await sb.post('/gateway/v3/payments', {
     action: 'payment',
     header: { businessId: BIZ },
-    body: { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('dates') }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+    body: {
+      transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('dates') },
+      card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+    },
   });
   expect(paid.status, paid.text).toBe(200);
   return (paid.body as { body: { id: string } }).body.id;

@@ -30,7 +30,10 @@ describe('paylink logs', () => {
       const paid = await sb.post('/gateway/v3/payments', {
         action: 'payment',
         header: { businessId: 'logs-hooks' },
-        body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `logs-hook-${Date.now()}` }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+        body: {
+          transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `logs-hook-${Date.now()}` },
+          card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+        },
       });
       expect(paid.body.result).toBe(0);
       await receiver.waitFor(1);
@@ -59,7 +62,14 @@ describe('paylink logs', () => {
     const controller = new AbortController();
     let ready!: () => void;
     const started = new Promise<void>((r) => (ready = r));
-    const following = runLogs({ baseUrl: sb.url }, ui, { follow: true, businessId: 'follow-cli', limit: 5, signal: controller.signal, waitSeconds: 5, onReady: ready });
+    const following = runLogs({ baseUrl: sb.url }, ui, {
+      follow: true,
+      businessId: 'follow-cli',
+      limit: 5,
+      signal: controller.signal,
+      waitSeconds: 5,
+      onReady: ready,
+    });
     await started;
     const request = linkRequest({ businessId: 'follow-cli' }) as any;
     request.body.card = { number: '5555555555554444', cvv: '737' };
@@ -80,7 +90,10 @@ describe('paylink logs', () => {
     const { child, out, err } = spawned;
     try {
       // A request made before: the process prints it from its first page, and follows from there on.
-      const lines = () => out().split('\n').filter((l) => l.trim() !== '');
+      const lines = () =>
+        out()
+          .split('\n')
+          .filter((l) => l.trim() !== '');
       await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'spawned-follow' }));
       await until(() => lines().length >= 1 || spawned.child.exitCode !== null, 15_000);
       expect(lines(), err()).toHaveLength(1);
@@ -112,7 +125,7 @@ describe('paylink clock and reset', () => {
     const prompter = {
       input: async () => '',
       checkbox: async () => [],
-      select: async <T,>(q: { message: string; choices: Array<{ value: T }> }) => {
+      select: async <T>(q: { message: string; choices: Array<{ value: T }> }) => {
         asked.push(q.message);
         return q.choices[0]!.value;
       },

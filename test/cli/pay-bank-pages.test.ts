@@ -57,7 +57,16 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect(page).toBe(`${sb.url}/gateway/v3/web/bank/${id}`);
     const run = await paylink(['pay', id, '--outcome', 'approved', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.json).toMatchObject({ kind: 'payment', id, page: 'bank', pageUrl: page, expectedResult: 0, asExpected: true, returnUrl: `${merchantUrl}/back?order=7&id=${id}`, merchant: { status: 200 } });
+    expect(run.json).toMatchObject({
+      kind: 'payment',
+      id,
+      page: 'bank',
+      pageUrl: page,
+      expectedResult: 0,
+      asExpected: true,
+      returnUrl: `${merchantUrl}/back?order=7&id=${id}`,
+      merchant: { status: 200 },
+    });
     expect(run.json.steps).toEqual([{ action: 'approve', url: page, status: 303, location: `${merchantUrl}/back?order=7&id=${id}` }]);
     expect(merchantHits).toContain(`/back?order=7&id=${id}`);
     const read = await readBack(id);
@@ -111,12 +120,14 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
     expect([read.result, read.body.bank.issuerId]).toEqual([0, first]);
   });
 
-  it('exits 3 with the page\'s words when the payment was settled already, and the result stays as it was', async () => {
+  it("exits 3 with the page's words when the payment was settled already, and the result stays as it was", async () => {
     const { id } = await create('giropay');
     expect((await paylink(['pay', id, '--outcome', 'cancelled'])).code).toBe(0);
     const again = await paylink(['pay', id, '--outcome', 'approved']);
     expect(again.code).toBe(3);
-    expect(again.stderr).toContain(`The bank page of payment ${id} offers no buttons (HTTP 200, state result): Giropay: payment not completed. The payment is settled: Customer processing error (result -10).`);
+    expect(again.stderr).toContain(
+      `The bank page of payment ${id} offers no buttons (HTTP 200, state result): Giropay: payment not completed. The payment is settled: Customer processing error (result -10).`,
+    );
     expect((await readBack(id)).result).toBe(-10);
   });
 
@@ -135,13 +146,17 @@ describe('paylink payment create and pay on bank and wallet pages', () => {
   it('refuses a card with a bank brand at creation, naming the flags, and says how to play the page', async () => {
     const run = await paylink(['payment', 'create', '--amount', '10', '--currency', 'EUR', '--brand', 'ideal', '--outcome', 'approved']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('iDEAL takes no card (it is paid on its bank page): --outcome has no place here. Create it, then play the page: paylink pay <paymentId> --outcome approved|cancelled|failed.');
+    expect(run.stderr).toContain(
+      'iDEAL takes no card (it is paid on its bank page): --outcome has no place here. Create it, then play the page: paylink pay <paymentId> --outcome approved|cancelled|failed.',
+    );
   });
 
   it('refuses payment create for SEPA Direct Debit (6010), pointing at paylink api and body.bank (exit 2)', async () => {
     const run = await paylink(['payment', 'create', '--amount', '10', '--currency', 'EUR', '--brand', '6010']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('SEPA Direct Debit debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName}');
+    expect(run.stderr).toContain(
+      'SEPA Direct Debit debits a bank account this command does not take: send it with paylink api POST /gateway/v3/payments and body.bank {iban, accountHolderName}',
+    );
   });
 
   it('says a settled card payment waits on no page (exit 3)', async () => {

@@ -12,9 +12,13 @@ const BIZ = 'pay-pages';
 const pay = (args: string[]) => runCli(['pay', ...args, '--json', '--no-follow', '--base-url', sb.url, '--business-id', BIZ]);
 
 describe('paylink pay on bank pages and 3-D Secure links', () => {
-  it('presses the bank page\'s Decline button with --outcome declined (-4, code 3001, exit 0)', async () => {
+  it("presses the bank page's Decline button with --outcome declined (-4, code 3001, exit 0)", async () => {
     // 4: a bank payment read before a button is pressed stays pending (docs/api.md).
-    const made = await sb.post('/gateway/v3/payments', { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 4, currencyCode: 'EUR', trackingCode: uniqueCode('decline'), brandId: 3010 }, bank: {} } });
+    const made = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 4, currencyCode: 'EUR', trackingCode: uniqueCode('decline'), brandId: 3010 }, bank: {} },
+    });
     expect(made.status, made.text).toBe(200);
     const id = (made.body as { body: { id: string } }).body.id;
     const run = await pay([id, '--outcome', 'declined']);
@@ -37,7 +41,11 @@ describe('paylink pay on bank pages and 3-D Secure links', () => {
 
   const card = (number: string) => ({ number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' });
   async function cardPayment(extra: Record<string, unknown>, transaction: Record<string, unknown> = {}): Promise<string> {
-    const made = await sb.post('/gateway/v3/payments', { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 9, currencyCode: 'EUR', trackingCode: uniqueCode('card-page'), ...transaction }, ...extra } });
+    const made = await sb.post('/gateway/v3/payments', {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 9, currencyCode: 'EUR', trackingCode: uniqueCode('card-page'), ...transaction }, ...extra },
+    });
     expect(made.status, made.text).toBe(200);
     expect((made.body as { result: number }).result).toBe(2);
     return (made.body as { body: { id: string } }).body.id;
@@ -50,7 +58,16 @@ describe('paylink pay on bank pages and 3-D Secure links', () => {
     const cancelled = await pay([await cardPayment({ card: card('4000000000003220') }), '--3ds-cancel']);
     expect(cancelled.code, cancelled.stderr + cancelled.stdout).toBe(0);
     expect(cancelled.json).toMatchObject({ page: '3ds', asExpected: true, payment: { result: -10 }, steps: [{ action: '3ds-cancel' }] });
-    const refused = await runCli(['pay', await cardPayment({ card: card('4000000000003220') }), '--card', '4111111111111111', '--base-url', sb.url, '--business-id', BIZ]);
+    const refused = await runCli([
+      'pay',
+      await cardPayment({ card: card('4000000000003220') }),
+      '--card',
+      '4111111111111111',
+      '--base-url',
+      sb.url,
+      '--business-id',
+      BIZ,
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('waits on its 3-D Secure page');
   });

@@ -48,7 +48,11 @@ afterAll(async () => {
 
 describe('two `pay` on one link', () => {
   it('the one whose card arrives second says the link was paid by another payment (exit 3)', async () => {
-    const created = await fetch(`${sandbox.url}/gateway/v3/paymentlinks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(linkRequest({ businessId: 'race-shop' })) });
+    const created = await fetch(`${sandbox.url}/gateway/v3/paymentlinks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(linkRequest({ businessId: 'race-shop' })),
+    });
     const linkId = ((await created.json()) as { body: { link: { linkId: string } } }).body.link.linkId;
     const args = ['pay', linkId, '--link', '--no-follow', '--json', '--business-id', 'race-shop'];
     let winner: Awaited<ReturnType<typeof runCli>> | undefined;

@@ -31,7 +31,10 @@ async function checkout(more: Record<string, unknown>, customerId?: string): Pro
 describe('paylink pay --saved-card', () => {
   it('pays a one-click checkout with the saved card of its customer: a token payment', async () => {
     const customerId = uniqueCode('cli-cust');
-    const saved = await sb.post('/gateway/v3/tokens', { header: { businessId: BIZ }, body: { card: { number: '5555555555554444', expiryMonth: '12', expiryYear: '2035' }, customer: { customerId } } });
+    const saved = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: BIZ },
+      body: { card: { number: '5555555555554444', expiryMonth: '12', expiryYear: '2035' }, customer: { customerId } },
+    });
     const token = saved.body.body.token as string;
     const id = await checkout({ oneClick: { useCustomerTokens: true } }, customerId);
     const run = await paylink(['pay', id, '--saved-card', '--no-follow', '--json']);

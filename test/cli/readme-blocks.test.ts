@@ -50,7 +50,10 @@ function shims(): string {
   const bin = join(dir, '.bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'paylink'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = paylink ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\necho "npx $1: not available in this test" >&2; exit 127\n`);
+  writeFileSync(
+    join(bin, 'npx'),
+    `#!/bin/sh\nif [ "$1" = paylink ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\necho "npx $1: not available in this test" >&2; exit 127\n`,
+  );
   writeFileSync(join(bin, 'node'), `#!/bin/sh\nexec "${process.execPath}" "$@"\n`);
   for (const name of ['paylink', 'npx', 'node']) chmodSync(join(bin, name), 0o755);
   return bin;
@@ -59,9 +62,14 @@ function shims(): string {
 function runBlock(code: string, port: string): Promise<{ code: number; out: string }> {
   const script = `set -e\n${code.replace(/(localhost|127\.0\.0\.1):8417/g, `127.0.0.1:${port}`)}\n`;
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { cwd: dir, env: { PATH: `${shims()}:${process.env.PATH}`, HOME: dir, CI: '1', NO_COLOR: '1', PAYLINK_BASE_URL: sb.url }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` });
-    });
+    execFile(
+      'bash',
+      ['-c', script],
+      { cwd: dir, env: { PATH: `${shims()}:${process.env.PATH}`, HOME: dir, CI: '1', NO_COLOR: '1', PAYLINK_BASE_URL: sb.url }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` });
+      },
+    );
   });
 }
 
@@ -93,9 +101,14 @@ function symlinkSafe(target: string, path: string): void {
 describe('docs that match the tool', () => {
   function paylink(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [BIN, ...args, '--base-url', sb.url], { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [BIN, ...args, '--base-url', sb.url],
+        { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 30_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -108,7 +121,9 @@ describe('docs that match the tool', () => {
   });
 
   it('prints the error document for `pay --json` on a paid link, as docs/cli.md says', async () => {
-    const created = JSON.parse((await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'])).stdout);
+    const created = JSON.parse(
+      (await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'])).stdout,
+    );
     const id = created.body.link.linkId as string;
     expect((await paylink(['pay', id, '--no-follow', '--json'])).code).toBe(0);
     const again = await paylink(['pay', id, '--no-follow', '--json']);

@@ -34,15 +34,20 @@ function paylink(args: string[], options: { env?: Record<string, string>; baseUr
   const base = options.baseUrl === null ? [] : ['--base-url', options.baseUrl ?? sb.url];
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args, ...base], { cwd: options.dir ?? cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      let json: unknown;
-      try {
-        json = stdout.trim() ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json, ms: Date.now() - started });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args, ...base],
+      { cwd: options.dir ?? cwd, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = stdout.trim() ? JSON.parse(stdout) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json, ms: Date.now() - started });
+      },
+    );
   });
 }
 
@@ -104,7 +109,9 @@ describe('fixtures glob (2)', () => {
 });
 
 function readdirJson(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(dir, f));
 }
 
 /** Spawns the CLI with a stdout whose reader has already gone: every write fails with EPIPE. */
@@ -141,11 +148,25 @@ describe('prompts check each answer with the API rules (4)', () => {
         return 'refused';
       }
     };
-    for (const [amount, currency] of [['12.50', 'EUR'], ['12.345', 'EUR'], ['12.345', 'BHD'], ['12.5', 'JPY'], ['1000', 'JPY'], ['1000000000', 'EUR'], ['0.001', 'KWD']] as const) {
-      expect(verdict(() => parseAmount(amount, '--amount', currency)), `${amount} ${currency}`).toBe(verdict(() => requireAmount(Number(amount), 'amount', currency)));
+    for (const [amount, currency] of [
+      ['12.50', 'EUR'],
+      ['12.345', 'EUR'],
+      ['12.345', 'BHD'],
+      ['12.5', 'JPY'],
+      ['1000', 'JPY'],
+      ['1000000000', 'EUR'],
+      ['0.001', 'KWD'],
+    ] as const) {
+      expect(
+        verdict(() => parseAmount(amount, '--amount', currency)),
+        `${amount} ${currency}`,
+      ).toBe(verdict(() => requireAmount(Number(amount), 'amount', currency)));
     }
     for (const currency of ['EUR', 'eur', 'XYZ', 'EU', 'JPY', 'KWD']) {
-      expect(verdict(() => parseCurrency(currency)), currency).toBe(verdict(() => requireCurrency(currency, 'currency')));
+      expect(
+        verdict(() => parseCurrency(currency)),
+        currency,
+      ).toBe(verdict(() => requireCurrency(currency, 'currency')));
     }
   });
 
@@ -177,7 +198,11 @@ describe('prompts check each answer with the API rules (4)', () => {
 describe('finding a sandbox on another port (5)', () => {
   it('prints PAYLINK_BASE_URL=..., and commands run from its folder (or below) find it without --base-url; its entry goes on exit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-state-'));
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', ':memory:'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', ':memory:'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -192,7 +217,10 @@ describe('finding a sandbox on another port (5)', () => {
       const sub = join(dir, 'app', 'src');
       mkdirSync(sub, { recursive: true });
       for (const where of [dir, sub]) {
-        const run = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'], { baseUrl: null, dir: where });
+        const run = await paylink(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'], {
+          baseUrl: null,
+          dir: where,
+        });
         expect(run.code, run.stderr).toBe(0);
         expect(run.json.body.link.redirect.url.startsWith(url)).toBe(true);
       }
@@ -326,7 +354,10 @@ describe('list commands, open dashboard, version, fish completion (7)', () => {
     const business = `list2-${Date.now()}`;
     const checkout = await sb.post('/gateway/v3/checkouts', {
       header: { businessId: business },
-      body: { transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `co-${business}` }, checkout: { brandIds: [1010], returnUrl: 'https://merchant.example/r' } },
+      body: {
+        transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `co-${business}` },
+        checkout: { brandIds: [1010], returnUrl: 'https://merchant.example/r' },
+      },
     });
     const checkouts = await paylink(['checkout', 'list', '--business-id', business, '--status', 'pending', '--json']);
     expect(checkouts.json.items.map((i: any) => i.id)).toEqual([checkout.body.body.checkout.checkoutId]);
@@ -350,7 +381,13 @@ describe('list commands, open dashboard, version, fish completion (7)', () => {
   it('prints the CLI, API, library and Node versions with `paylink version`', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const run = await paylink(['version', '--json']);
-    expect(run.json).toEqual({ cli: pkg.version, api: 'v3', library: { paymentlink: pkg.version, checkout: pkg.version }, node: process.version, sandbox: { baseUrl: sb.url, reachable: true } });
+    expect(run.json).toEqual({
+      cli: pkg.version,
+      api: 'v3',
+      library: { paymentlink: pkg.version, checkout: pkg.version },
+      node: process.version,
+      sandbox: { baseUrl: sb.url, reachable: true },
+    });
     const people = await paylink(['version']);
     expect(people.stdout).toContain(`paylink ${pkg.version}`);
   });
@@ -385,7 +422,9 @@ describe('polish (10)', () => {
     const status = await paylink(['status', id]);
     expect(status.stdout).toMatch(/Amount:\s+12\.50 EUR/);
     expect(brandName(undefined)).toBe('unknown brand');
-    const visaOnly = (await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'sandbox-business', link: { brandIds: [1010], returnUrl: 'http://127.0.0.1:9/r' } }))).body.body.link.linkId as string;
+    const visaOnly = (
+      await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'sandbox-business', link: { brandIds: [1010], returnUrl: 'http://127.0.0.1:9/r' } }))
+    ).body.body.link.linkId as string;
     const run = await paylink(['pay', visaOnly, '--card', '5555555555554444']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('the page says:');

@@ -36,9 +36,12 @@ async function payByCard(base: string, businessId: string): Promise<string> {
   const paid = await post(base, '/gateway/v3/payments', {
     action: 'payment',
     header: { businessId },
-    body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `console-${Date.now()}` }, card: { number: CARD, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+    body: {
+      transaction: { amount: 5, currencyCode: 'EUR', trackingCode: `console-${Date.now()}` },
+      card: { number: CARD, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+    },
   });
-  return ((paid.body as { transaction: { id: string } }).transaction.id);
+  return (paid.body as { transaction: { id: string } }).transaction.id;
 }
 
 const BASE = /PAYLINK_BASE_URL=(http:\/\/\S+)/;
@@ -49,10 +52,12 @@ describe.runIf(hasScript)('paylink sandbox: the live console', () => {
     const run = await runInTty(
       ['sandbox', '--port', '0', '--db', ':memory:'],
       [
-        { when: BASE, send: async (m) => {
-          paymentId = await payByCard(m[1]!, 'console-biz');
-          return '';
-        },
+        {
+          when: BASE,
+          send: async (m) => {
+            paymentId = await payByCard(m[1]!, 'console-biz');
+            return '';
+          },
         },
         { when: /-> webhook \S+ #1 \S+\/hooks 204/, send: CTRL_C },
       ],
@@ -75,12 +80,17 @@ describe.runIf(hasScript)('paylink sandbox: the live console', () => {
     it(`prints none of it with ${flag}`, async () => {
       const run = await runInTty(
         ['sandbox', '--port', '0', '--db', ':memory:', flag],
-        [{ when: flag === '--json' ? /"publicUrl":\s*"(http:\/\/[^"]+)"/ : BASE, send: async (m) => {
-          const before = receiver.deliveries.length;
-          await payByCard(m[1]!, 'console-quiet');
-          await receiver.waitFor(before + 1);
-          return CTRL_C;
-        } }],
+        [
+          {
+            when: flag === '--json' ? /"publicUrl":\s*"(http:\/\/[^"]+)"/ : BASE,
+            send: async (m) => {
+              const before = receiver.deliveries.length;
+              await payByCard(m[1]!, 'console-quiet');
+              await receiver.waitFor(before + 1);
+              return CTRL_C;
+            },
+          },
+        ],
         { cwd, columns: 200, timeoutMs: 30_000 },
       );
       expect(run.screen).not.toContain('/gateway/v3/payments');

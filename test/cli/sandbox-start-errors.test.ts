@@ -42,7 +42,7 @@ describe('paylink sandbox refuses what it cannot use (exit 2, no stack trace)', 
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('creates only the database\'s own folder: a missing parent is refused, not made at the filesystem root', async () => {
+  it("creates only the database's own folder: a missing parent is refused, not made at the filesystem root", async () => {
     const dir = tempDir();
     const root = `/paylink-test-${process.pid}-${Date.now()}`;
     const run = await sandbox(['--db', `${root}/x/y.db`], dir);

@@ -19,7 +19,8 @@ function paylink(args: string[]): Promise<CliRun> {
 
 describe('paylink token list', () => {
   it("lists the business's tokens newest first, with last four digits and the outcome they replay, and only its own", async () => {
-    const first = JSON.parse((await paylink(['--business-id', 'shop-1', 'token', 'create', '--card', '5555555555554444', '--json'])).stdout).body.token as string;
+    const first = JSON.parse((await paylink(['--business-id', 'shop-1', 'token', 'create', '--card', '5555555555554444', '--json'])).stdout).body
+      .token as string;
     const second = JSON.parse((await paylink(['--business-id', 'shop-1', 'token', 'create', '--outcome', 'declined', '--json'])).stdout).body.token as string;
     await paylink(['--business-id', 'shop-2', 'token', 'create', '--json']);
 

@@ -45,7 +45,10 @@ describe('paylink trigger', () => {
       expect(result.scenario).toBe(name);
       expect(result.businessId).toBe(`trigger-${name}`);
       expect(Object.keys(result.ids).length, name).toBeGreaterThan(0);
-      expect(result.events.map((e: any) => e.type), name).toEqual(scenario.events);
+      expect(
+        result.events.map((e: any) => e.type),
+        name,
+      ).toEqual(scenario.events);
       for (const e of result.events) expect(e.deliveries, `${name} ${e.id}`).toEqual([{ url: rx.url, status: expect.any(String) }]);
 
       const ids = new Set(result.events.map((e: any) => e.id));
@@ -68,7 +71,15 @@ describe('paylink trigger', () => {
     expect(byName['checkout.tokenized'].ids.token).toEqual(expect.any(String));
     expect(byName['refund.partial'].events.map((e: any) => e.action)).toEqual(['payment', 'refund', 'payment']);
     expect(byName['afterpay.under-age'].events[0].result).toBe(-4);
-    expect(byName['sepa-debit.captured'].events.map((e: any) => e.action)).toEqual(['authorize', 'capture', 'authorize', 'capture', 'authorize', 'refund', 'authorize']);
+    expect(byName['sepa-debit.captured'].events.map((e: any) => e.action)).toEqual([
+      'authorize',
+      'capture',
+      'authorize',
+      'capture',
+      'authorize',
+      'refund',
+      'authorize',
+    ]);
     // 3DS 2.0 and one-click (issue 29): the challenged payment ends approved, the one-click payment pays the saved card.
     expect(byName['payment.3ds2-frictionless'].events[0].result).toBe(0);
     expect(byName['payment.3ds2-challenge'].events.map((e: any) => e.result)).toEqual([2, 0]);
@@ -77,7 +88,21 @@ describe('paylink trigger', () => {
   }, 180_000);
 
   it('takes --amount, --currency, --brand and --set into the requests it sends', async () => {
-    const r = await run(['trigger', 'refund.partial', '--amount', '25', '--currency', 'USD', '--brand', 'mastercard', '--set', 'body.transaction.descriptor=SHOP 7', '--business', 'trigger-options', '--json']);
+    const r = await run([
+      'trigger',
+      'refund.partial',
+      '--amount',
+      '25',
+      '--currency',
+      'USD',
+      '--brand',
+      'mastercard',
+      '--set',
+      'body.transaction.descriptor=SHOP 7',
+      '--business',
+      'trigger-options',
+      '--json',
+    ]);
     expect(r.code, r.err).toBe(0);
     const result = JSON.parse(r.out);
     const payment = (await sb.get(`/gateway/v3/payments/${result.ids.payment}?businessId=trigger-options`)).body;

@@ -39,7 +39,10 @@ describe('values the CLI can check exit 2, not 3 (issue 31, item 13)', () => {
     [['faults', 'add', '--kind', 'bogus'], '--kind: expected one of status, latency, timeout, reset, ghost, got "bogus"'],
     [['faults', 'add', '--kind', 'status', '--status', '418'], '--status: expected one of 401, 403, 429, 500, 502, 503, 504, got "418"'],
     [['faults', 'add', '--kind', 'status', '--probability', '2'], '--probability: expected a number above 0 and at most 1'],
-    [['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--duration', 'P0D'], '--duration: expected P<n>D (1 to 365 days)'],
+    [
+      ['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--duration', 'P0D'],
+      '--duration: expected P<n>D (1 to 365 days)',
+    ],
     [['events', 'list', '--type', 'bogus'], '--type: unknown event type "bogus"'],
   ])('%j', async (args, message) => {
     const run = await paylink(args);
@@ -50,7 +53,10 @@ describe('values the CLI can check exit 2, not 3 (issue 31, item 13)', () => {
   it('events send --type bogus names --type, before asking for a payload', async () => {
     const payload = join(tempDir(), 'payload.json');
     writeFileSync(payload, '{"result":0,"body":{}}');
-    for (const args of [['events', 'send', '--type', 'bogus', '--payload', payload], ['events', 'send', '--type', 'bogus']]) {
+    for (const args of [
+      ['events', 'send', '--type', 'bogus', '--payload', payload],
+      ['events', 'send', '--type', 'bogus'],
+    ]) {
       const run = await paylink(args);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain('--type: unknown event type "bogus"');
@@ -76,7 +82,7 @@ describe('texts that said something else (issue 31, item 13)', () => {
     expect(json.json.sandbox.problem).toContain('not trusted');
   });
 
-  it('config shows the settings when the folder\'s sandbox stopped (exit 0), the base URL saying why it has none', async () => {
+  it("config shows the settings when the folder's sandbox stopped (exit 0), the base URL saying why it has none", async () => {
     const dir = tempDir();
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeSandboxEntry(dir, { url: 'http://127.0.0.1:9', listen: 'http://127.0.0.1:9', pid: dead, db: join(dir, 'x.db'), startedAt: new Date().toISOString() });

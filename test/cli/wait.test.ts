@@ -31,12 +31,18 @@ function start(args: string[], cwd: string) {
 const sb = useSandbox();
 
 describe('paylink wait', () => {
-  it("returns 0 as soon as the sandbox started from this folder answers, on the port it got", async () => {
+  it('returns 0 as soon as the sandbox started from this folder answers, on the port it got', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-wait-'));
     dirs.push(dir);
     // An entry of a sandbox that stopped: wait must not give up on it, nor try the default port.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-    writeSandboxEntry(dir, { url: 'http://127.0.0.1:9', listen: 'http://127.0.0.1:9', pid: dead, db: join(dir, 'old.db'), startedAt: new Date().toISOString() });
+    writeSandboxEntry(dir, {
+      url: 'http://127.0.0.1:9',
+      listen: 'http://127.0.0.1:9',
+      pid: dead,
+      db: join(dir, 'old.db'),
+      startedAt: new Date().toISOString(),
+    });
     // Without --json it says it is waiting once its first look found nothing it may use: the event to wait on.
     const waiting = start(['wait', '--timeout', '60s'], dir);
     await until(() => waiting.err().includes('Waiting for the sandbox started from this folder') || waiting.child.exitCode !== null, 20_000);

@@ -31,7 +31,12 @@ describe('paylink webhooks', () => {
   it('adds an endpoint (its own secret shown once), lists it with the secret masked, and removes it', async () => {
     const conn = { baseUrl: sb.url };
     const added = captureUi();
-    const endpoint = await webhooksAdd(conn, added.ui, rx.url, { businessId: 'cli-hooks', secret: 'own-secret-ABCD', events: ['Transaction.Update'], faults: ['duplicate'] });
+    const endpoint = await webhooksAdd(conn, added.ui, rx.url, {
+      businessId: 'cli-hooks',
+      secret: 'own-secret-ABCD',
+      events: ['Transaction.Update'],
+      faults: ['duplicate'],
+    });
     expect(added.out()).toContain('own-secret-ABCD');
     expect(added.out()).toContain(endpoint.hookId);
     expect(endpoint.events).toEqual(['Transaction.Update']);
@@ -113,7 +118,13 @@ describe('paylink listen', () => {
       const controller = new AbortController();
       let ready!: () => void;
       const started = new Promise<void>((r) => (ready = r));
-      const running = listen({ baseUrl: sb.url }, ui, { forwardTo: target.url, businessId: 'cli-listen', signal: controller.signal, waitSeconds: 5, onReady: ready });
+      const running = listen({ baseUrl: sb.url }, ui, {
+        forwardTo: target.url,
+        businessId: 'cli-listen',
+        signal: controller.signal,
+        waitSeconds: 5,
+        onReady: ready,
+      });
       await started; // listen has its starting position: what happens from here on is forwarded
       const res = await pay('cli-listen', 'authorize');
       await sb.post(`/gateway/v3/payments/${res.body.body.transaction.id}/capture`, { header: { businessId: 'cli-listen' } });
@@ -122,7 +133,10 @@ describe('paylink listen', () => {
       controller.abort();
       const results = await running;
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-      const lines = out().trim().split('\n').map((l) => JSON.parse(l));
+      const lines = out()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(3);
       expect(lines[0]).toMatchObject({ type: 'Transaction.Create', paymentId: res.body.body.transaction.id, status: 200 });
       // The secret it forwards with is printed once, on stderr beside the JSON lines of stdout.
@@ -167,7 +181,9 @@ describe('paylink listen', () => {
   it('runs as `paylink listen --forward-to URL --json` and stops cleanly on SIGINT', async () => {
     const target = await startReceiver();
     // In the sandbox's temporary folder: listen keeps its cursor in .paylink/listen/ of its working directory.
-    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], { cwd: sb.dir });
+    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business', 'cli-listen-process'], {
+      cwd: sb.dir,
+    });
     try {
       // Under --json it says the signing secret on stderr once it has its starting position.
       await until(() => err().includes('Signing secret:') || child.exitCode !== null, 15_000);

@@ -21,7 +21,7 @@ function afterpay(birthDate: string) {
   };
 }
 
-describe('AfterPay declines with the provider\'s code', () => {
+describe("AfterPay declines with the provider's code", () => {
   it('declines a customer under 18: -4, code 300400800, message and detailedMessage "Age is under 18", stored so the GET agrees', async () => {
     const year = new Date().getUTCFullYear() - 10;
     const res = await sb.post('/gateway/v3/payments', afterpay(`${year}-06-15`));

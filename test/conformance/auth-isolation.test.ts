@@ -86,7 +86,10 @@ describe('HTTP Basic auth when credentials are configured (docs/api.md, "Authent
     ['an unknown user', 'intruder', 's3cret'],
     ['a password prefix', 'merchant', 's3cre'],
   ])('answers 401 (-6) for %s, on POST and GET', async (_name, user, password) => {
-    expectError(await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic(user, password) }), { result: -6, status: 401 });
+    expectError(await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic(user, password) }), {
+      result: -6,
+      status: 401,
+    });
     const get = await locked.get('/gateway/v3/paymentlinks/x?businessId=shop-1', { headers: basic(user, password) });
     expect(get.status).toBe(401);
     expect(get.body.result).toBe(-6);
@@ -122,14 +125,18 @@ describe('HTTP Basic auth when credentials are configured (docs/api.md, "Authent
     expect(res.status, res.text).toBe(200);
   });
 
-  it('does not let one user create, read or cancel in another user\'s businesses (403), and the link stays READY', async () => {
+  it("does not let one user create, read or cancel in another user's businesses (403), and the link stays READY", async () => {
     const res = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-1' }), { headers: basic('colon', 'pa:ss:word') });
     expectError(res, { result: -6, status: 403 });
     const created = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId: 'shop-3' }), { headers: basic('colon', 'pa:ss:word') });
     const linkId = created.body.body.link.linkId;
     const get = await locked.get(`/gateway/v3/paymentlinks/${linkId}?businessId=shop-3`, { headers: basic('merchant', 's3cret') });
     expect(get.status).toBe(403);
-    const cancel = await locked.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, { header: { businessId: 'shop-3' } }, { headers: basic('merchant', 's3cret') });
+    const cancel = await locked.post(
+      `/gateway/v3/paymentlinks/${linkId}/cancel`,
+      { header: { businessId: 'shop-3' } },
+      { headers: basic('merchant', 's3cret') },
+    );
     expect(cancel.status).toBe(403);
     const still = await locked.get(`/gateway/v3/paymentlinks/${linkId}?businessId=shop-3`, { headers: basic('colon', 'pa:ss:word') });
     expect(still.body.body.link.status).toBe('READY');
@@ -139,7 +146,9 @@ describe('HTTP Basic auth when credentials are configured (docs/api.md, "Authent
     for (const businessId of ['shop-1', 'shop-2']) {
       const created = await locked.post('/Gateway/v3/Paymentlinks', linkBody({ businessId }), { headers: basic('merchant', 's3cret') });
       expect(created.status, created.text).toBe(200);
-      const read = await locked.get(`/gateway/v3/paymentlinks/${created.body.body.link.linkId}?businessId=${businessId}`, { headers: basic('merchant', 's3cret') });
+      const read = await locked.get(`/gateway/v3/paymentlinks/${created.body.body.link.linkId}?businessId=${businessId}`, {
+        headers: basic('merchant', 's3cret'),
+      });
       expect(read.status).toBe(200);
       expect(read.body.body.link.linkId).toBe(created.body.body.link.linkId);
       expect(read.body.body.link.status).toBe('READY');

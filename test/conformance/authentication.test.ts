@@ -14,22 +14,31 @@ const PORTAL_EXAMPLE = 'Basic QWxhZGRpbjpPcGVuU2VzYW1l';
 function linkBody(businessId: string) {
   return {
     header: { businessId },
-    body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('auth') }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } },
+    body: {
+      transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('auth') },
+      link: { brandIds: [1010], returnUrl: 'https://shop.example/r' },
+    },
   };
 }
 
 /** An API call with exactly the headers given (no helper default). */
 function call(path: string, body: unknown, headers: Record<string, string>) {
-  return requestJson(sb.url + path, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return requestJson(sb.url + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 async function findings(businessId: string) {
   const res = await sb.get(`/__sandbox/advice?businessId=${encodeURIComponent(businessId)}`);
   expect(res.status, res.text).toBe(200);
-  return (res.body.body.findings as Array<{ check: string; severity: string; message: string; evidence: unknown[] }>).filter((f) => f.check === 'sends-no-credentials');
+  return (res.body.body.findings as Array<{ check: string; severity: string; message: string; evidence: unknown[] }>).filter(
+    (f) => f.check === 'sends-no-credentials',
+  );
 }
 
-describe('HTTP Basic on every call (the portal\'s security page)', () => {
+describe("HTTP Basic on every call (the portal's security page)", () => {
   it('takes calls without credentials by default, and the advisor flags the business that sends none (an error)', async () => {
     const biz = uniqueCode('no-creds');
     const created = await call('/gateway/v3/paymentlinks', linkBody(biz), {});

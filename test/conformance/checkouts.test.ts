@@ -28,7 +28,14 @@ describe('checkout retrieval (docs/hosted-pages.md, "Lifecycle on submission")',
     expect(entry.description).toBe('Ok');
     expect(entry.header.requestCode).toMatch(REQUEST_CODE);
     expect(entry.header.requestTimestamp).toMatch(ISO_Z);
-    expect(entry.body.transaction).toMatchObject({ id: paymentId, amount: 33.3, brandId: 1020, currencyCode: 'EUR', action: 'payment', trackingCode: transaction.trackingCode });
+    expect(entry.body.transaction).toMatchObject({
+      id: paymentId,
+      amount: 33.3,
+      brandId: 1020,
+      currencyCode: 'EUR',
+      action: 'payment',
+      trackingCode: transaction.trackingCode,
+    });
     expect(entry.body.card).toMatchObject({ firstSixDigits: '555555', lastFourDigits: '4444' });
     expect(entry.body.token).toBeUndefined();
   });
@@ -120,7 +127,10 @@ describe('checkout tokenization (docs/test-cards.md, "Direct payments")', () => 
   it('defaults tokenize to FALSE when it is left out', async () => {
     const res = await sb.post('/Gateway/v3/Checkouts', {
       header: { businessId: 'conf-biz' },
-      body: { transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: `nt-${Date.now()}` }, checkout: { brandIds: [1010], returnUrl: RETURN_URL } },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: `nt-${Date.now()}` },
+        checkout: { brandIds: [1010], returnUrl: RETURN_URL },
+      },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.body.checkout.tokenize).toBe('FALSE');
@@ -152,12 +162,18 @@ describe('checkout creation errors', () => {
     await createCheckout(sb, { transaction: { trackingCode } });
     const again = await sb.post('/Gateway/v3/Checkouts', {
       header: { businessId: 'conf-biz' },
-      body: { transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode }, checkout: { brandIds: [1010], returnUrl: RETURN_URL } },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode },
+        checkout: { brandIds: [1010], returnUrl: RETURN_URL },
+      },
     });
     expectError(again, { result: -8, status: 400, path: 'body.transaction.trackingCode' });
     const link = await sb.post('/Gateway/v3/Paymentlinks', {
       header: { businessId: 'conf-biz' },
-      body: { transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode }, link: { duration: 'P1D', brandIds: [1010], returnUrl: RETURN_URL } },
+      body: {
+        transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode },
+        link: { duration: 'P1D', brandIds: [1010], returnUrl: RETURN_URL },
+      },
     });
     expect(link.status, link.text).toBe(200);
   });

@@ -51,10 +51,7 @@ export function expectEnvelope(res: JsonResponse): void {
 }
 
 /** Checks an error envelope: HTTP status, result and description, requestCode, and `body.error`. */
-export function expectError(
-  res: JsonResponse,
-  expected: { result: number; status?: number; code?: number; path?: string; message?: string | RegExp },
-): void {
+export function expectError(res: JsonResponse, expected: { result: number; status?: number; code?: number; path?: string; message?: string | RegExp }): void {
   expectEnvelope(res);
   expect(res.body.result, res.text.slice(0, 300)).toBe(expected.result);
   expect(res.status, res.text.slice(0, 300)).toBe(expected.status ?? httpStatusOf(expected.result));
@@ -105,7 +102,13 @@ export function checkoutBody(patch: { businessId?: string; transaction?: Record<
 }
 
 export function paymentBody(
-  patch: { businessId?: string; action?: string; transaction?: Record<string, unknown>; card?: Record<string, unknown> | null; bank?: Record<string, unknown> } = {},
+  patch: {
+    businessId?: string;
+    action?: string;
+    transaction?: Record<string, unknown>;
+    card?: Record<string, unknown> | null;
+    bank?: Record<string, unknown>;
+  } = {},
 ) {
   const body: Record<string, unknown> = {
     transaction: { amount: 10.5, currencyCode: 'EUR', trackingCode: uniqueCode('cp'), ...patch.transaction },
@@ -124,7 +127,10 @@ export async function createLink(sb: TestSandbox, patch: Parameters<typeof linkB
 export async function createCheckout(sb: TestSandbox, patch: Parameters<typeof checkoutBody>[0] = {}) {
   const res = await sb.post('/Gateway/v3/Checkouts', checkoutBody(patch));
   expect(res.status, res.text).toBe(200);
-  return res.body.body as { checkout: { checkoutId: string; redirect: { method: string; url: string }; expirationTime: string; tokenize: string }; transaction: any };
+  return res.body.body as {
+    checkout: { checkoutId: string; redirect: { method: string; url: string }; expirationTime: string; tokenize: string };
+    transaction: any;
+  };
 }
 
 export async function moveClock(sb: TestSandbox, body: Record<string, unknown>): Promise<JsonResponse> {
@@ -137,24 +143,20 @@ export async function moveClock(sb: TestSandbox, body: Record<string, unknown>):
 export function getWithBody(url: string, body: string): Promise<JsonResponse> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const req = httpRequest(
-      target,
-      { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: new Headers(), body: parsed, text });
-        });
-      },
-    );
+    const req = httpRequest(target, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: new Headers(), body: parsed, text });
+      });
+    });
     req.on('error', reject);
     req.end(body);
   });
@@ -232,9 +234,7 @@ export interface CustomerInput {
   challengeCode?: string | 'cancel';
 }
 
-export type HostedOutcome =
-  | { kind: 'returned'; url: URL }
-  | { kind: 'page'; status: number; html: string; url: string };
+export type HostedOutcome = { kind: 'returned'; url: URL } | { kind: 'page'; status: number; html: string; url: string };
 
 function fill(form: HtmlForm, input: CustomerInput): URLSearchParams {
   const params = new URLSearchParams();

@@ -1,17 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  UUID,
-  card,
-  createCheckout,
-  createLink,
-  customerReturns,
-  expectError,
-  moveClock,
-  parseForms,
-  paymentBody,
-  uniqueCode,
-} from './client.js';
+import { UUID, card, createCheckout, createLink, customerReturns, expectError, moveClock, parseForms, paymentBody, uniqueCode } from './client.js';
 
 const sb = useSandbox();
 
@@ -62,7 +51,12 @@ describe('direct payment with 3-D Secure (docs/api.md, "Result codes", Test card
     for (const input of form.inputs) fields.append(input.name, input.type === 'hidden' ? input.value : '1234');
     const submit = form.buttons[0]!;
     if (submit.name) fields.append(submit.name, submit.value);
-    const answer = await fetch(new URL(form.action, url), { method: 'POST', redirect: 'manual', body: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await fetch(new URL(form.action, url), {
+      method: 'POST',
+      redirect: 'manual',
+      body: fields,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await answer.text();
     expect(answer.status).toBeLessThan(400);
     const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
@@ -94,8 +88,22 @@ describe('double submissions (house rules)', () => {
     const form = parseForms(html)[0]!;
     const fields = new URLSearchParams();
     for (const input of form.inputs) if (input.type === 'hidden') fields.append(input.name, input.value);
-    for (const [name, value] of Object.entries({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123', holderName: 'A', action: 'pay' })) fields.append(name, value);
-    const post = () => fetch(new URL(form.action, link.redirect.url), { method: 'POST', redirect: 'manual', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }).then(async (r) => ({ status: r.status, location: r.headers.get('location'), body: await r.text() }));
+    for (const [name, value] of Object.entries({
+      cardNumber: '4111111111111111',
+      expiryMonth: '12',
+      expiryYear: '2035',
+      cvv: '123',
+      holderName: 'A',
+      action: 'pay',
+    }))
+      fields.append(name, value);
+    const post = () =>
+      fetch(new URL(form.action, link.redirect.url), {
+        method: 'POST',
+        redirect: 'manual',
+        body: fields.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }).then(async (r) => ({ status: r.status, location: r.headers.get('location'), body: await r.text() }));
     const answers = await Promise.all([post(), post()]);
     for (const answer of answers) expect(answer.status).toBeLessThan(500);
     const res = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);

@@ -91,8 +91,22 @@ describe('link expiry (docs/hosted-pages.md, "Lifecycle on submission")', () => 
     await moveClock(sb, { advance: '2m' });
     const expiredPage = await fetch(link.redirect.url);
     expect(await expiredPage.text()).not.toMatch(/name="cardNumber"/);
-    const form = new URLSearchParams({ formToken: token, framed: '', cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123', holderName: 'A', action: 'pay' });
-    const submitted = await fetch(link.redirect.url, { method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams({
+      formToken: token,
+      framed: '',
+      cardNumber: '4111111111111111',
+      expiryMonth: '12',
+      expiryYear: '2035',
+      cvv: '123',
+      holderName: 'A',
+      action: 'pay',
+    });
+    const submitted = await fetch(link.redirect.url, {
+      method: 'POST',
+      redirect: 'manual',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await submitted.text();
     expect(submitted.status).toBeGreaterThanOrEqual(400);
     const read = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);

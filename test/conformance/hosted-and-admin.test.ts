@@ -1,16 +1,7 @@
 import { parse } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  card,
-  createCheckout,
-  createLink,
-  customerReturns,
-  customerSubmits,
-  parseForms,
-  paymentBody,
-  uniqueCode,
-} from './client.js';
+import { card, createCheckout, createLink, customerReturns, customerSubmits, parseForms, paymentBody, uniqueCode } from './client.js';
 
 const sb = useSandbox();
 const publicSandbox = useSandbox({ publicUrl: 'https://paylink-conformance.example', adminToken: 'conformance-admin-token' });
@@ -96,7 +87,10 @@ describe('merchant and customer values are HTML-escaped on the hosted pages (hou
 
 describe('iDEAL payments (docs/api.md, "Redirect payments")', () => {
   it('refuses iDEAL in another currency than EUR with -1', async () => {
-    const res = await sb.post('/gateway/v3/payments', paymentBody({ card: null, transaction: { currencyCode: 'USD', brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } }));
+    const res = await sb.post(
+      '/gateway/v3/payments',
+      paymentBody({ card: null, transaction: { currencyCode: 'USD', brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.result).toBe(-1);
   });
@@ -142,7 +136,10 @@ describe('sandbox-only endpoints (docs/api.md, "Endpoints", Authentication, Card
   it('keeps the API open (no admin token) when the sandbox has a public URL', async () => {
     const created = await publicSandbox.post('/Gateway/v3/Paymentlinks', {
       header: { businessId: 'conf-biz' },
-      body: { transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('pub') }, link: { brandIds: [1010], returnUrl: 'https://merchant.example/r' } },
+      body: {
+        transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('pub') },
+        link: { brandIds: [1010], returnUrl: 'https://merchant.example/r' },
+      },
     });
     expect(created.status, created.text).toBe(200);
     expect(created.body.body.link.redirect.url.startsWith('https://paylink-conformance.example/gateway/v3/web/paymentlinks/')).toBe(true);

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  ISO_Z,
-  REQUEST_CODE,
-  RETURN_URL,
-  UUID,
-  createLink,
-  customerReturns,
-  customerSubmits,
-  expectError,
-  linkBody,
-  uniqueCode,
-} from './client.js';
+import { ISO_Z, REQUEST_CODE, RETURN_URL, UUID, createLink, customerReturns, customerSubmits, expectError, linkBody, uniqueCode } from './client.js';
 
 const sb = useSandbox();
 
@@ -204,8 +193,22 @@ describe('cancelling a link (docs/hosted-pages.md, "Lifecycle on submission")', 
     const html = await page.text();
     const token = /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
     await sb.post(`/gateway/v3/paymentlinks/${link.linkId}/cancel`, { header: { businessId: 'conf-biz' } });
-    const form = new URLSearchParams({ formToken: token, framed: '', cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2035', cvv: '123', holderName: 'A', action: 'pay' });
-    const submitted = await fetch(link.redirect.url, { method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams({
+      formToken: token,
+      framed: '',
+      cardNumber: '4111111111111111',
+      expiryMonth: '12',
+      expiryYear: '2035',
+      cvv: '123',
+      holderName: 'A',
+      action: 'pay',
+    });
+    const submitted = await fetch(link.redirect.url, {
+      method: 'POST',
+      redirect: 'manual',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await submitted.text();
     expect(submitted.status).toBeGreaterThanOrEqual(400);
     const read = await readLink(link.linkId);

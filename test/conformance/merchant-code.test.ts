@@ -52,29 +52,55 @@ function idealPayment(amount: number, bank: Record<string, unknown>, more: Recor
   return {
     action: 'payment',
     header: { businessId: BIZ },
-    body: { transaction: { amount, currencyCode: 'EUR', brandId: 3010, trackingCode: uniqueCode('ideal'), returnUrl: 'https://shop.example/back', ...more }, bank },
+    body: {
+      transaction: { amount, currencyCode: 'EUR', brandId: 3010, trackingCode: uniqueCode('ideal'), returnUrl: 'https://shop.example/back', ...more },
+      bank,
+    },
   };
 }
 
 async function postForm(path: string, fields: Record<string, string>) {
-  return fetch(sb.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  return fetch(sb.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
-describe('iDEAL answers name the bank in the provider\'s form', () => {
-  it('names the bank of the issuerId sent, as a number, a string or the bank\'s BIC', async () => {
-    for (const [issuerId, name] of [[10, 'ABN_AMRO'], ['20', 'RABOBANK'], [30, 'ING'], [40, 'SNS_BANK'], [50, 'ASN_BANK'], [60, 'REGIOBANK'], [70, 'TRIODOS_BANK'], [80, 'KNAB'], [100, 'VAN_LANSCHOT'], [110, 'BUNQ'], ['INGBNL2A', 'ING']] as const) {
+describe("iDEAL answers name the bank in the provider's form", () => {
+  it("names the bank of the issuerId sent, as a number, a string or the bank's BIC", async () => {
+    for (const [issuerId, name] of [
+      [10, 'ABN_AMRO'],
+      ['20', 'RABOBANK'],
+      [30, 'ING'],
+      [40, 'SNS_BANK'],
+      [50, 'ASN_BANK'],
+      [60, 'REGIOBANK'],
+      [70, 'TRIODOS_BANK'],
+      [80, 'KNAB'],
+      [100, 'VAN_LANSCHOT'],
+      [110, 'BUNQ'],
+      ['INGBNL2A', 'ING'],
+    ] as const) {
       const res = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId }));
       expect([res.status, res.body.result], res.text).toEqual([200, 2]);
       expect(res.body.body.bank, String(issuerId)).toMatchObject({ name, countryCode: 'NL' });
     }
   });
 
-  it('answers the paid payment with the payer\'s account at that bank: account number, IBAN of that bank, its BIC', async () => {
+  it("answers the paid payment with the payer's account at that bank: account number, IBAN of that bank, its BIC", async () => {
     const created = await sb.post('/gateway/v3/payments', idealPayment(1, { issuerId: 20 }));
     const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
     expect(read.body.result, read.text).toBe(0);
     const bank = read.body.body.bank;
-    expect(bank).toMatchObject({ name: 'RABOBANK', countryCode: 'NL', bic: 'RABONL2U', accountHolderName: expect.any(String), accountNumber: expect.stringMatching(/^\d{10}$/) });
+    expect(bank).toMatchObject({
+      name: 'RABOBANK',
+      countryCode: 'NL',
+      bic: 'RABONL2U',
+      accountHolderName: expect.any(String),
+      accountNumber: expect.stringMatching(/^\d{10}$/),
+    });
     expect(bank.iban).toMatch(/^NL\d{2}RABO\d{10}$/);
     expect(bank.iban.endsWith(bank.accountNumber)).toBe(true);
     // ISO 13616: the IBAN's check digits hold.
@@ -96,7 +122,7 @@ describe('iDEAL answers name the bank in the provider\'s form', () => {
     expect(read.body.body.bank).toMatchObject({ name: 'TRIODOS_BANK', issuerId: '70', bic: 'TRIONL2U' });
   });
 
-  it('answers a payment the bank declined -4 with the provider\'s words, HTTP 200 on the GET, the bank still named', async () => {
+  it("answers a payment the bank declined -4 with the provider's words, HTTP 200 on the GET, the bank still named", async () => {
     const created = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 10 }));
     const path = new URL(created.body.body.redirect.url).pathname;
     expect(await fetch(sb.url + path).then((r) => r.text())).toContain('value="decline"');
@@ -104,14 +130,25 @@ describe('iDEAL answers name the bank in the provider\'s form', () => {
     expect(posted.status).toBe(303);
     const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=${BIZ}`);
     expect([read.status, read.body.result, read.body.description]).toEqual([200, -4, 'Declined']);
-    expect(read.body.body.error).toMatchObject({ code: 3001, message: 'Transaction declined by authorization system', detailedMessage: 'Transaction declined by authorization system' });
+    expect(read.body.body.error).toMatchObject({
+      code: 3001,
+      message: 'Transaction declined by authorization system',
+      detailedMessage: 'Transaction declined by authorization system',
+    });
     expect(read.body.body.bank).toEqual({ name: 'ABN_AMRO', countryCode: 'NL', issuerId: '10' });
   });
 
-  it('keeps the brand\'s name for an issuer it does not know, and for the other bank brands', async () => {
+  it("keeps the brand's name for an issuer it does not know, and for the other bank brands", async () => {
     const unknown = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 'X' }));
     expect(unknown.body.body.bank).toMatchObject({ name: 'iDEAL', issuerId: 'X' });
-    const sofort = await sb.post('/gateway/v3/payments', { ...idealPayment(10, { countryCode: 'DE', issuerId: 10 }), body: { ...idealPayment(10, {}).body, transaction: { ...idealPayment(10, {}).body.transaction, brandId: 3020 }, bank: { countryCode: 'DE', issuerId: 10 } } });
+    const sofort = await sb.post('/gateway/v3/payments', {
+      ...idealPayment(10, { countryCode: 'DE', issuerId: 10 }),
+      body: {
+        ...idealPayment(10, {}).body,
+        transaction: { ...idealPayment(10, {}).body.transaction, brandId: 3020 },
+        bank: { countryCode: 'DE', issuerId: 10 },
+      },
+    });
     expect(sofort.body.body.bank.name, sofort.text).toBe('Sofort');
   });
 });
@@ -122,9 +159,24 @@ describe('every optional field sent, null or empty, as generic payment libraries
     header: { businessId: BIZ },
     body: {
       transaction: {
-        amount: '10.00', currencyCode: 'EUR', countryCode: null, trackingCode: uniqueCode('lib'), brandId: '', languageCode: 'en', methodId: '1',
-        notifyUrl: '', returnUrl: null, storeId: null, invoiceId: null, source: null, descriptor: '', type: 'SINGLE', payTimeout: null,
-        token: null, tokenize: null, ...more.transaction,
+        amount: '10.00',
+        currencyCode: 'EUR',
+        countryCode: null,
+        trackingCode: uniqueCode('lib'),
+        brandId: '',
+        languageCode: 'en',
+        methodId: '1',
+        notifyUrl: '',
+        returnUrl: null,
+        storeId: null,
+        invoiceId: null,
+        source: null,
+        descriptor: '',
+        type: 'SINGLE',
+        payTimeout: null,
+        token: null,
+        tokenize: null,
+        ...more.transaction,
       },
       card: { holderName: 'Ada Lovelace', number: '4111111111111111', expiryMonth: 12, expiryYear: 2035, cvv: '', issueNumber: null, ...more.card },
       customer: { customerId: null, givenName: 'Ada', familyName: null, email: '', sex: null, birthDate: null, phoneNumber: '' },
@@ -142,7 +194,11 @@ describe('every optional field sent, null or empty, as generic payment libraries
   });
 
   it('still refuses a malformed value that is not empty', async () => {
-    expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { notifyUrl: 'ftp://shop.example/hook' } })), 1002, 'body.transaction.notifyUrl');
+    expectInputError(
+      await sb.post('/gateway/v3/payments', everyField({ transaction: { notifyUrl: 'ftp://shop.example/hook' } })),
+      1002,
+      'body.transaction.notifyUrl',
+    );
     expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { brandId: 'VISA' } })), 1002, 'body.transaction.brandId');
     expectInputError(await sb.post('/gateway/v3/payments', everyField({ transaction: { descriptor: 42 } })), 1002, 'body.transaction.descriptor');
     expectInputError(await sb.post('/gateway/v3/payments', everyField({ card: { cvv: 'abcdefg' } })), 1002, 'body.card.cvv');
@@ -154,7 +210,10 @@ describe('every optional field sent, null or empty, as generic payment libraries
   });
 
   it('takes empty optional link fields as absent: duration P1D, tokenize FALSE, threeDSecure false, no notifyUrl', async () => {
-    const res = await sb.post('/gateway/v3/paymentlinks', linkRequest({ transaction: { notifyUrl: '', authorizationMode: '' }, link: { duration: '', tokenize: '', threeDSecure: '' } }));
+    const res = await sb.post(
+      '/gateway/v3/paymentlinks',
+      linkRequest({ transaction: { notifyUrl: '', authorizationMode: '' }, link: { duration: '', tokenize: '', threeDSecure: '' } }),
+    );
     expect([res.status, res.body.result], res.text).toEqual([200, 0]);
     expect(res.body.body.link).toMatchObject({ tokenize: 'FALSE', threeDSecure: false });
     expect(res.body.body.transaction.authorizationMode).toBe('PAYMENT');
@@ -162,7 +221,7 @@ describe('every optional field sent, null or empty, as generic payment libraries
     expect(Math.round(days)).toBe(1);
   });
 
-  it('takes an empty amount and currency on a follow-up as absent (the whole amount, the payment\'s currency)', async () => {
+  it("takes an empty amount and currency on a follow-up as absent (the whole amount, the payment's currency)", async () => {
     const paid = await sb.post('/gateway/v3/payments', everyField());
     const refund = await sb.post(`/gateway/v3/payments/${paid.body.body.id}/refund`, {
       header: { businessId: BIZ },
@@ -174,7 +233,7 @@ describe('every optional field sent, null or empty, as generic payment libraries
 });
 
 describe('a 404 with no body where the provider answered one', () => {
-  it('answers the GET of an unknown payment id, a credit id or another business\'s payment with HTTP 404 and no body', async () => {
+  it("answers the GET of an unknown payment id, a credit id or another business's payment with HTTP 404 and no body", async () => {
     const unknown = await fetch(`${sb.url}/gateway/v3/payments/00000000-0000-4000-8000-000000000000?businessId=${BIZ}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toBe('');
@@ -182,7 +241,10 @@ describe('a 404 with no body where the provider answered one', () => {
     const paid = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
-      body: { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('bare') }, card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2035', holderName: 'A B' } },
+      body: {
+        transaction: { amount: 3, currencyCode: 'EUR', trackingCode: uniqueCode('bare') },
+        card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2035', holderName: 'A B' },
+      },
     });
     const other = await sb.get(`/gateway/v3/payments/${paid.body.body.id}?businessId=someone-else`);
     expect([other.status, other.text]).toEqual([404, '']);
@@ -201,14 +263,17 @@ describe('a 404 with no body where the provider answered one', () => {
   });
 });
 
-describe('follow-ups of a payment that never succeeded, in the provider\'s words', () => {
+describe("follow-ups of a payment that never succeeded, in the provider's words", () => {
   const NEEDS_SUCCESS = 'the operation needs at least one successful previous transaction';
 
   async function authorize(number: string) {
     return sb.post('/gateway/v3/payments', {
       action: 'authorize',
       header: { businessId: BIZ },
-      body: { transaction: { amount: 5.5, currencyCode: 'EUR', trackingCode: uniqueCode('fu'), returnUrl: 'https://shop.example/back' }, card: { number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'John Doe' } },
+      body: {
+        transaction: { amount: 5.5, currencyCode: 'EUR', trackingCode: uniqueCode('fu'), returnUrl: 'https://shop.example/back' },
+        card: { number, cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'John Doe' },
+      },
     });
   }
 
@@ -216,8 +281,15 @@ describe('follow-ups of a payment that never succeeded, in the provider\'s words
     const pending = await authorize('4000000000003220');
     expect(pending.body.result, pending.text).toBe(2);
     const id = pending.body.body.transaction.id;
-    for (const [action, transaction] of [['capture', { amount: 5.5, currencyCode: 'EUR' }], ['cancel', {}], ['refund', { amount: 1, currencyCode: 'EUR' }]] as const) {
-      const res = await sb.post(`/gateway/v3/payments/${id}/${action}`, { header: { businessId: BIZ }, body: { transaction: { ...transaction, trackingCode: uniqueCode(action) } } });
+    for (const [action, transaction] of [
+      ['capture', { amount: 5.5, currencyCode: 'EUR' }],
+      ['cancel', {}],
+      ['refund', { amount: 1, currencyCode: 'EUR' }],
+    ] as const) {
+      const res = await sb.post(`/gateway/v3/payments/${id}/${action}`, {
+        header: { businessId: BIZ },
+        body: { transaction: { ...transaction, trackingCode: uniqueCode(action) } },
+      });
       expect([res.status, res.body.result, res.body.body.error.code], res.text).toEqual([400, -8, 2003]);
       expect(res.body.body.error.detailedMessage).toContain(NEEDS_SUCCESS);
       expect(res.body.body.error.message).toContain(NEEDS_SUCCESS);
@@ -250,7 +322,10 @@ describe('3-D Secure answers a redirect to post, and every redirect URL takes a 
     const res = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
-      body: { transaction: { amount: 5.5, currencyCode: 'EUR', brandId: 1010, trackingCode: uniqueCode('3ds'), returnUrl: RETURN }, card: { number: '4000000000003220', cvv: '123', expiryMonth: '03', expiryYear: '2035', holderName: 'John Doe' } },
+      body: {
+        transaction: { amount: 5.5, currencyCode: 'EUR', brandId: 1010, trackingCode: uniqueCode('3ds'), returnUrl: RETURN },
+        card: { number: '4000000000003220', cvv: '123', expiryMonth: '03', expiryYear: '2035', holderName: 'John Doe' },
+      },
     });
     expect([res.status, res.body.result, res.body.description], res.text).toEqual([200, 2, 'Pending']);
     const { redirect, id } = res.body.body;
@@ -279,7 +354,7 @@ describe('3-D Secure answers a redirect to post, and every redirect URL takes a 
     expect([done.body.result, done.body.body.redirect]).toEqual([0, undefined]);
   });
 
-  it('takes an empty post on a card redirect payment\'s form, whose answer stays a GET redirect', async () => {
+  it("takes an empty post on a card redirect payment's form, whose answer stays a GET redirect", async () => {
     const res = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
@@ -293,7 +368,7 @@ describe('3-D Secure answers a redirect to post, and every redirect URL takes a 
     expect(withoutTokens(html)).toBe(withoutTokens(await fetch(res.body.body.redirect.url).then((r) => r.text())));
   });
 
-  it('takes a post on the bank page (iDEAL keeps its GET redirect) and on a link\'s hosted page, and shows the page', async () => {
+  it("takes a post on the bank page (iDEAL keeps its GET redirect) and on a link's hosted page, and shows the page", async () => {
     const bank = await sb.post('/gateway/v3/payments', idealPayment(10, { issuerId: 10 }));
     expect(bank.body.body.redirect.method).toBe('GET');
     const bankPost = await entryPost(bank.body.body.redirect.url, undefined);
@@ -311,7 +386,10 @@ describe('3-D Secure answers a redirect to post, and every redirect URL takes a 
     const res = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
-      body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('badret'), returnUrl: 'not a url' }, card: { number: '4111111111111111', expiryMonth: '03', expiryYear: '2035', holderName: 'A B' } },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('badret'), returnUrl: 'not a url' },
+        card: { number: '4111111111111111', expiryMonth: '03', expiryYear: '2035', holderName: 'A B' },
+      },
     });
     expectInputError(res, 1002, 'body.transaction.returnUrl');
   });

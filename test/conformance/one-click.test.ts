@@ -51,7 +51,7 @@ async function postSaved(url: string, fields: Record<string, string>): Promise<R
   return fetch(new URL(form.action, url), { method: 'POST', body: params, redirect: 'manual' });
 }
 
-describe('one-click checkouts: which saved cards are offered (the portal\'s three approaches)', () => {
+describe("one-click checkouts: which saved cards are offered (the portal's three approaches)", () => {
   it('customer tokens: customer.customerId with checkout.useCustomerTokens true offers every token of that customer, none of another', async () => {
     const customerId = uniqueCode('cust');
     const visa = await saveToken('4111111111111111', customerId);
@@ -72,7 +72,7 @@ describe('one-click checkouts: which saved cards are offered (the portal\'s thre
     expect(html).toContain('pl-card-form');
   });
 
-  it('specific tokens: checkout.oneClick.tokens as in the page\'s example, echoed in body.checkout.oneClick', async () => {
+  it("specific tokens: checkout.oneClick.tokens as in the page's example, echoed in body.checkout.oneClick", async () => {
     const mc = await saveToken('5555555555554444');
     const visa = await saveToken('4111111111111111');
     const checkout = await createOk({ oneClick: { tokens: [mc, visa] } });
@@ -87,7 +87,7 @@ describe('one-click checkouts: which saved cards are offered (the portal\'s thre
     expect(saved).not.toContain('411111');
   });
 
-  it('specific tokens spelled checkout.tokens (the page\'s wording) are taken too', async () => {
+  it("specific tokens spelled checkout.tokens (the page's wording) are taken too", async () => {
     const visa = await saveToken('4111111111111111');
     const checkout = await createOk({ tokens: [visa] });
     expect(checkout.oneClick).toEqual({ tokens: [visa] });
@@ -105,12 +105,21 @@ describe('one-click checkouts: which saved cards are offered (the portal\'s thre
 
 describe('one-click checkouts: bad input is the input-error envelope and creates nothing', () => {
   it('refuses an unknown token (1002, naming the list entry)', async () => {
-    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ oneClick: { tokens: ['no-such-token'] } })), { result: -1, code: 1002, path: 'body.checkout.oneClick.tokens[0]' });
+    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ oneClick: { tokens: ['no-such-token'] } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.checkout.oneClick.tokens[0]',
+    });
   });
 
   it("refuses another business's token exactly like an unknown one", async () => {
     const foreign = await saveToken('4111111111111111', undefined, 'someone-else');
-    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ tokens: [foreign] })), { result: -1, code: 1002, path: 'body.checkout.tokens[0]', message: /Unknown token/ });
+    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ tokens: [foreign] })), {
+      result: -1,
+      code: 1002,
+      path: 'body.checkout.tokens[0]',
+      message: /Unknown token/,
+    });
   });
 
   it("refuses another customer's token on a checkout for a customer id", async () => {
@@ -120,7 +129,11 @@ describe('one-click checkouts: bad input is the input-error envelope and creates
   });
 
   it('refuses useCustomerTokens without customer.customerId (1004)', async () => {
-    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ useCustomerTokens: true })), { result: -1, code: 1004, path: 'body.customer.customerId' });
+    expectError(await sb.post('/gateway/v3/checkouts', oneClickCheckout({ useCustomerTokens: true })), {
+      result: -1,
+      code: 1004,
+      path: 'body.customer.customerId',
+    });
   });
 
   const malformed: Array<[string, Record<string, unknown>, string]> = [

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  ISO_Z,
-  REQUEST_CODE,
-  UUID,
-  checkoutBody,
-  createCheckout,
-  createLink,
-  expectEnvelope,
-  expectError,
-  linkBody,
-  paymentBody,
-} from './client.js';
+import { ISO_Z, REQUEST_CODE, UUID, checkoutBody, createCheckout, createLink, expectEnvelope, expectError, linkBody, paymentBody } from './client.js';
 
 const sb = useSandbox();
 
@@ -169,7 +158,10 @@ describe('envelope and identifiers (docs/api.md, "The envelope")', () => {
     const link = await sb.post('/Gateway/v3/Paymentlinks', linkBody({ transaction: { authorizationMode: 'Payment', currencyCode: 'eur' } }));
     expect(link.body.body.transaction.authorizationMode).toBe('PAYMENT');
     expect(link.body.body.transaction.currencyCode).toBe('EUR');
-    const checkout = await sb.post('/Gateway/v3/Checkouts', checkoutBody({ transaction: { authorizationMode: 'AuThOrIzE', currencyCode: 'usd' }, checkout: { tokenize: 'Inquire' } }));
+    const checkout = await sb.post(
+      '/Gateway/v3/Checkouts',
+      checkoutBody({ transaction: { authorizationMode: 'AuThOrIzE', currencyCode: 'usd' }, checkout: { tokenize: 'Inquire' } }),
+    );
     expect(checkout.status, checkout.text).toBe(200);
     expect(checkout.body.body.transaction.authorizationMode).toBe('AUTHORIZE');
     expect(checkout.body.body.transaction.currencyCode).toBe('USD');

@@ -18,8 +18,21 @@ describe('direct payments by card (docs/test-cards.md, "Direct payments")', () =
     expect(res.body.header.requestTimestamp).toMatch(ISO_Z);
     expect(res.body.body.id).toMatch(UUID);
     expect(res.body.body.trackingCode).toBe(trackingCode);
-    expect(res.body.body.transaction).toMatchObject({ id: res.body.body.id, action: 'payment', amount: 10.5, currencyCode: 'EUR', trackingCode, brandId: 1010 });
-    expect(res.body.body.card).toMatchObject({ firstSixDigits: '411111', lastFourDigits: '1111', holderName: 'Ada Lovelace', expiryMonth: '07', expiryYear: '2035' });
+    expect(res.body.body.transaction).toMatchObject({
+      id: res.body.body.id,
+      action: 'payment',
+      amount: 10.5,
+      currencyCode: 'EUR',
+      trackingCode,
+      brandId: 1010,
+    });
+    expect(res.body.body.card).toMatchObject({
+      firstSixDigits: '411111',
+      lastFourDigits: '1111',
+      holderName: 'Ada Lovelace',
+      expiryMonth: '07',
+      expiryYear: '2035',
+    });
     for (const field of ['approvalCode', 'cvvResult', 'avsResult']) expect(res.body.body.card[field]).toBeTypeOf('string');
     expect(res.body.body.card.cvvResult).toMatch(/^[A-Z]$/);
     expect(res.body.body.card.avsResult).toMatch(/^[A-Z]$/);
@@ -98,7 +111,8 @@ describe('direct payments by card (docs/test-cards.md, "Direct payments")', () =
 });
 
 describe('authorize, capture, cancel, refund (docs/test-cards.md, "Direct payments")', () => {
-  const op = (id: string, name: string, body: Record<string, unknown> = {}) => sb.post(`/gateway/v3/payments/${id}/${name}`, { header: { businessId: 'conf-biz' }, body });
+  const op = (id: string, name: string, body: Record<string, unknown> = {}) =>
+    sb.post(`/gateway/v3/payments/${id}/${name}`, { header: { businessId: 'conf-biz' }, body });
 
   it('captures an authorization: a new payment with action capture and parentId naming the original', async () => {
     const auth = await pay({ action: 'authorize', transaction: { amount: 30 } });
@@ -280,9 +294,25 @@ describe('tokens (docs/test-cards.md, "Direct payments")', () => {
     const token = await sb.post('/gateway/v3/tokens', tokenRequest('4242424242424242'));
     const read = await sb.get(`/gateway/v3/tokens/${token.body.body.token}?businessId=conf-biz`);
     expect(read.status).toBe(200);
-    expect(read.body.body).toMatchObject({ token: token.body.body.token, tokenId: token.body.body.token, lastFourDigits: '4242', displayHint: '************4242' });
+    expect(read.body.body).toMatchObject({
+      token: token.body.body.token,
+      tokenId: token.body.body.token,
+      lastFourDigits: '4242',
+      displayHint: '************4242',
+    });
     expect(read.body.body.createdAt).toMatch(ISO_Z);
-    for (const field of ['tokenId', 'token', 'brandId', 'displayHint', 'firstSixDigits', 'lastFourDigits', 'expiryMonth', 'expiryYear', 'holderName', 'createdAt']) {
+    for (const field of [
+      'tokenId',
+      'token',
+      'brandId',
+      'displayHint',
+      'firstSixDigits',
+      'lastFourDigits',
+      'expiryMonth',
+      'expiryYear',
+      'holderName',
+      'createdAt',
+    ]) {
       expect(read.body.body, field).toHaveProperty(field);
     }
     expect(read.text).not.toContain('4242424242424242');
@@ -302,7 +332,10 @@ describe('payment and token input rules (docs/test-cards.md, "The table", Authen
     const payment = paymentBody() as { header: Record<string, unknown> };
     delete payment.header.businessId;
     expectInputError(await sb.post('/gateway/v3/payments', payment), 1004, 'header.businessId');
-    const token = await sb.post('/gateway/v3/tokens', { header: {}, body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '10', expiryYear: '2034' } } });
+    const token = await sb.post('/gateway/v3/tokens', {
+      header: {},
+      body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '10', expiryYear: '2034' } },
+    });
     expectInputError(token, 1004, 'header.businessId');
   });
 
@@ -336,14 +369,16 @@ describe('payment and token input rules (docs/test-cards.md, "The table", Authen
   });
 
   it('refuses an expired card on token creation with -4 (3003)', async () => {
-    const res = await sb.post('/gateway/v3/tokens', { header: { businessId: 'conf-biz' }, body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '01', expiryYear: '2021' } } });
+    const res = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'conf-biz' },
+      body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '01', expiryYear: '2021' } },
+    });
     expectError(res, { result: -4, status: 400, code: 3003 });
   });
 });
 
 describe('bank redirect payments (docs/api.md, "Redirect payments")', () => {
-  const ideal = (amount: number) =>
-    pay({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
+  const ideal = (amount: number) => pay({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } });
 
   it('answers 2 Pending with body.redirect {method GET, url} to a sandbox bank page', async () => {
     const res = await ideal(10);

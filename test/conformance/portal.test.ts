@@ -11,7 +11,15 @@ import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook
 const sb = useSandbox();
 const BIZ = 'portal';
 
-function payment(patch: { action?: string; businessId?: string; transaction?: Record<string, unknown>; card?: Record<string, unknown> | null; more?: Record<string, unknown> } = {}) {
+function payment(
+  patch: {
+    action?: string;
+    businessId?: string;
+    transaction?: Record<string, unknown>;
+    card?: Record<string, unknown> | null;
+    more?: Record<string, unknown>;
+  } = {},
+) {
   const body: Record<string, unknown> = {
     transaction: { amount: 10, currencyCode: 'EUR', trackingCode: uniqueCode('portal'), ...patch.transaction },
     ...patch.more,
@@ -47,7 +55,11 @@ describe('optional means optional (the reference and the SDK classes)', () => {
 
 describe('field rules of POST /payments (the reference)', () => {
   const refusals: Array<[string, unknown, string]> = [
-    ['a tracking code shorter than 8 characters ("Minimal length: 8 characters")', payment({ transaction: { trackingCode: 'abc1234' } }), 'body.transaction.trackingCode'],
+    [
+      'a tracking code shorter than 8 characters ("Minimal length: 8 characters")',
+      payment({ transaction: { trackingCode: 'abc1234' } }),
+      'body.transaction.trackingCode',
+    ],
     ['a businessId longer than String(50)', payment({ businessId: 'b'.repeat(51) }), 'header.businessId'],
     ['an invoiceId longer than String(255)', payment({ transaction: { invoiceId: 'i'.repeat(256) } }), 'body.transaction.invoiceId'],
     ['a purchaseId longer than String(100)', payment({ transaction: { purchaseId: 'p'.repeat(101) } }), 'body.transaction.purchaseId'],
@@ -80,7 +92,13 @@ describe('field rules of POST /payments (the reference)', () => {
   });
 
   it('answers the references of a bank payment too (the iDEAL sheet: countryCode NL, languageCode nl)', async () => {
-    const res = await pay(payment({ card: null, transaction: { brandId: 3010, returnUrl: 'https://shop.example/back', countryCode: 'NL', languageCode: 'nl', purchaseId: 'PO-78' }, more: { bank: { issuerId: 10 } } }));
+    const res = await pay(
+      payment({
+        card: null,
+        transaction: { brandId: 3010, returnUrl: 'https://shop.example/back', countryCode: 'NL', languageCode: 'nl', purchaseId: 'PO-78' },
+        more: { bank: { issuerId: 10 } },
+      }),
+    );
     expect(res.body.result, res.text).toBe(2);
     expect(res.body.body.transaction).toMatchObject({ countryCode: 'NL', languageCode: 'nl', purchaseId: 'PO-78' });
   });
@@ -101,7 +119,9 @@ describe('field rules of POST /payments (the reference)', () => {
 
 describe('"authorize" on a brand without separate capture (the reference\'s note on POST /payments)', () => {
   it('makes an iDEAL authorize a final payment, answered with action "payment"', async () => {
-    const res = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 3010, returnUrl: 'https://shop.example/back' }, more: { bank: { issuerId: 10 } } }));
+    const res = await pay(
+      payment({ action: 'authorize', card: null, transaction: { brandId: 3010, returnUrl: 'https://shop.example/back' }, more: { bank: { issuerId: 10 } } }),
+    );
     expect([res.status, res.body.result], res.text).toEqual([200, 2]);
     expect(res.body.body.transaction.action).toBe('payment');
     const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
@@ -109,7 +129,9 @@ describe('"authorize" on a brand without separate capture (the reference\'s note
   });
 
   it('does the same for Giropay and PayPal', async () => {
-    const giropay = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 3025, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }));
+    const giropay = await pay(
+      payment({ action: 'authorize', card: null, transaction: { brandId: 3025, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }),
+    );
     expect([giropay.body.result, giropay.body.body.transaction.action], giropay.text).toEqual([2, 'payment']);
     const paypal = await pay(payment({ action: 'authorize', card: null, transaction: { brandId: 4010, returnUrl: 'https://shop.example/back' } }));
     expect([paypal.body.result, paypal.body.body.transaction.action], paypal.text).toEqual([2, 'payment']);
@@ -122,7 +144,7 @@ describe('"authorize" on a brand without separate capture (the reference\'s note
 });
 
 describe('payment links as the portal shows them ("Create Payment Link", "Get Payment Link")', () => {
-  it('gives a link created without brandIds the portal\'s default list, less the brands the sandbox does not offer', async () => {
+  it("gives a link created without brandIds the portal's default list, less the brands the sandbox does not offer", async () => {
     const request = linkRequest({ businessId: BIZ });
     delete (request.body.link as Record<string, unknown>).brandIds;
     const res = await sb.post('/gateway/v3/paymentlinks', request);
@@ -145,7 +167,9 @@ describe('payment links as the portal shows them ("Create Payment Link", "Get Pa
 
 describe('session timeouts from the brand sheets (iDEAL 600 s, Giropay 420 s)', () => {
   async function bankPayment(brandId: number): Promise<string> {
-    const res = await pay(payment({ businessId: 'portal-time', card: null, transaction: { brandId, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }));
+    const res = await pay(
+      payment({ businessId: 'portal-time', card: null, transaction: { brandId, returnUrl: 'https://shop.example/back' }, more: { bank: {} } }),
+    );
     expect(res.body.result, res.text).toBe(2);
     return res.body.body.id;
   }
@@ -206,7 +230,11 @@ describe('3-D Secure on checkouts ("3D Secure with Checkout")', () => {
   });
 
   it('refuses a threeDSecure that is not a boolean and a version that is not 1 or 2', async () => {
-    expectError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: BIZ, checkout: { threeDSecure: 'yes' } })), { result: -1, code: 1002, path: 'body.checkout.threeDSecure' });
+    expectError(await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: BIZ, checkout: { threeDSecure: 'yes' } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.checkout.threeDSecure',
+    });
     const bad = checkoutRequest({ businessId: BIZ });
     (bad.body as Record<string, unknown>).threeDSecure = { version: '3' };
     expectError(await sb.post('/gateway/v3/checkouts', bad), { result: -1, code: 1002, path: 'body.threeDSecure.version' });
@@ -237,14 +265,20 @@ describe('tokens keyed as the tokenization pages say (business, customer id, car
   it('keys the token a tokenized payment saves by its customer id too ("Payment with Tokenize")', async () => {
     const saved = await tokenFor({ customerId: 'cust-pay-1' });
     const res = await pay(
-      payment({ action: 'authorize', businessId: 'portal-tokens', transaction: { tokenize: true, brandId: 1010, countryCode: 'NL' }, card: { number: '4242424242424242', expiryMonth: '12', expiryYear: '2035' }, more: { customer: { customerId: 'cust-pay-1' } } }),
+      payment({
+        action: 'authorize',
+        businessId: 'portal-tokens',
+        transaction: { tokenize: true, brandId: 1010, countryCode: 'NL' },
+        card: { number: '4242424242424242', expiryMonth: '12', expiryYear: '2035' },
+        more: { customer: { customerId: 'cust-pay-1' } },
+      }),
     );
     expect(res.body.result, res.text).toBe(0);
     expect(res.body.body.token.token).toBe(saved);
   });
 });
 
-describe('Tokenization webhooks (the portal\'s event types Transaction and Tokenization, each Create and Update)', () => {
+describe("Tokenization webhooks (the portal's event types Transaction and Tokenization, each Create and Update)", () => {
   const SECRET = 'portal-tokenization-secret-42';
   let tokensRx: Receiver;
   let plainRx: Receiver;
@@ -259,14 +293,22 @@ describe('Tokenization webhooks (the portal\'s event types Transaction and Token
 
   it('sends Tokenization.Create, signed, with the token in its payload, to an endpoint that subscribed to it, and only Transaction events to one that named no types', async () => {
     const biz = 'portal-hooks';
-    const subscribed = await sb.post('/__sandbox/webhooks', { businessId: biz, url: tokensRx.url, secret: SECRET, events: ['Tokenization.Create', 'Transaction.Create'] });
+    const subscribed = await sb.post('/__sandbox/webhooks', {
+      businessId: biz,
+      url: tokensRx.url,
+      secret: SECRET,
+      events: ['Tokenization.Create', 'Transaction.Create'],
+    });
     expect(subscribed.body.result, subscribed.text).toBe(0);
     const plain = await sb.post('/__sandbox/webhooks', { businessId: biz, url: plainRx.url, secret: SECRET });
     expect(plain.body.result, plain.text).toBe(0);
     expect(plain.body.body.endpoint.events).toEqual(['Transaction.Create', 'Transaction.Update']);
     expect(subscribed.body.body.endpoint.events).toEqual(['Tokenization.Create', 'Transaction.Create']);
 
-    const created = await sb.post('/gateway/v3/tokens', { header: { businessId: biz }, body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } } });
+    const created = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: biz },
+      body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } },
+    });
     expect(created.body.result, created.text).toBe(0);
     const [delivery] = await tokensRx.waitFor(1, (d) => d.body?.Type === 'Tokenization.Create');
     await verifyDelivery(delivery!, SECRET);
@@ -276,7 +318,10 @@ describe('Tokenization webhooks (the portal\'s event types Transaction and Token
     expect(JSON.stringify(delivery!.body)).not.toContain('4111111111111111');
 
     // The same card again is the stored token: no second Tokenization.Create.
-    await sb.post('/gateway/v3/tokens', { header: { businessId: biz }, body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } } });
+    await sb.post('/gateway/v3/tokens', {
+      header: { businessId: biz },
+      body: { brandId: 1010, card: { number: '4111111111111111', ...FUTURE }, customer: { customerId: 'hook-1' } },
+    });
     const paid = await pay(payment({ businessId: biz }));
     expect(paid.body.result, paid.text).toBe(0);
     await plainRx.waitFor(1, (d) => d.body?.Type === 'Transaction.Create' && d.body?.Payload?.body?.id === paid.body.body.id);

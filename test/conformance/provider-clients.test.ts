@@ -73,8 +73,14 @@ describe('answers as the provider gave them', () => {
   });
 
   it('answers the GET of bank payments that ended -10 and -2 with HTTP 200 (the iDEAL amount convention)', async () => {
-    for (const [amount, result] of [[2, -10], [5, -2]] as const) {
-      const created = await sb.post('/gateway/v3/payments', paymentBody({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 20 } }));
+    for (const [amount, result] of [
+      [2, -10],
+      [5, -2],
+    ] as const) {
+      const created = await sb.post(
+        '/gateway/v3/payments',
+        paymentBody({ card: null, transaction: { amount, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 20 } }),
+      );
       const read = await sb.get(`/gateway/v3/payments/${created.body.body.id}?businessId=conf-biz`);
       expect([read.status, read.body.result], read.text).toEqual([200, result]);
     }
@@ -114,7 +120,10 @@ describe('answers as the provider gave them', () => {
   it('answers a link creation with link.status READY', async () => {
     const res = await sb.post('/gateway/v3/paymentlinks', {
       header: { businessId: 'clients' },
-      body: { transaction: { amount: '10', currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('ready') }, link: { brandIds: ['1010'], returnUrl: RETURN_URL, threeDSecure: false } },
+      body: {
+        transaction: { amount: '10', currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('ready') },
+        link: { brandIds: ['1010'], returnUrl: RETURN_URL, threeDSecure: false },
+      },
     });
     expect([res.status, res.body.body.link.status], res.text).toEqual([200, 'READY']);
   });
@@ -144,7 +153,7 @@ describe('follow-ups as the clients send them', () => {
     return res.body.body as { id: string; trackingCode: string };
   }
 
-  it('stores the trackingCode sent with a capture as the capture\'s own, found by a lookup', async () => {
+  it("stores the trackingCode sent with a capture as the capture's own, found by a lookup", async () => {
     const auth = await authorize();
     const own = uniqueCode('capture');
     const capture = await sb.post(`/gateway/v3/payments/${auth.id}/capture`, {
@@ -160,7 +169,10 @@ describe('follow-ups as the clients send them', () => {
     const auth = await authorize(10);
     const first = await sb.post(`/gateway/v3/payments/${auth.id}/capture`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: 6 } } });
     await sb.post(`/gateway/v3/payments/${auth.id}/capture`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: 4 } } });
-    const refund = await sb.post(`/gateway/v3/payments/${first.body.body.id}/refund`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: '5', currencyCode: 'EUR' } } });
+    const refund = await sb.post(`/gateway/v3/payments/${first.body.body.id}/refund`, {
+      header: { businessId: 'conf-biz' },
+      body: { transaction: { amount: '5', currencyCode: 'EUR' } },
+    });
     expect([refund.status, refund.body.body.transaction.parentId], refund.text).toEqual([200, first.body.body.id]);
     expectError(
       await sb.post(`/gateway/v3/payments/${first.body.body.id}/refund`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: 2 } } }),
@@ -170,10 +182,13 @@ describe('follow-ups as the clients send them', () => {
     expect(original.body.body.transaction).toMatchObject({ capturedAmount: 10, refundedAmount: 5 });
   });
 
-  it('refuses a follow-up in another currency than the payment\'s', async () => {
+  it("refuses a follow-up in another currency than the payment's", async () => {
     const auth = await authorize();
     expectError(
-      await sb.post(`/gateway/v3/payments/${auth.id}/capture`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: 1, currencyCode: 'USD' } } }),
+      await sb.post(`/gateway/v3/payments/${auth.id}/capture`, {
+        header: { businessId: 'conf-biz' },
+        body: { transaction: { amount: 1, currencyCode: 'USD' } },
+      }),
       { result: -1, code: 1002, path: 'body.transaction.currencyCode' },
     );
   });
@@ -201,9 +216,15 @@ describe('credits (payouts to a card)', () => {
   });
 
   it('declines a credit to the decline card and refuses a refund of a credit', async () => {
-    const declined = await sb.post('/gateway/v3/credits', { header: { businessId: 'clients' }, body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('cd') }, card: card('4000000000000002') } });
+    const declined = await sb.post('/gateway/v3/credits', {
+      header: { businessId: 'clients' },
+      body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('cd') }, card: card('4000000000000002') },
+    });
     expect([declined.status, declined.body.result]).toEqual([400, -4]);
-    const ok = await sb.post('/gateway/v3/credits', { header: { businessId: 'clients' }, body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('cr') }, card: card('4111111111111111') } });
+    const ok = await sb.post('/gateway/v3/credits', {
+      header: { businessId: 'clients' },
+      body: { transaction: { amount: 5, currencyCode: 'EUR', trackingCode: uniqueCode('cr') }, card: card('4111111111111111') },
+    });
     expectError(await sb.post(`/gateway/v3/payments/${ok.body.body.id}/refund`, { header: { businessId: 'clients' }, body: {} }), { result: -8 });
   });
 });

@@ -58,7 +58,9 @@ describe('bank brands (iDEAL 3010, Sofort 3020, Giropay 3025, EPS 3030)', () => 
   ];
   for (const [brandId, name, country, home] of banks) {
     it(`answers a ${name} payment 2 Pending with a GET redirect to the bank page and body.bank named ${name}`, async () => {
-      const res = await create(brandPayment(brandId, { transaction: { amount: 1, descriptor: 'DESC', purchaseId: '1234' }, more: { bank: { countryCode: country } } }));
+      const res = await create(
+        brandPayment(brandId, { transaction: { amount: 1, descriptor: 'DESC', purchaseId: '1234' }, more: { bank: { countryCode: country } } }),
+      );
       const { id, redirect } = expectPending(res);
       expect(redirect).toEqual({ method: 'GET', url: `${sb.url}/gateway/v3/web/bank/${id}` });
       expect(res.body.body.transaction).toMatchObject({ brandId, amount: 1, currencyCode: 'EUR', descriptor: 'DESC' });
@@ -93,7 +95,12 @@ describe('bank brands (iDEAL 3010, Sofort 3020, Giropay 3025, EPS 3030)', () => 
   }
 
   it('keeps the iDEAL amount convention without the page: 2 is -10, 3 Timeout, 5 -2, 7 stays Pending', async () => {
-    for (const [amount, result] of [[2, -10], [3, 4], [5, -2], [7, 2]] as const) {
+    for (const [amount, result] of [
+      [2, -10],
+      [3, 4],
+      [5, -2],
+      [7, 2],
+    ] as const) {
       const created = await create(brandPayment(3010, { transaction: { amount }, more: { bank: { countryCode: 'NL', issuerId: 20 } } }));
       const res = await read(created.body.body.id);
       expect(res.body.result, `amount ${amount}`).toBe(result);
@@ -103,16 +110,32 @@ describe('bank brands (iDEAL 3010, Sofort 3020, Giropay 3025, EPS 3030)', () => 
 
   it('Sofort takes CHF and refuses USD; Giropay and EPS take EUR only', async () => {
     expectPending(await create(brandPayment(3020, { transaction: { currencyCode: 'CHF' }, more: { bank: {} } })));
-    expectError(await create(brandPayment(3020, { transaction: { currencyCode: 'USD' }, more: { bank: {} } })), { result: -1, code: 1002, path: 'body.transaction.currencyCode' });
+    expectError(await create(brandPayment(3020, { transaction: { currencyCode: 'USD' }, more: { bank: {} } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.transaction.currencyCode',
+    });
     for (const brandId of [3025, 3030]) {
-      expectError(await create(brandPayment(brandId, { transaction: { currencyCode: 'GBP' }, more: { bank: {} } })), { result: -1, code: 1002, path: 'body.transaction.currencyCode' });
+      expectError(await create(brandPayment(brandId, { transaction: { currencyCode: 'GBP' }, more: { bank: {} } })), {
+        result: -1,
+        code: 1002,
+        path: 'body.transaction.currencyCode',
+      });
     }
   });
 
   it('refuses a bank payment with a card, or a returnUrl that is not http(s)', async () => {
     const bank = { bank: { countryCode: 'DE' } };
-    expectError(await create(brandPayment(3025, { more: { ...bank, card: { number: '4111111111111111' } } })), { result: -1, code: 1002, path: 'body.transaction.brandId' });
-    expectError(await create(brandPayment(3025, { transaction: { returnUrl: 'javascript:alert(1)' }, more: bank })), { result: -1, code: 1002, path: 'body.transaction.returnUrl' });
+    expectError(await create(brandPayment(3025, { more: { ...bank, card: { number: '4111111111111111' } } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.transaction.brandId',
+    });
+    expectError(await create(brandPayment(3025, { transaction: { returnUrl: 'javascript:alert(1)' }, more: bank })), {
+      result: -1,
+      code: 1002,
+      path: 'body.transaction.returnUrl',
+    });
   });
 
   it('settles a Sofort payment on the bank page: approve goes back to the returnUrl with the id, and the GET shows 0 with the account', async () => {
@@ -123,11 +146,20 @@ describe('bank brands (iDEAL 3010, Sofort 3020, Giropay 3025, EPS 3030)', () => 
     const res = await read(id);
     expect([res.body.result, res.body.description]).toEqual([0, 'Ok']);
     expect(res.body.body.redirect).toBeUndefined();
-    expect(res.body.body.bank).toEqual({ name: 'Sofort', countryCode: 'DE', accountHolderName: 'Sandbox Customer', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' });
+    expect(res.body.body.bank).toEqual({
+      name: 'Sofort',
+      countryCode: 'DE',
+      accountHolderName: 'Sandbox Customer',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+    });
   });
 
   it('settles the bank page as -10 on cancel and -2 on fail, each back on the returnUrl', async () => {
-    for (const [button, result, code] of [[/cancel/i, -10, 3011], [/fail/i, -2, 3006]] as const) {
+    for (const [button, result, code] of [
+      [/cancel/i, -10, 3011],
+      [/fail/i, -2, 3006],
+    ] as const) {
       const { id, redirect } = expectPending(await create(brandPayment(3030, { more: { bank: { countryCode: 'AT' } } })));
       expectBackAt(await customerReturns(redirect.url, { button }), id);
       const res = await read(id);
@@ -201,7 +233,15 @@ describe('PayPal 4010 (wallet)', () => {
 });
 
 describe('AfterPay 5020 (invoice)', () => {
-  const customer = { ipAddress: '127.0.0.1', birthDate: '1991-11-23', email: 'john.doe@example.com', familyName: 'Doe', givenName: 'John', phoneNumber: '+31 (0)40 1234567', sex: 'M' };
+  const customer = {
+    ipAddress: '127.0.0.1',
+    birthDate: '1991-11-23',
+    email: 'john.doe@example.com',
+    familyName: 'Doe',
+    givenName: 'John',
+    phoneNumber: '+31 (0)40 1234567',
+    sex: 'M',
+  };
   const address = { city: 'Eindhoven', countryCode: 'NL', houseNumber: '16', street: 'Marconilaan', zip: '5621 AA' };
   const afterpay = (patch: Record<string, unknown> = {}, transaction: Record<string, unknown> = {}) =>
     brandPayment(5020, {
@@ -209,7 +249,11 @@ describe('AfterPay 5020 (invoice)', () => {
       more: {
         billingAddress: address,
         customer,
-        order: { orderLines: [{ description: 'Order Line', itemAmount: 50, productCode: 'ABC123', purchaseType: '4', quantity: 1, taxPercentage: 21, totalAmount: 50 }] },
+        order: {
+          orderLines: [
+            { description: 'Order Line', itemAmount: 50, productCode: 'ABC123', purchaseType: '4', quantity: 1, taxPercentage: 21, totalAmount: 50 },
+          ],
+        },
         shippingAddress: { ...address, customer },
         ...patch,
       },
@@ -348,7 +392,11 @@ describe('card brands paid on the hosted card form (redirect)', () => {
   });
 
   it('refuses a returnUrl that is not http(s), and without a returnUrl still wants the card', async () => {
-    expectError(await create(brandPayment(1010, { transaction: { returnUrl: 'javascript:alert(1)' } })), { result: -1, code: 1002, path: 'body.transaction.returnUrl' });
+    expectError(await create(brandPayment(1010, { transaction: { returnUrl: 'javascript:alert(1)' } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.transaction.returnUrl',
+    });
     expectError(await create(brandPayment(1010, { transaction: { returnUrl: null } })), { result: -1, code: 1004, path: 'body.card' });
   });
 

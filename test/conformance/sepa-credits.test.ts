@@ -17,7 +17,9 @@ function sepaCredit(patch: { transaction?: Record<string, unknown>; bank?: Recor
     header: { businessId: BIZ },
     body: {
       transaction: { storeId: 1, trackingCode: uniqueCode('sepa'), amount: 1, currencyCode: 'EUR', brandId: 6010, countryCode: 'NL', ...patch.transaction },
-      ...(patch.bank === null ? {} : { bank: { accountHolderName: 'John Doe', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', countryCode: 'NL', ...patch.bank } }),
+      ...(patch.bank === null
+        ? {}
+        : { bank: { accountHolderName: 'John Doe', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A', countryCode: 'NL', ...patch.bank } }),
       ...(patch.card ? { card: patch.card } : {}),
       customer: { customerId: '123456789', givenName: 'John', familyName: 'Doe 😁', email: 'john.doe@domain.test' },
     },
@@ -30,7 +32,7 @@ async function setClock(body: Record<string, unknown>) {
 }
 
 describe('SEPA credits to a bank account', () => {
-  it('answers 1 Waiting, action credit, the credit\'s id and body.bank echoing the account, iban included', async () => {
+  it("answers 1 Waiting, action credit, the credit's id and body.bank echoing the account, iban included", async () => {
     await setClock({ set: FRIDAY, freeze: true });
     const res = await sb.post('/gateway/v3/credits', sepaCredit());
     expect([res.status, res.body.result, res.body.description], res.text).toEqual([200, 1, 'Waiting']);
@@ -58,7 +60,12 @@ describe('SEPA credits to a bank account', () => {
     expect(monday.body.body.bank.iban).toBe('NL91ABNA0417164300');
     const events = await sb.get(`/__sandbox/events?paymentId=${id}`);
     const seen = events.body.body.events.map((e: any) => [e.type, e.result]);
-    expect(seen).toEqual(expect.arrayContaining([['Transaction.Create', 1], ['Transaction.Update', 0]]));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['Transaction.Create', 1],
+        ['Transaction.Update', 0],
+      ]),
+    );
   });
 
   it('settles every due credit when the clock is set past them, as a clock advance does', async () => {
@@ -69,7 +76,10 @@ describe('SEPA credits to a bank account', () => {
     // Settled by the clock move itself: the events exist before anyone reads the credits.
     for (const id of ids) {
       const events = await sb.get(`/__sandbox/events?paymentId=${id}`);
-      expect(events.body.body.events.map((e: any) => e.type), id).toContain('Transaction.Update');
+      expect(
+        events.body.body.events.map((e: any) => e.type),
+        id,
+      ).toContain('Transaction.Update');
     }
     for (const id of ids) expect((await sb.get(`/gateway/v3/credits/${id}?businessId=${BIZ}`)).body.result).toBe(0);
   });
@@ -114,9 +124,15 @@ describe('credits looked up by tracking code', () => {
   it('answer the credit holding the code after failed attempts with it, and 404 (envelope) for a code nobody used', async () => {
     const trackingCode = uniqueCode('retry');
     const card = (number: string) => ({ number, expiryMonth: '12', expiryYear: '2035', holderName: 'A B' });
-    const declined = await sb.post('/gateway/v3/credits', { header: { businessId: BIZ }, body: { transaction: { trackingCode, amount: 2, currencyCode: 'EUR' }, card: card('4000000000000002') } });
+    const declined = await sb.post('/gateway/v3/credits', {
+      header: { businessId: BIZ },
+      body: { transaction: { trackingCode, amount: 2, currencyCode: 'EUR' }, card: card('4000000000000002') },
+    });
     expect(declined.body.result).toBe(-4);
-    const paid = await sb.post('/gateway/v3/credits', { header: { businessId: BIZ }, body: { transaction: { trackingCode, amount: 2, currencyCode: 'EUR' }, card: card('4111111111111111') } });
+    const paid = await sb.post('/gateway/v3/credits', {
+      header: { businessId: BIZ },
+      body: { transaction: { trackingCode, amount: 2, currencyCode: 'EUR' }, card: card('4111111111111111') },
+    });
     expect(paid.body.result).toBe(0);
     const found = await sb.get(`/gateway/v3/credits?businessId=${BIZ}&trackingCode=${trackingCode}`);
     expect(found.body.body.id).toBe(paid.body.body.id);
@@ -126,7 +142,7 @@ describe('credits looked up by tracking code', () => {
 });
 
 describe('the dashboard', () => {
-  it('lists the credits waiting to settle with their settlement time, and shows it on the credit\'s page', async () => {
+  it("lists the credits waiting to settle with their settlement time, and shows it on the credit's page", async () => {
     await setClock({ set: FRIDAY, freeze: true });
     const created = await sb.post('/gateway/v3/credits', sepaCredit({ transaction: { amount: 42 } }));
     const id = created.body.body.id;

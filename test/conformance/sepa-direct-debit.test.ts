@@ -69,7 +69,10 @@ describe('SEPA Direct Debit 6010: the account in body.bank is debited', () => {
       const hook = await sb.post('/__sandbox/webhooks', { businessId: 'sepa-dd-hooks', url: rx.url, secret });
       expect(hook.body.result, hook.text).toBe(0);
       const res = await pay(debit({ businessId: 'sepa-dd-hooks' }));
-      const [delivery] = await rx.waitFor(1, (d) => d.body?.Type === 'Transaction.Create' && d.body?.Payload?.body?.transaction?.id === res.body.body.transaction.id);
+      const [delivery] = await rx.waitFor(
+        1,
+        (d) => d.body?.Type === 'Transaction.Create' && d.body?.Payload?.body?.transaction?.id === res.body.body.transaction.id,
+      );
       await verifyDelivery(delivery!, secret);
       expect(delivery!.body.Payload.body.transaction.brandId).toBe(6010);
     } finally {
@@ -99,7 +102,7 @@ describe('SEPA Direct Debit 6010: refusals (the input-error envelope)', () => {
 });
 
 describe('SEPA Direct Debit 6010 in the brand data', () => {
-  it('is in the default list of a link created without brandIds, where the portal\'s answers show it', async () => {
+  it("is in the default list of a link created without brandIds, where the portal's answers show it", async () => {
     const request = linkRequest({ businessId: BIZ });
     delete (request.body.link as Record<string, unknown>).brandIds;
     const res = await sb.post('/gateway/v3/paymentlinks', request);
@@ -107,7 +110,7 @@ describe('SEPA Direct Debit 6010 in the brand data', () => {
     expect(res.body.body.link.brandIds).toContain(6010);
   });
 
-  it('has the sheet\'s session timeout, 1800 s', () => {
+  it("has the sheet's session timeout, 1800 s", () => {
     expect(brandSessionMs(6010)).toBe(1_800_000);
   });
 });

@@ -23,7 +23,7 @@ function payment(number: string, action = 'payment') {
 }
 
 describe('a Luhn-valid card of a known brand outside the test-card table', () => {
-  it('answers as etrias\' recorded staging run did: 2 Pending, action payment, a redirect with non-empty fields', async () => {
+  it("answers as etrias' recorded staging run did: 2 Pending, action payment, a redirect with non-empty fields", async () => {
     const res = await sb.post('/gateway/v3/payments', payment('4444333322221111'));
     expect([res.status, res.body.result], res.text).toEqual([200, 2]);
     expect(res.body.body.transaction.action).toBe('payment');
@@ -44,7 +44,7 @@ describe('a Luhn-valid card of a known brand outside the test-card table', () =>
     expect(capture.body.result, capture.text).toBeLessThan(0);
   });
 
-  it('takes the portal\'s tokenization example card 4916934502308682 into a token', async () => {
+  it("takes the portal's tokenization example card 4916934502308682 into a token", async () => {
     const res = await sb.post('/gateway/v3/tokens', { header: { businessId: BIZ }, body: { brandId: 1010, card: { number: '4916934502308682', ...FUTURE } } });
     expect([res.status, res.body.result], res.text).toEqual([200, 0]);
     expect(res.body.body.displayHint).toMatch(/8682$/);

@@ -133,23 +133,29 @@ describe('every card brand the sandbox offers has the common outcomes', () => {
   const cardBrands = BRANDS.filter((b) => b.kind === 'card');
   const common = ['approved', 'declined', '3ds'] as const;
 
-  it.each(cardBrands.map((b) => [b.name, b.id] as const))('%s (%i) has an approved, a declined and a 3-D Secure test card, Luhn-valid and in its own range', (_name, brandId) => {
-    for (const outcome of common) {
-      const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome);
-      expect(card, `${outcome} card of brand ${brandId}`).toBeDefined();
-      expect(luhnValid(card!.number)).toBe(true);
-      expect(detectBrand(card!.number)).toBe(brandId);
-      // In the brand's range: the family a range check alone finds (Visa for VPay, Visa Electron and Visa Debit).
-      expect(brandOfRange(card!.number)).toBe(RANGE_FAMILY[brandId] ?? brandId);
-    }
-  });
+  it.each(cardBrands.map((b) => [b.name, b.id] as const))(
+    '%s (%i) has an approved, a declined and a 3-D Secure test card, Luhn-valid and in its own range',
+    (_name, brandId) => {
+      for (const outcome of common) {
+        const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome);
+        expect(card, `${outcome} card of brand ${brandId}`).toBeDefined();
+        expect(luhnValid(card!.number)).toBe(true);
+        expect(detectBrand(card!.number)).toBe(brandId);
+        // In the brand's range: the family a range check alone finds (Visa for VPay, Visa Electron and Visa Debit).
+        expect(brandOfRange(card!.number)).toBe(RANGE_FAMILY[brandId] ?? brandId);
+      }
+    },
+  );
 
-  it.each(cardBrands.flatMap((b) => common.map((outcome) => [b.name, outcome, b.id] as const)))('%s: the %s card answers as its outcome says on a direct payment', async (_name, outcome, brandId) => {
-    const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome)!;
-    const res = await pay(card.number);
-    expect(res.body.result, res.text).toBe(card.result);
-    if (outcome !== 'declined') expect(res.body.body.transaction.brandId).toBe(brandId);
-  });
+  it.each(cardBrands.flatMap((b) => common.map((outcome) => [b.name, outcome, b.id] as const)))(
+    '%s: the %s card answers as its outcome says on a direct payment',
+    async (_name, outcome, brandId) => {
+      const card = TEST_CARDS.find((c) => c.brandId === brandId && c.outcome === outcome)!;
+      const res = await pay(card.number);
+      expect(res.body.result, res.text).toBe(card.result);
+      if (outcome !== 'declined') expect(res.body.body.transaction.brandId).toBe(brandId);
+    },
+  );
 });
 
 describe('test cards on the hosted form of a link (docs/test-cards.md, "The table")', () => {

@@ -19,7 +19,14 @@ function payment(number: string, threeDSecure: unknown, more: Record<string, unk
     action: 'authorize',
     header: { businessId: BIZ },
     body: {
-      transaction: { storeId: 1, brandId: 1010, trackingCode: uniqueCode('3ds2-order'), amount: 1, currencyCode: 'EUR', returnUrl: 'https://merchant-website.example/paymentResult' },
+      transaction: {
+        storeId: 1,
+        brandId: 1010,
+        trackingCode: uniqueCode('3ds2-order'),
+        amount: 1,
+        currencyCode: 'EUR',
+        returnUrl: 'https://merchant-website.example/paymentResult',
+      },
       card: { number, cvv: '123', ...FUTURE },
       customer: { givenName: 'John', familyName: 'Doe' },
       threeDSecure,
@@ -84,9 +91,11 @@ describe('3DS 2.0 outcomes (docs/test-cards.md, "3-D Secure 2.0")', () => {
   });
 });
 
-describe('external MPI data (the SDKs\' RequestThreeDSecure: eci, avv, xid)', () => {
+describe("external MPI data (the SDKs' RequestThreeDSecure: eci, avv, xid)", () => {
   it('skips the challenge: the 3-D Secure card with eci and avv is authorized at once, the answer carries the eci', async () => {
-    const res = await pay(payment(CHALLENGE_CARD, { version: '2', eci: '05', avv: 'AAABBJg0VhI0VniQEjRWAAAAAAA=', dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b' }));
+    const res = await pay(
+      payment(CHALLENGE_CARD, { version: '2', eci: '05', avv: 'AAABBJg0VhI0VniQEjRWAAAAAAA=', dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b' }),
+    );
     expect([res.status, res.body.result], res.text).toEqual([200, 0]);
     expect(res.body.body).not.toHaveProperty('redirect');
     expect(res.body.body.threeDSecure).toEqual({ version: '2', eci: '05' });

@@ -85,7 +85,11 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
     expect(res.body.body.transaction.trackingCode).toBeUndefined();
   });
 
-  it.each([['x'.repeat(101), '101 characters'], [42, 'a number'], ['a\u0007b', 'a control character']])('refuses trackingCode %#: %s', async (trackingCode, _label) => {
+  it.each([
+    ['x'.repeat(101), '101 characters'],
+    [42, 'a number'],
+    ['a\u0007b', 'a control character'],
+  ])('refuses trackingCode %#: %s', async (trackingCode, _label) => {
     expectInputError(await sb.post(PATH[kind], body(kind, { trackingCode })), 1002, 'body.transaction.trackingCode');
   });
 
@@ -181,9 +185,12 @@ describe.each(['link', 'checkout'] as const)('%s creation: transaction validatio
 });
 
 describe('payment link duration (docs/api.md, "Validation")', () => {
-  it.each(['P0D', 'P366D', 'P1W', '1D', 'P1.5D', 'PT0H', 'PT0M', 'P', 'p1d x', 5])('refuses duration %j with 1002 naming body.link.duration', async (duration) => {
-    expectInputError(await sb.post(PATH.link, linkBody({ link: { duration } })), 1002, 'body.link.duration');
-  });
+  it.each(['P0D', 'P366D', 'P1W', '1D', 'P1.5D', 'PT0H', 'PT0M', 'P', 'p1d x', 5])(
+    'refuses duration %j with 1002 naming body.link.duration',
+    async (duration) => {
+      expectInputError(await sb.post(PATH.link, linkBody({ link: { duration } })), 1002, 'body.link.duration');
+    },
+  );
 
   it.each(['P1D', 'P365D', 'PT1H', 'PT90M', 'PT1M'])('accepts duration %s', async (duration) => {
     const res = await sb.post(PATH.link, linkBody({ link: { duration } }));
@@ -212,12 +219,13 @@ describe('checkout tokenize (docs/api.md, "Validation")', () => {
 });
 
 describe('GET parameters (docs/api.md, "Authentication and isolation")', () => {
-  it.each(['/gateway/v3/paymentlinks/00000000-0000-4000-8000-000000000000', '/Gateway/v3/Checkouts/00000000-0000-4000-8000-000000000000', '/gateway/v3/payments/00000000-0000-4000-8000-000000000000'])(
-    'answers GET %s without businessId with 400, 1004 naming businessId',
-    async (path) => {
-      expectInputError(await sb.get(path), 1004, 'businessId');
-    },
-  );
+  it.each([
+    '/gateway/v3/paymentlinks/00000000-0000-4000-8000-000000000000',
+    '/Gateway/v3/Checkouts/00000000-0000-4000-8000-000000000000',
+    '/gateway/v3/payments/00000000-0000-4000-8000-000000000000',
+  ])('answers GET %s without businessId with 400, 1004 naming businessId', async (path) => {
+    expectInputError(await sb.get(path), 1004, 'businessId');
+  });
 
   it('answers a payment lookup by trackingCode without trackingCode with -1, 1004', async () => {
     expectInputError(await sb.get('/gateway/v3/payments?businessId=conf-biz'), 1004, 'trackingCode');

@@ -135,18 +135,24 @@ describe('wrong types in a token creation', () => {
 describe('wrong types in capture, cancel and refund', () => {
   it.each(['capture', 'refund'])('answers %s with body.transaction.amount "abc" with 400, -1', async (operation) => {
     const payment = await sb.post('/gateway/v3/payments', paymentBody({ action: operation === 'capture' ? 'authorize' : 'payment' }));
-    const res = await sb.post(`/gateway/v3/payments/${payment.body.body.id}/${operation}`, { header: { businessId: 'conf-biz' }, body: { transaction: { amount: 'abc' } } });
+    const res = await sb.post(`/gateway/v3/payments/${payment.body.body.id}/${operation}`, {
+      header: { businessId: 'conf-biz' },
+      body: { transaction: { amount: 'abc' } },
+    });
     expectError(res, { result: -1, status: 400, path: 'body.transaction.amount' });
   });
 
-  it.each(['[]', '"x"', '{"header": 5}', '{"header": {"businessId": "conf-biz"}, "body": "x"}', '{"header": {"businessId": "conf-biz"}, "body": {"transaction": 7}}'])(
-    'answers a refund with the body %s with 400, -1',
-    async (raw) => {
-      const payment = await sb.post('/gateway/v3/payments', paymentBody());
-      const res = await sb.post(`/gateway/v3/payments/${payment.body.body.id}/refund`, raw);
-      expectError(res, { result: -1, status: 400 });
-    },
-  );
+  it.each([
+    '[]',
+    '"x"',
+    '{"header": 5}',
+    '{"header": {"businessId": "conf-biz"}, "body": "x"}',
+    '{"header": {"businessId": "conf-biz"}, "body": {"transaction": 7}}',
+  ])('answers a refund with the body %s with 400, -1', async (raw) => {
+    const payment = await sb.post('/gateway/v3/payments', paymentBody());
+    const res = await sb.post(`/gateway/v3/payments/${payment.body.body.id}/refund`, raw);
+    expectError(res, { result: -1, status: 400 });
+  });
 
   it('answers a link cancel with a body that is not an object with 400, -1', async () => {
     const created = await sb.post('/Gateway/v3/Paymentlinks', linkBody());

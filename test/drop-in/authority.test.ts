@@ -72,7 +72,9 @@ describe('the local certificate authority', () => {
       writeFileSync(ca, authority.cert);
       const good = join(dir, 'good.pem');
       writeFileSync(good, serverCertificate(authority).cert.split('-----END CERTIFICATE-----')[0] + '-----END CERTIFICATE-----\n');
-      expect(execFileSync('openssl', ['verify', '-CAfile', ca, '-verify_hostname', 'stagconnect.acehubpaymentservices.com', good], { encoding: 'utf8' })).toContain(': OK');
+      expect(
+        execFileSync('openssl', ['verify', '-CAfile', ca, '-verify_hostname', 'stagconnect.acehubpaymentservices.com', good], { encoding: 'utf8' }),
+      ).toContain(': OK');
       const bad = join(dir, 'bad.pem');
       writeFileSync(bad, issueLeaf(authority, ['example.com']).cert);
       const run = spawnSync('openssl', ['verify', '-CAfile', ca, bad], { encoding: 'utf8' });

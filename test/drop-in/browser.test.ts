@@ -15,10 +15,9 @@ import { dropInEnv } from '../../src/cli/commands/env.js';
 import { chromiumPath, hasChromium } from '../helpers/browser.js';
 import { fetchThrough } from '../helpers/proxy-client.js';
 
-
 const STAGING = 'https://stagconnect.acehubpaymentservices.com';
 
-describe.skipIf(!hasChromium)('Chromium through the proxy, at the provider\'s addresses', () => {
+describe.skipIf(!hasChromium)("Chromium through the proxy, at the provider's addresses", () => {
   let dir: string;
   let running: RunningSandbox;
   let browser: Browser;
@@ -41,7 +40,15 @@ describe.skipIf(!hasChromium)('Chromium through the proxy, at the provider\'s ad
     browser = await playwright.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', '--no-first-run', ...env.chromium.args],
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+        '--no-first-run',
+        ...env.chromium.args,
+      ],
     });
   });
   afterAll(async () => {

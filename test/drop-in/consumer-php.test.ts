@@ -15,7 +15,7 @@ if (!hasPhpunit && ci) throw new Error('phpunit and php-guzzlehttp-guzzle are re
 if (!hasPhpunit) console.warn('SKIPPED: phpunit or php-guzzlehttp-guzzle is not installed here; test/consumer-php did not run');
 const runs = phpAvailable() && hasPhpunit;
 
-describe.runIf(runs)('test/consumer-php: a PHP shop\'s PHPUnit suite against the hard-coded staging host', () => {
+describe.runIf(runs)("test/consumer-php: a PHP shop's PHPUnit suite against the hard-coded staging host", () => {
   let sandbox: ProxySandbox;
   beforeAll(async () => {
     sandbox = await startProxySandbox();

@@ -45,7 +45,7 @@ describe('paylink doctor', () => {
     expect(report.ok).toBe(false);
   });
 
-  it.runIf(hasCurl)('passes curl, PHP and Node in a shell with paylink env\'s variables', async () => {
+  it.runIf(hasCurl)("passes curl, PHP and Node in a shell with paylink env's variables", async () => {
     const env = await sandbox.env();
     const run = await runCli(['doctor', '--json'], { cwd: sandbox.dir, env: env.variables });
     expect(run.code, run.stdout + run.stderr).toBe(0);

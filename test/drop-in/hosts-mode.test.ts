@@ -14,7 +14,10 @@ import { authorityFiles } from '../../src/sandbox/drop-in/authority.js';
 
 const linkBody = JSON.stringify({
   header: { businessId: 'hosts-biz' },
-  body: { transaction: { amount: 4, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'hosts-mode-1' }, link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' } },
+  body: {
+    transaction: { amount: 4, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'hosts-mode-1' },
+    link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' },
+  },
 });
 
 function post(url: string, host: string, ca?: string): Promise<{ status: number; body: any }> {
@@ -22,7 +25,14 @@ function post(url: string, host: string, ca?: string): Promise<{ status: number;
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(
-      { host: '127.0.0.1', port: target.port, path: target.pathname, method: 'POST', headers: { host, 'content-type': 'application/json' }, ...(ca ? { ca, servername: host.replace(/:\d+$/, '') } : {}) },
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json' },
+        ...(ca ? { ca, servername: host.replace(/:\d+$/, '') } : {}),
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -49,14 +59,14 @@ describe('hosts mode', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers Host: stagconnect... on a plain listener with the provider\'s addresses, keeping the port', async () => {
+  it("answers Host: stagconnect... on a plain listener with the provider's addresses, keeping the port", async () => {
     const port = new URL(plain.url).port;
     const created = await post(`${plain.url}/gateway/v3/paymentlinks`, `stagconnect.acehubpaymentservices.com:${port}`);
     expect(created.status).toBe(200);
     expect(created.body.body.link.redirect.url).toBe(`http://stag.checkout-web.dta.payvision.app:${port}/paymentlinks/${created.body.body.link.linkId}`);
   });
 
-  it('serves the authority\'s certificate for the provider hosts with --https, trusted with its certificate only', async () => {
+  it("serves the authority's certificate for the provider hosts with --https, trusted with its certificate only", async () => {
     const port = new URL(secure.url).port;
     const ca = readFileSync(secure.authorityFile!, 'utf8');
     expect(secure.certificate).toBe(ca);

@@ -17,7 +17,10 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const hasPodman = spawnSync('podman', ['--version']).status === 0;
 if (!hasPodman && ci) throw new Error('podman is required under CI (.ci/run installs podman)');
-if (!hasPodman) console.warn(`\n${'!'.repeat(78)}\n  podman not found: the image test (Dockerfile) is SKIPPED. Install it with: sudo apt-get install -y podman runc\n${'!'.repeat(78)}\n`);
+if (!hasPodman)
+  console.warn(
+    `\n${'!'.repeat(78)}\n  podman not found: the image test (Dockerfile) is SKIPPED. Install it with: sudo apt-get install -y podman runc\n${'!'.repeat(78)}\n`,
+  );
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -47,7 +50,11 @@ describe.runIf(hasPodman)('the Dockerfile, built and run with podman', () => {
   let env: NodeJS.ProcessEnv;
 
   function podman(args: string[], timeout = 300_000): SpawnSyncReturns<string> {
-    return spawnSync('podman', ['--root', join(work, 'storage'), '--runroot', join(work, 'run'), '--storage-driver', 'vfs', ...args], { env, encoding: 'utf8', timeout });
+    return spawnSync('podman', ['--root', join(work, 'storage'), '--runroot', join(work, 'run'), '--storage-driver', 'vfs', ...args], {
+      env,
+      encoding: 'utf8',
+      timeout,
+    });
   }
   function ok(args: string[], timeout?: number): string {
     const run = podman(args, timeout);
@@ -70,7 +77,10 @@ describe.runIf(hasPodman)('the Dockerfile, built and run with podman', () => {
     // The base: this machine's node and the libraries it links, nothing else (no shell).
     const root = join(work, 'base');
     const node = realpathSync(process.execPath);
-    const libs = spawnSync('ldd', [node], { encoding: 'utf8' }).stdout.split('\n').map((l) => /(\/\S+) \(0x/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
+    const libs = spawnSync('ldd', [node], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .map((l) => /(\/\S+) \(0x/.exec(l)?.[1])
+      .filter((p): p is string => p !== undefined);
     for (const file of [node, ...libs]) {
       mkdirSync(join(root, dirname(file)), { recursive: true });
       cpSync(realpathSync(file), join(root, file));
@@ -112,7 +122,13 @@ describe.runIf(hasPodman)('the Dockerfile, built and run with podman', () => {
   const health = (): boolean => podman(['healthcheck', 'run', container], 30_000).status === 0;
   const answers = async (): Promise<boolean> => {
     try {
-      return (await fetch(`http://127.0.0.1:${port}/checkout/${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}/checkout-library.js`, { method: 'HEAD' })).status === 200;
+      return (
+        (
+          await fetch(`http://127.0.0.1:${port}/checkout/${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}/checkout-library.js`, {
+            method: 'HEAD',
+          })
+        ).status === 200
+      );
     } catch {
       return false;
     }
@@ -126,13 +142,38 @@ describe.runIf(hasPodman)('the Dockerfile, built and run with podman', () => {
   });
 
   it('keeps a payment link across a container restart on a named volume, healthy each time', async () => {
-    ok(['run', '-d', '--name', container, '--network', 'host', '-v', `${volume}:/data`, '-e', `PAYLINK_HEALTH_URL=http://127.0.0.1:${port}`, tag, 'sandbox', '--host', '127.0.0.1', '--port', String(port), '--db', '/data/sandbox.db']);
+    ok([
+      'run',
+      '-d',
+      '--name',
+      container,
+      '--network',
+      'host',
+      '-v',
+      `${volume}:/data`,
+      '-e',
+      `PAYLINK_HEALTH_URL=http://127.0.0.1:${port}`,
+      tag,
+      'sandbox',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--db',
+      '/data/sandbox.db',
+    ]);
     await until(answers, 60_000, 'the sandbox in the container');
     await until(health, 30_000, 'the health check');
     const created = await fetch(`http://127.0.0.1:${port}/gateway/v3/paymentlinks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ header: { businessId: 'image-biz' }, body: { transaction: { amount: 3, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'image-test-1' }, link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' } } }),
+      body: JSON.stringify({
+        header: { businessId: 'image-biz' },
+        body: {
+          transaction: { amount: 3, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'image-test-1' },
+          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' },
+        },
+      }),
     });
     const linkId = ((await created.json()) as any).body.link.linkId as string;
     ok(['restart', container], 120_000);

@@ -32,7 +32,13 @@ describe("the authority's private key", () => {
     for (let i = 0; i + 24 <= body.length; i += 12) keyParts.push(body.slice(i, i + 24));
     const ca = readFileSync(running.authorityFile!, 'utf8');
     await fetchThrough(running.proxyUrl!, ca, 'https://stagconnect.acehubpaymentservices.com/gateway/v3/paymentlinks', {
-      body: { header: { businessId: 'key-biz' }, body: { transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'key-test-1' }, link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' } } },
+      body: {
+        header: { businessId: 'key-biz' },
+        body: {
+          transaction: { amount: 1, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'key-test-1' },
+          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://shop.example/r' },
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -57,11 +63,15 @@ describe("the authority's private key", () => {
     const direct = async (path: string, init?: RequestInit) => {
       const { request } = await import('node:https');
       return new Promise<string>((resolve, reject) => {
-        const req = request(`${running.url}${path}`, { method: init?.method ?? 'GET', ca, headers: init?.body ? { 'content-type': 'application/json' } : {} }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve(text));
-        });
+        const req = request(
+          `${running.url}${path}`,
+          { method: init?.method ?? 'GET', ca, headers: init?.body ? { 'content-type': 'application/json' } : {} },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve(text));
+          },
+        );
         req.on('error', reject);
         req.end(init?.body as string | undefined);
       });

@@ -18,7 +18,7 @@ describe.runIf(hasPhp)('legacy PHP code with the staging host hard-coded, under 
   });
   afterAll(async () => sandbox?.stop());
 
-  it('names the proxy, a bundle with the system authorities plus paylink\'s, a PHP ini folder and the Chromium pin', async () => {
+  it("names the proxy, a bundle with the system authorities plus paylink's, a PHP ini folder and the Chromium pin", async () => {
     const env = await sandbox.env();
     expect(env.variables.https_proxy).toBe(sandbox.entry.proxy);
     expect(env.variables.HTTPS_PROXY).toBe(sandbox.entry.proxy);

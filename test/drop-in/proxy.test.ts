@@ -43,7 +43,7 @@ describe('paylink sandbox --proxy', () => {
     expect(running.authorityFile).toBe(join(dir, 'paylink', 'ca', 'ca.pem'));
   });
 
-  it('answers the staging API over TLS and hands out the provider\'s addresses', async () => {
+  it("answers the staging API over TLS and hands out the provider's addresses", async () => {
     const created = await fetchThrough(running.proxyUrl!, ca, `${STAGING}/gateway/v3/paymentlinks`, { body: linkRequest() });
     expect(created.status).toBe(200);
     const link = created.body.body.link;
@@ -57,8 +57,12 @@ describe('paylink sandbox --proxy', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
   });
 
-  it('leaves the sandbox\'s own addresses as they were for requests that did not use a provider host', async () => {
-    const created = await fetch(`${running.url}/gateway/v3/paymentlinks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(linkRequest()) });
+  it("leaves the sandbox's own addresses as they were for requests that did not use a provider host", async () => {
+    const created = await fetch(`${running.url}/gateway/v3/paymentlinks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(linkRequest()),
+    });
     const body = (await created.json()) as any;
     expect(body.body.link.redirect.url).toBe(`${running.url}/gateway/v3/web/paymentlinks/${body.body.link.linkId}`);
   });
@@ -90,12 +94,15 @@ describe('paylink sandbox --proxy', () => {
     });
     afterAll(() => new Promise<void>((resolve) => counter.close(() => resolve())));
 
-    it.each(['example.com:443', 'made-up-shop.invalid:443', 'stagconnect.acehubpaymentservices.com.evil.test:443'])('refuses CONNECT %s with a 403 that says why', async (target) => {
-      const answer = await connectThrough(running.proxyUrl!, target);
-      expect(answer.status).toBe(403);
-      expect(answer.text).toContain(`paylink proxy refused ${target}`);
-      expect(answer.text).toContain('never connects anywhere else');
-    });
+    it.each(['example.com:443', 'made-up-shop.invalid:443', 'stagconnect.acehubpaymentservices.com.evil.test:443'])(
+      'refuses CONNECT %s with a 403 that says why',
+      async (target) => {
+        const answer = await connectThrough(running.proxyUrl!, target);
+        expect(answer.status).toBe(403);
+        expect(answer.text).toContain(`paylink proxy refused ${target}`);
+        expect(answer.text).toContain('never connects anywhere else');
+      },
+    );
 
     it('refuses an IP address, by CONNECT and by absolute URI, and never connects to it', async () => {
       const tunnel = await connectThrough(running.proxyUrl!, `127.0.0.1:${counterPort}`);

@@ -67,7 +67,8 @@ describe.skipIf(!hasChromium)('trusts-the-redirect in Chromium', () => {
       await payLink('e2e-reading', `${reading.url}/return`);
       expect((await sb.post('/__sandbox/clock', { advance: '2m' })).status).toBe(200);
 
-      const findings = async (biz: string) => (await sb.get(`/__sandbox/advice?businessId=${biz}`)).body.body.findings.filter((f: { check: string }) => f.check === 'trusts-the-redirect');
+      const findings = async (biz: string) =>
+        (await sb.get(`/__sandbox/advice?businessId=${biz}`)).body.body.findings.filter((f: { check: string }) => f.check === 'trusts-the-redirect');
       const [finding, ...more] = await findings('e2e-trusting');
       expect(more).toEqual([]);
       expect(finding.resource).toEqual({ kind: 'link', id: trusted.linkId });

@@ -76,7 +76,10 @@ describe.runIf(hasChromium)('the bank and wallet simulator pages', () => {
           expect(await page.getAttribute('body', 'data-paylink-state')).toBe('form');
           const seen = await looks(page);
           // The hosted pages' own stylesheet, not a copy inlined in the page.
-          expect(seen.stylesheets.some((href) => href.endsWith('/gateway/v3/web/assets/hosted.css')), seen.stylesheets.join(', ')).toBe(true);
+          expect(
+            seen.stylesheets.some((href) => href.endsWith('/gateway/v3/web/assets/hosted.css')),
+            seen.stylesheets.join(', '),
+          ).toBe(true);
           expect(seen.inlineStyles).toBe(0);
           expect(seen.bodyFont).toContain('Source Sans Pro');
           expect(seen.bodyBackground).toBe('rgb(246, 247, 251)');

@@ -17,12 +17,23 @@ const root = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'paylink-consumer-'));
 const project = join(dir, 'consumer');
 
-function run(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number; output: string; stdout: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string; stdout: string }> {
   return new Promise((resolve) => {
     execFile(
       command,
       args,
-      { cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env } },
+      {
+        cwd,
+        timeout: timeoutMs,
+        maxBuffer: 32 * 1024 * 1024,
+        env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}\n${stderr}`, stdout }),
     );
   });
@@ -79,9 +90,13 @@ describe('the consumer project, on the packed package', () => {
     expect(result.output).toMatch(/# pass 2/);
   }, 200_000);
 
-  it.skipIf(!hasChromium)('passes its Playwright Test spec on Debian Chromium (approved, declined, 3-D Secure and save card, page and iframe)', async () => {
-    const result = await run(npm, ['run', 'test:playwright'], project, 300_000, { CHROMIUM_PATH: chromiumPath });
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/4 passed/);
-  }, 320_000);
+  it.skipIf(!hasChromium)(
+    'passes its Playwright Test spec on Debian Chromium (approved, declined, 3-D Secure and save card, page and iframe)',
+    async () => {
+      const result = await run(npm, ['run', 'test:playwright'], project, 300_000, { CHROMIUM_PATH: chromiumPath });
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(/4 passed/);
+    },
+    320_000,
+  );
 });

@@ -83,7 +83,10 @@ describe.runIf(hasChromium)('dashboard in Chromium', () => {
 
       const link = await sb.post('/gateway/v3/paymentlinks', {
         header: { businessId: 'e2e' },
-        body: { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: `e2e-open-${Date.now()}` }, link: { brandIds: [1010], returnUrl: 'https://merchant.example/r' } },
+        body: {
+          transaction: { amount: 3, currencyCode: 'EUR', trackingCode: `e2e-open-${Date.now()}` },
+          link: { brandIds: [1010], returnUrl: 'https://merchant.example/r' },
+        },
       });
       const linkId = link.body.body.link.linkId as string;
       await page.goto(`${sb.url}/__sandbox/dashboard/links/${linkId}`);

@@ -151,7 +151,12 @@ describe.skipIf(!hasChromium)('the hosted page in Chromium', () => {
       styles: {
         autoHeight: true,
         imageUrl: `${chromium.merchant.url}/logo.png`,
-        generalStyles: { fontFamily: 'Georgia, serif', fontFamilyUrl: `${chromium.merchant.url}/font.css`, backgroundColor: '#fdf6e3', primaryThemeColor: '#6c71c4' },
+        generalStyles: {
+          fontFamily: 'Georgia, serif',
+          fontFamilyUrl: `${chromium.merchant.url}/font.css`,
+          backgroundColor: '#fdf6e3',
+          primaryThemeColor: '#6c71c4',
+        },
         formStyles: { borderRadius: '9px', fontSize: '15px' },
         paymentButtonStyles: { backgroundColor: 'rgb(200, 0, 0)', fontColor: '#ffff00', borderRadius: '12px' },
       },

@@ -81,7 +81,13 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(options.styles.paymentButtonStyles.fontColor).toBe('#123456');
     expect(options.styles.generalStyles.backgroundColor).toBe('#ffeecc');
     // Defaults for everything not given (docs/api.md).
-    expect(options.styles.formStyles).toEqual({ backgroundFormColor: '#ffffff', backgroundFormContainerColor: '#ffffff', fontSize: '14px', borderWidth: '1px', borderRadius: '2px' });
+    expect(options.styles.formStyles).toEqual({
+      backgroundFormColor: '#ffffff',
+      backgroundFormContainerColor: '#ffffff',
+      fontSize: '14px',
+      borderWidth: '1px',
+      borderRadius: '2px',
+    });
     expect(options.styles.generalStyles.successThemeColor).toBe('#35ba6d');
     expect(options.styles.generalStyles.fontFamily).toBe('Source Sans Pro, Arial, Verdana');
     expect(options.styles.paymentButtonStyles.backgroundColor).toBe('#8ec03f');
@@ -91,7 +97,11 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     // the base URL stays with the merchant page.
     expect(options.language).toBe('nl');
     expect(options.baseUrl).toBeUndefined();
-    expect(await page.$eval('#link iframe', (el) => [el.getAttribute('name'), el.getAttribute('width'), el.getAttribute('height')])).toEqual(['PaymentLink', '400px', '300px']);
+    expect(await page.$eval('#link iframe', (el) => [el.getAttribute('name'), el.getAttribute('width'), el.getAttribute('height')])).toEqual([
+      'PaymentLink',
+      '400px',
+      '300px',
+    ]);
 
     expect(await iframeStyle(page, 'link', 'visibility')).toBe('hidden');
     expect(await iframeStyle(page, 'link', 'width')).toBe('400px');
@@ -167,7 +177,10 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(page.url()).toBe(before);
     expect(await page.evaluate(() => (window as any).hacked)).toBeUndefined();
     merchant.pages.set('/thanks', '<!doctype html><title>thanks</title><p>Thank you</p>');
-    await Promise.all([page.waitForURL(`${merchant.url}/thanks?linkId=r&id=p-1`), frame.evaluate((url) => (window as any).post({ redirect: url }), `${merchant.url}/thanks?linkId=r&id=p-1`)]);
+    await Promise.all([
+      page.waitForURL(`${merchant.url}/thanks?linkId=r&id=p-1`),
+      frame.evaluate((url) => (window as any).post({ redirect: url }), `${merchant.url}/thanks?linkId=r&id=p-1`),
+    ]);
     expect(page.url()).toBe(`${merchant.url}/thanks?linkId=r&id=p-1`);
     await page.context().close();
   });
@@ -258,7 +271,9 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
     expect(options.styles.imageUrl).toBe('');
     expect(options.showDeclineButton).toBe(true);
     const errors = logs.filter((l) => l.type === 'error').map((l) => l.text);
-    expect(errors).toContainEqual(expect.stringContaining('PaymentLink: styles.formStyles.fontSize must be a length with a unit: em, ex, %, px, cm, mm, in, pt or pc'));
+    expect(errors).toContainEqual(
+      expect.stringContaining('PaymentLink: styles.formStyles.fontSize must be a length with a unit: em, ex, %, px, cm, mm, in, pt or pc'),
+    );
     expect(errors).toContainEqual(expect.stringContaining('styles.formStyles.borderWidth'));
     expect(errors).toContainEqual(expect.stringContaining('styles.paymentButtonStyles.fontSize'));
     expect(errors).toContainEqual(expect.stringContaining('styles.iframe.height'));
@@ -272,7 +287,9 @@ describe.skipIf(!hasChromium)('the library side of the iframe protocol', () => {
   it('warns when live is true on a script served by a sandbox, and targets that sandbox by default', async () => {
     const { page, logs } = await open(`window.embed = new Checkout('co-9', 'checkout', { live: true });`);
     expect(await page.evaluate(() => (window as any).embed.url)).toBe(`${sb.url}/gateway/v3/web/checkouts/co-9`);
-    expect(logs.filter((l) => l.type === 'warning').map((l) => l.text)).toContainEqual(expect.stringContaining('Checkout: live is true, but this script was served by a paylink sandbox'));
+    expect(logs.filter((l) => l.type === 'warning').map((l) => l.text)).toContainEqual(
+      expect.stringContaining('Checkout: live is true, but this script was served by a paylink sandbox'),
+    );
     const quiet = await open(`window.embed = new PaymentLink('l-9', 'link');`);
     expect(await quiet.page.evaluate(() => (window as any).embed.url)).toBe(`${sb.url}/gateway/v3/web/paymentlinks/l-9`);
     expect(quiet.logs.filter((l) => l.type === 'warning')).toEqual([]);

@@ -18,7 +18,10 @@ function sri(text: string): string {
 }
 
 describe('serving the browser library', () => {
-  for (const [kind, globalName] of [['paymentlink', 'PaymentLink'], ['checkout', 'Checkout']] as const) {
+  for (const [kind, globalName] of [
+    ['paymentlink', 'PaymentLink'],
+    ['checkout', 'Checkout'],
+  ] as const) {
     it(`serves /${kind}/{version}/${kind}-library.js with long-lived caching, a script type and CORS`, async () => {
       const res = await fetch(`${sb.url}/${kind}/${LIBRARY_VERSION}/${kind}-library.js`);
       expect(res.status).toBe(200);
@@ -63,10 +66,15 @@ describe('serving the browser library', () => {
         done();
       },
     });
-    const running = await runSandbox({ port: '0', host: '127.0.0.1', db: ':memory:' }, new Ui({ stdout: sink, stderr: new Writable({ write: (_c, _e, d) => d() }) }));
+    const running = await runSandbox(
+      { port: '0', host: '127.0.0.1', db: ':memory:' },
+      new Ui({ stdout: sink, stderr: new Writable({ write: (_c, _e, d) => d() }) }),
+    );
     try {
       const text = await (await fetch(`${running.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js`)).text();
-      expect(out).toContain(`<script src="${running.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js" integrity="${sri(text)}" crossorigin="anonymous"></script>`);
+      expect(out).toContain(
+        `<script src="${running.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js" integrity="${sri(text)}" crossorigin="anonymous"></script>`,
+      );
       const checkout = await (await fetch(`${running.url}/checkout/${LIBRARY_VERSION}/checkout-library.js`)).text();
       expect(out).toContain(`integrity="${sri(checkout)}"`);
       // A pasted tag breaks when the port changes: the banner says so beside the tags.
@@ -83,7 +91,9 @@ describe('serving the browser library', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
-    expect(html).toContain(`<script src="${sb.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js" integrity="${libraryIntegrity(sb.url, 'paymentlink')}" crossorigin="anonymous"></script>`);
+    expect(html).toContain(
+      `<script src="${sb.url}/paymentlink/${LIBRARY_VERSION}/paymentlink-library.js" integrity="${libraryIntegrity(sb.url, 'paymentlink')}" crossorigin="anonymous"></script>`,
+    );
     expect(html).toContain(`&quot;${linkId}&quot;`);
 
     const checkout = await sb.post('/gateway/v3/checkouts', checkoutRequest());

@@ -16,7 +16,8 @@ let browser: Browser;
 let merchant: LocalSite;
 let counter = 0;
 
-const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#c2185b"/><text x="10" y="27" fill="#fff" font-size="20">ACME</text></svg>';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#c2185b"/><text x="10" y="27" fill="#fff" font-size="20">ACME</text></svg>';
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -135,7 +136,14 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
         fontSize: css('input[name=cardNumber]').fontSize,
         inputRadius: css('input[name=cardNumber]').borderTopLeftRadius,
         panelBackground: css('.pl-panel').backgroundColor,
-        pay: { background: pay.backgroundColor, color: pay.color, fontSize: pay.fontSize, radius: pay.borderTopLeftRadius, borderWidth: pay.borderTopWidth, borderColor: pay.borderTopColor },
+        pay: {
+          background: pay.backgroundColor,
+          color: pay.color,
+          fontSize: pay.fontSize,
+          radius: pay.borderTopLeftRadius,
+          borderWidth: pay.borderTopWidth,
+          borderColor: pay.borderTopColor,
+        },
         logo: logo ? { src: logo.src, shown: getComputedStyle(logo).display !== 'none', width: logo.naturalWidth } : null,
         decline: document.querySelector('#pl-decline') ? getComputedStyle(document.querySelector('#pl-decline')!).display : 'absent',
       };
@@ -144,7 +152,14 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
     expect(inside.fontSize).toBe('18px');
     expect(inside.inputRadius).toBe('9px');
     expect(inside.panelBackground).toBe('rgb(250, 250, 250)');
-    expect(inside.pay).toEqual({ background: 'rgb(194, 24, 91)', color: 'rgb(255, 235, 59)', fontSize: '20px', radius: '14px', borderWidth: '3px', borderColor: 'rgb(136, 14, 79)' });
+    expect(inside.pay).toEqual({
+      background: 'rgb(194, 24, 91)',
+      color: 'rgb(255, 235, 59)',
+      fontSize: '20px',
+      radius: '14px',
+      borderWidth: '3px',
+      borderColor: 'rgb(136, 14, 79)',
+    });
     expect(inside.logo?.src).toBe(`${merchant.url}/logo.svg`);
     expect(inside.logo?.shown).toBe(true);
     expect(['none', 'absent']).toContain(inside.decline);
@@ -177,9 +192,12 @@ describe.skipIf(!hasChromium)('the browser library with the real hosted pages', 
   it('pays an embedded checkout next to a link and lands on returnUrl with the checkoutId', async () => {
     const linkId = await createLink(sb);
     const checkoutId = await createCheckout();
-    const page = await open(sb, `
+    const page = await open(
+      sb,
+      `
       new PaymentLink(${JSON.stringify(linkId)}, 'link').render();
-      new Checkout(${JSON.stringify(checkoutId)}, 'checkout', { styles: { paymentButtonStyles: { backgroundColor: '#00695c' } } }).render();`);
+      new Checkout(${JSON.stringify(checkoutId)}, 'checkout', { styles: { paymentButtonStyles: { backgroundColor: '#00695c' } } }).render();`,
+    );
     const frame = await frameIn(page, 'checkout');
     await expect.poll(() => visibility(page, 'checkout'), { timeout: 10_000 }).toBe('visible');
     await expect.poll(() => visibility(page, 'link'), { timeout: 10_000 }).toBe('visible');

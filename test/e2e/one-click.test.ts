@@ -16,12 +16,15 @@ describe.skipIf(!hasChromium)('a one-click checkout in Chromium', () => {
   const chromium = useChromiumAndMerchant();
 
   async function saveToken(number: string, customerId: string): Promise<string> {
-    const res = await sb.post('/gateway/v3/tokens', { header: { businessId: 'biz-1' }, body: { card: { number, cvv: '123', expiryMonth: '12', expiryYear: YEAR }, customer: { customerId } } });
+    const res = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: 'biz-1' },
+      body: { card: { number, cvv: '123', expiryMonth: '12', expiryYear: YEAR }, customer: { customerId } },
+    });
     expect(res.body.result, res.text).toBe(0);
     return res.body.body.token as string;
   }
 
-  it('offers the customer\'s saved cards with the CVV only, and paying with the second one makes a token payment', async () => {
+  it("offers the customer's saved cards with the CVV only, and paying with the second one makes a token payment", async () => {
     const customerId = uniqueCode('e2e-cust');
     await saveToken('4111111111111111', customerId);
     const mastercard = await saveToken('5555555555554444', customerId);
@@ -35,7 +38,10 @@ describe.skipIf(!hasChromium)('a one-click checkout in Chromium', () => {
     await page.goto(redirect.url);
     expect(await page.getAttribute('body', 'data-paylink-state')).toBe('form');
     const labels = await page.locator('#pl-saved-form label.pl-check').allTextContents();
-    expect(labels.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([expect.stringMatching(/^VISA •••• 1111 /), expect.stringMatching(/^MasterCard •••• 4444 /)]);
+    expect(labels.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([
+      expect.stringMatching(/^VISA •••• 1111 /),
+      expect.stringMatching(/^MasterCard •••• 4444 /),
+    ]);
     // The new-card form is still there beside them.
     expect(await page.locator('#pl-card-form #pl-cardNumber').count()).toBe(1);
     await page.screenshot({ path: join(artifactsDir(), 'hosted-one-click.png'), fullPage: true });

@@ -26,7 +26,10 @@ afterAll(async () => {
 async function createLink(): Promise<string> {
   const created = await sb.post('/gateway/v3/paymentlinks', {
     header: { businessId: BIZ },
-    body: { transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: uniqueCode('phone') }, link: { brandIds: [1010, 1020], returnUrl: 'http://127.0.0.1:9/return' } },
+    body: {
+      transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: uniqueCode('phone') },
+      link: { brandIds: [1010, 1020], returnUrl: 'http://127.0.0.1:9/return' },
+    },
   });
   return created.body.body.link.linkId as string;
 }
@@ -59,7 +62,10 @@ async function lowContrast(page: Page): Promise<LowContrast[]> {
     const parse = (value: string): Rgba => {
       const m = /rgba?\(([^)]+)\)/.exec(value);
       if (!m) return [0, 0, 0, 0];
-      const parts = m[1]!.split(/[,\s/]+/).filter(Boolean).map(Number);
+      const parts = m[1]!
+        .split(/[,\s/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [parts[0]!, parts[1]!, parts[2]!, parts.length > 3 ? parts[3]! : 1];
     };
     const over = (top: Rgba, bottom: Rgba): Rgba => {
@@ -87,16 +93,27 @@ async function lowContrast(page: Page): Promise<LowContrast[]> {
       return (hi! + 0.05) / (lo! + 0.05);
     };
     const css = (c: Rgba) => `rgb(${c.slice(0, 3).map(Math.round).join(', ')})`;
-    const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
     const visible = (el: Element) => {
       const style = getComputedStyle(el);
       const box = el.getBoundingClientRect();
-      return style.visibility === 'visible' && style.display !== 'none' && box.width > 1 && box.height > 1 && el.closest('details:not([open]) > :not(summary)') === null;
+      return (
+        style.visibility === 'visible' &&
+        style.display !== 'none' &&
+        box.width > 1 &&
+        box.height > 1 &&
+        el.closest('details:not([open]) > :not(summary)') === null
+      );
     };
     const found: Array<{ what: string; text: string; color: string; background: string; ratio: number }> = [];
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
       if (['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName) || !visible(el)) continue;
-      const ownText = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+      const ownText = Array.from(el.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
       const checks: Array<{ text: string; color: Rgba }> = [];
       if (ownText) checks.push({ text: ownText, color: parse(getComputedStyle(el).color) });
       if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.placeholder && !el.value) {
@@ -108,7 +125,8 @@ async function lowContrast(page: Page): Promise<LowContrast[]> {
         const value = ratio(fg, background);
         // The Pay button in the library's documented defaults (paymentButtonStyles): kept on purpose.
         const payDefaults = el.closest('.pl-pay') !== null && css(fg) === 'rgb(255, 255, 255)' && css(background) === 'rgb(142, 192, 63)';
-        if (value < 4.5 && !payDefaults) found.push({ what: describe(el), text: check.text.slice(0, 40), color: css(fg), background: css(background), ratio: Math.round(value * 100) / 100 });
+        if (value < 4.5 && !payDefaults)
+          found.push({ what: describe(el), text: check.text.slice(0, 40), color: css(fg), background: css(background), ratio: Math.round(value * 100) / 100 });
       }
     }
     return found;
@@ -131,7 +149,11 @@ describe.runIf(hasChromium)('the pages on a phone (390 px)', () => {
       expect(formTop, `the card form starts ${formTop} px down`).toBeLessThan(400);
       expect(await page.evaluate(() => (document.querySelector('#pl-banner') as HTMLDetailsElement).open)).toBe(false);
       const summary = page.locator('#pl-banner summary');
-      const line = await summary.evaluate((el) => ({ height: el.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(el).lineHeight), text: (el as HTMLElement).innerText }));
+      const line = await summary.evaluate((el) => ({
+        height: el.getBoundingClientRect().height,
+        lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+        text: (el as HTMLElement).innerText,
+      }));
       expect(line.height, `summary ${line.height} px high, line height ${line.lineHeight}`).toBeLessThan(line.lineHeight * 1.5);
       expect(line.text).toMatch(/tap to show/i);
       expect(await page.locator('.pl-card-pick').first().isVisible()).toBe(false);
@@ -200,9 +222,15 @@ describe.runIf(hasChromium)('the pages on a phone (390 px)', () => {
     await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
-      body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('phone-pay') }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' } },
+      body: {
+        transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('phone-pay') },
+        card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' },
+      },
     });
-    await sb.post('/gateway/v3/tokens', { header: { businessId: BIZ }, body: { card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' } } });
+    await sb.post('/gateway/v3/tokens', {
+      header: { businessId: BIZ },
+      body: { card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' } },
+    });
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     try {
@@ -224,7 +252,9 @@ describe.runIf(hasChromium)('the pages on a phone (390 px)', () => {
                 const content = (cell.firstElementChild ?? cell).getBoundingClientRect();
                 checked++;
                 if (content.left < 0 || content.right > width + 0.5 || content.width < 1) {
-                  problems.push(`${table.closest('section')?.id ?? 'table'} "${headers[index]}" cell "${cell.textContent!.trim().slice(0, 20)}" spans ${Math.round(content.left)}-${Math.round(content.right)} px`);
+                  problems.push(
+                    `${table.closest('section')?.id ?? 'table'} "${headers[index]}" cell "${cell.textContent!.trim().slice(0, 20)}" spans ${Math.round(content.left)}-${Math.round(content.right)} px`,
+                  );
                 }
               }
             }

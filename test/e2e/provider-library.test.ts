@@ -23,7 +23,8 @@ const STAGING = 'https://stagconnect.acehubpaymentservices.com';
 const LOGO_URL = 'https://cdn.shop.example/logo.svg';
 const YEAR = String(new Date().getUTCFullYear() + 3);
 const LIBRARY = readFileSync(createRequire(import.meta.url).resolve('@payvision/checkout-library/dist/checkout-library.js'), 'utf8');
-const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#6c71c4"/><text x="12" y="27" fill="#fff" font-size="20">SHOP</text></svg>';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#6c71c4"/><text x="12" y="27" fill="#fff" font-size="20">SHOP</text></svg>';
 
 interface Shop {
   url: string;
@@ -226,7 +227,9 @@ describe.skipIf(!hasChromium)("the provider's published checkout library (npm @p
     expect(frame.url()).toBe(`${STAGING}/gateway/v3/web/checkouts/${id}`);
     expect(await state(frame)).toBe('form');
     // The page's own stylesheet and script came through the staging host too (root-relative URLs).
-    expect(proxied).toEqual(expect.arrayContaining([`GET /gateway/v3/web/checkouts/${id}`, 'GET /gateway/v3/web/assets/hosted.js', 'GET /gateway/v3/web/assets/hosted.css']));
+    expect(proxied).toEqual(
+      expect.arrayContaining([`GET /gateway/v3/web/checkouts/${id}`, 'GET /gateway/v3/web/assets/hosted.js', 'GET /gateway/v3/web/assets/hosted.css']),
+    );
 
     const entries = await log(page);
     expect(entries[0]).toEqual({ type: 'load', visibility: 'hidden' });

@@ -20,7 +20,15 @@ describe.skipIf(!hasChromium)('card redirect payments in Chromium', () => {
     const res = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: BIZ },
-      body: { transaction: { amount: '24.95', currencyCode: 'EUR', brandId: 1010, trackingCode: uniqueCode('e2e-rp'), returnUrl: `${chromium.merchant.url}/return?order=9` } },
+      body: {
+        transaction: {
+          amount: '24.95',
+          currencyCode: 'EUR',
+          brandId: 1010,
+          trackingCode: uniqueCode('e2e-rp'),
+          returnUrl: `${chromium.merchant.url}/return?order=9`,
+        },
+      },
     });
     expect([res.status, res.body.result, res.body.body.redirect.method], res.text).toEqual([200, 2, 'GET']);
     return { id: res.body.body.id, url: res.body.body.redirect.url };

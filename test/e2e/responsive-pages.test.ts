@@ -24,7 +24,10 @@ afterAll(async () => {
 async function createLink(brandIds: number[]): Promise<string> {
   const created = await sb.post('/gateway/v3/paymentlinks', {
     header: { businessId: 'responsive' },
-    body: { transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: `resp-${Date.now()}-${Math.random()}` }, link: { brandIds, returnUrl: 'http://127.0.0.1:9/return' } },
+    body: {
+      transaction: { amount: 12.5, currencyCode: 'EUR', trackingCode: `resp-${Date.now()}-${Math.random()}` },
+      link: { brandIds, returnUrl: 'http://127.0.0.1:9/return' },
+    },
   });
   return created.body.body.link.linkId as string;
 }
@@ -54,7 +57,11 @@ describe.runIf(hasChromium)('pages at 1280 and 390 px', () => {
           expect(await group.isVisible()).toBe(true);
           // Nothing clipped or scrolled away inside a group: every card button shows.
           for (const card of await group.locator('.pl-card-pick').all()) expect(await card.isVisible()).toBe(true);
-          const clipped = await group.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].some((node) => node.scrollHeight > node.clientHeight + 1 && getComputedStyle(node).overflowY !== 'visible'));
+          const clipped = await group.evaluate((el) =>
+            [el, ...Array.from(el.querySelectorAll('*'))].some(
+              (node) => node.scrollHeight > node.clientHeight + 1 && getComputedStyle(node).overflowY !== 'visible',
+            ),
+          );
           expect(clipped).toBe(false);
         }
         const offered = await page.locator('.pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')));
@@ -82,7 +89,8 @@ describe.runIf(hasChromium)('pages at 1280 and 390 px', () => {
     const id = await createLink([1020]);
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
-    const numbers = (group: string) => page.locator(`[data-group="${group}"] .pl-card-pick`).evaluateAll((els) => els.map((el) => el.getAttribute('data-number')));
+    const numbers = (group: string) =>
+      page.locator(`[data-group="${group}"] .pl-card-pick`).evaluateAll((els) => els.map((el) => el.getAttribute('data-number')));
     try {
       await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
       expect(await numbers('approved')).toEqual(['5555555555554444']);
@@ -101,10 +109,16 @@ describe.runIf(hasChromium)('pages at 1280 and 390 px', () => {
     const page = await context.newPage();
     try {
       await page.goto(`${sb.url}/gateway/v3/web/paymentlinks/${id}`);
-      expect(await page.locator('[data-group="approved"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual(['3566002020360505']);
+      expect(await page.locator('[data-group="approved"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual([
+        '3566002020360505',
+      ]);
       // JCB has the common outcomes (approved, declined, 3-D Secure), not the failure cards.
-      expect(await page.locator('[data-group="declined"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual(['3566000000000000']);
-      expect(await page.locator('[data-group="failed"]').textContent()).toContain('No failed test card in a brand this page accepts (they are VISA, MasterCard, American Express)');
+      expect(await page.locator('[data-group="declined"] .pl-card-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-number')))).toEqual([
+        '3566000000000000',
+      ]);
+      expect(await page.locator('[data-group="failed"]').textContent()).toContain(
+        'No failed test card in a brand this page accepts (they are VISA, MasterCard, American Express)',
+      );
       await expectNoHorizontalOverflow(page, 'hosted page');
     } finally {
       await context.close();
@@ -114,7 +128,10 @@ describe.runIf(hasChromium)('pages at 1280 and 390 px', () => {
   for (const width of WIDTHS) {
     it(`fits the dashboard and the request log into ${width} px`, async () => {
       await createLink([1010]);
-      await sb.post('/gateway/v3/tokens', { header: { businessId: 'responsive' }, body: { card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' } } });
+      await sb.post('/gateway/v3/tokens', {
+        header: { businessId: 'responsive' },
+        body: { card: { number: '4111111111111111', expiryMonth: '12', expiryYear: '2031', holderName: 'Ada' } },
+      });
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
       try {

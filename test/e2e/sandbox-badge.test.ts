@@ -27,7 +27,10 @@ afterAll(async () => {
 async function createLink(brandIds = [1010, 1020, 1030]): Promise<string> {
   const created = await sb.post('/gateway/v3/paymentlinks', {
     header: { businessId: 'badge' },
-    body: { transaction: { amount: 1234567.5, currencyCode: 'EUR', trackingCode: uniqueCode('badge') }, link: { brandIds, returnUrl: 'http://127.0.0.1:9/return' } },
+    body: {
+      transaction: { amount: 1234567.5, currencyCode: 'EUR', trackingCode: uniqueCode('badge') },
+      link: { brandIds, returnUrl: 'http://127.0.0.1:9/return' },
+    },
   });
   expect(created.body.result, created.text).toBe(0);
   return created.body.body.link.linkId as string;

@@ -57,7 +57,11 @@ export function runCli(args: string[], options: { cwd?: string | undefined; env?
     execFile(
       process.execPath,
       [BIN, ...args],
-      { ...(options.cwd ? { cwd: options.cwd } : {}), env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 30_000 },
+      {
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+        env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', ...options.env },
+        timeout: options.timeoutMs ?? 30_000,
+      },
       (error, stdout, stderr) => {
         let json: unknown;
         try {

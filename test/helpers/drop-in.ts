@@ -77,7 +77,8 @@ export async function startProxySandbox(args: string[] = []): Promise<ProxySandb
 /** Whether Debian's php-cli with php-curl is here; under CI=true its absence fails the suite instead. */
 export function phpAvailable(): boolean {
   const ok = spawnSync('php', ['-r', 'exit(function_exists("curl_init") ? 0 : 1);']).status === 0;
-  if (!ok && (process.env.CI === 'true' || process.env.CI === '1')) throw new Error('php-cli with php-curl is required under CI (.ci/run installs php-cli php-curl)');
+  if (!ok && (process.env.CI === 'true' || process.env.CI === '1'))
+    throw new Error('php-cli with php-curl is required under CI (.ci/run installs php-cli php-curl)');
   if (!ok) console.warn('SKIPPED: php-cli with php-curl is not installed here; the PHP drop-in tests did not run');
   return ok;
 }

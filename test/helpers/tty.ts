@@ -37,7 +37,11 @@ export function plain(text: string): string {
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Runs the CLI with `args` on a pty, typing `keys` in order. */
-export function runInTty(args: string[], keys: Keys[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; columns?: number } = {}): Promise<TtyRun> {
+export function runInTty(
+  args: string[],
+  keys: Keys[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; columns?: number } = {},
+): Promise<TtyRun> {
   // `script` opens a pty of zero width, on which the CLI shows no spinner: `columns` sizes it as a terminal.
   const size = options.columns === undefined ? '' : `stty cols ${options.columns} rows 40; `;
   const command = size + [process.execPath, BIN, ...args].map(quote).join(' ');

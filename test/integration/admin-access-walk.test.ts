@@ -48,7 +48,9 @@ describe('every admin and dashboard route refuses a request without the admin to
 
   it('walks the dashboard pages and the admin API, from the route list', () => {
     const paths = ADMIN_ROUTES.map(label);
-    expect(paths).toEqual(expect.arrayContaining(['GET /__sandbox/health', 'POST /__sandbox/reset', 'GET /', 'GET /__sandbox/dashboard/links', 'POST /__sandbox/dashboard/clock']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['GET /__sandbox/health', 'POST /__sandbox/reset', 'GET /', 'GET /__sandbox/dashboard/links', 'POST /__sandbox/dashboard/clock']),
+    );
     expect(ADMIN_ROUTES.length).toBeGreaterThan(40);
   });
 
@@ -67,7 +69,10 @@ describe('every admin and dashboard route refuses a request without the admin to
     ];
     for (const [headers, query] of ways) {
       const answers = await Promise.all(ADMIN_ROUTES.map(async (route) => [label(route), await send(guarded.url, route, headers, query)] as const));
-      expect(answers.filter(([, status]) => status !== 401), JSON.stringify(headers) + query).toEqual([]);
+      expect(
+        answers.filter(([, status]) => status !== 401),
+        JSON.stringify(headers) + query,
+      ).toEqual([]);
     }
   });
 

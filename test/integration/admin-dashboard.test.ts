@@ -9,7 +9,12 @@ async function html(path: string, init: RequestInit = {}) {
 }
 
 function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(sb.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  return fetch(sb.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 describe('dashboard pages', () => {
@@ -18,14 +23,17 @@ describe('dashboard pages', () => {
     const linkId = link.body.body.link.linkId as string;
     const checkout = await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: 'dash-demo' }));
     const checkoutId = checkout.body.body.checkout.checkoutId as string;
-    for (const [kind, id] of [['links', linkId], ['checkouts', checkoutId]] as const) {
+    for (const [kind, id] of [
+      ['links', linkId],
+      ['checkouts', checkoutId],
+    ] as const) {
       const detail = await html(`/__sandbox/dashboard/${kind}/${id}`);
       expect(detail.text).toContain(`href="/__sandbox/demo/${id}"`);
       expect((await html(`/__sandbox/demo/${id}`)).status).toBe(200);
     }
   });
 
-  it('answers the browser\'s favicon probe with no content instead of a 404', async () => {
+  it("answers the browser's favicon probe with no content instead of a 404", async () => {
     const res = await fetch(`${sb.url}/favicon.ico`);
     expect([res.status, await res.text()]).toEqual([204, '']);
     expect(res.headers.get('cache-control')).toContain('max-age');
@@ -117,7 +125,10 @@ describe('dashboard pages', () => {
     const ideal = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: 'dash-pay-2' },
-      body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `ideal-${Date.now()}`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+      body: {
+        transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `ideal-${Date.now()}`, brandId: 3010 },
+        bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+      },
     });
     const idealId = ideal.body.body.transaction.id as string;
     const idealPage = await html(`/__sandbox/dashboard/payments/${idealId}`);
@@ -139,7 +150,10 @@ describe('dashboard pages', () => {
     const auth = await sb.post('/gateway/v3/payments', {
       action: 'authorize',
       header: { businessId: 'dash-pay-2' },
-      body: { transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `auth-${Date.now()}` }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' } },
+      body: {
+        transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `auth-${Date.now()}` },
+        card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: 'Ada' },
+      },
     });
     const authId = auth.body.body.transaction.id as string;
     await sb.post(`/gateway/v3/payments/${authId}/capture`, { header: { businessId: 'dash-pay-2' }, body: { transaction: { amount: 15 } } });
@@ -172,7 +186,12 @@ describe('dashboard behind the admin token', () => {
     const page = await fetch(`${guarded.url}/__sandbox/dashboard/links?page=1`, { headers: { cookie: 'paylink_admin=dash-token-42' } });
     expect(page.status).toBe(200);
     expect((await fetch(`${guarded.url}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
-    const post = await fetch(`${guarded.url}/__sandbox/dashboard/clock`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'advance=1m' });
+    const post = await fetch(`${guarded.url}/__sandbox/dashboard/clock`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'advance=1m',
+    });
     expect(post.status).toBe(401);
   });
 });

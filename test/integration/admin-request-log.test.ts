@@ -39,7 +39,10 @@ describe('request log', () => {
     await sb.get(`/gateway/v3/paymentlinks/nothing?businessId=card-biz&cardNumber=${FULL_NUMBER}&cvv=999`);
     // What reaches the file: write the in-memory window first.
     sb.running.sandbox.log.flush();
-    const stored = sb.running.sandbox.store.db.prepare('SELECT request, response FROM request_log').all() as Array<{ request: string | null; response: string | null }>;
+    const stored = sb.running.sandbox.store.db.prepare('SELECT request, response FROM request_log').all() as Array<{
+      request: string | null;
+      response: string | null;
+    }>;
     const everything = JSON.stringify(stored);
     expect(everything).not.toContain(FULL_NUMBER);
     expect(everything).not.toContain('"cvv":"123"');
@@ -70,7 +73,8 @@ describe('request log', () => {
     });
     sb.running.sandbox.log.flush();
     const everything = JSON.stringify(sb.running.sandbox.store.db.prepare('SELECT * FROM request_log').all());
-    for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737']) expect(everything).not.toContain(secret);
+    for (const secret of ['5555555555554444', '5555 5555 5555 4444', '5555+5555+5555+4444', '4242424242424242', '"737"', '"919"', 'cvv=737'])
+      expect(everything).not.toContain(secret);
     expect(everything).toContain('424242******4242');
   });
 
@@ -171,7 +175,7 @@ describe('request log', () => {
   });
 
   it('writes the window to SQLite by itself once the sandbox is quiet', async () => {
-    const before = (sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number);
+    const before = sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;
     await sb.get('/gateway/v3/paymentlinks/nothing-here?businessId=quiet-biz');
     // No read of the log asks for it: the window's own timer writes it.
     const count = async () => sb.running.sandbox.store.db.prepare('SELECT COUNT(*) FROM request_log').pluck().get() as number;

@@ -20,12 +20,16 @@ function pay(businessId: string, trackingCode: string): Promise<{ status: number
     },
   });
   return new Promise((resolve) => {
-    const req = httpRequest(new URL('/gateway/v3/payments', sb.url), { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      res.on('error', () => resolve(undefined));
-    });
+    const req = httpRequest(
+      new URL('/gateway/v3/payments', sb.url),
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('error', () => resolve(undefined));
+      },
+    );
     req.setTimeout(500, () => req.destroy());
     req.on('error', () => resolve(undefined));
     req.end(payload);
@@ -59,7 +63,10 @@ describe('double-charge-after-ghost', () => {
     expect(findings[0].message).toContain('charged twice');
     expect(findings[0].evidence).toHaveLength(2);
     // Two payments were really made: the finding is about money, not style.
-    const made = [(await sb.get(`/gateway/v3/payments?businessId=${biz}&trackingCode=${first}`)).body, (await sb.get(`/gateway/v3/payments?businessId=${biz}&trackingCode=${first}-retry`)).body];
+    const made = [
+      (await sb.get(`/gateway/v3/payments?businessId=${biz}&trackingCode=${first}`)).body,
+      (await sb.get(`/gateway/v3/payments?businessId=${biz}&trackingCode=${first}-retry`)).body,
+    ];
     expect(made.map((list: any[]) => list.filter((p) => p.result === 0).length)).toEqual([1, 1]);
   });
 

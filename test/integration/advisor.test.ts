@@ -347,7 +347,6 @@ async function endpoint(businessId: string, url: string, faults: string[] = []):
   return res.body.body.endpoint.secret as string;
 }
 
-
 describe('webhook-signature', () => {
   it('finds an endpoint that accepted a forged signature and a tampered body', async () => {
     const biz = business('hook-careless');
@@ -361,7 +360,10 @@ describe('webhook-signature', () => {
         return list.length >= 2 ? list : undefined;
       });
       expect(findings.map((f) => f.severity)).toEqual(['error', 'error']);
-      expect(findings.map((f) => f.message.replace(/^.*answered 200 to an event with an? /, '').slice(0, 16)).sort()).toEqual(['body changed aft', 'forged signature']);
+      expect(findings.map((f) => f.message.replace(/^.*answered 200 to an event with an? /, '').slice(0, 16)).sort()).toEqual([
+        'body changed aft',
+        'forged signature',
+      ]);
       expect(findings[0]!.evidence[0]!.deliveryId).toBeTypeOf('number');
     } finally {
       await merchant.close();
@@ -394,9 +396,11 @@ describe('webhook-signature', () => {
       secret = await endpoint(biz, merchant.url);
       await endpoint(biz, merchant.url, ['bad-signature']);
       await payment(biz);
-      await until('deliveries', async () => (merchant.received.some((r) => r.accepted) && merchant.received.some((r) => !r.accepted) ? true : undefined)).catch((error: Error) => {
-        throw new Error(`${error.message}: ${JSON.stringify(merchant.received)}`);
-      });
+      await until('deliveries', async () => (merchant.received.some((r) => r.accepted) && merchant.received.some((r) => !r.accepted) ? true : undefined)).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}: ${JSON.stringify(merchant.received)}`);
+        },
+      );
       const checks = (await advice(biz)).checks;
       expect(checks.find((c) => c.id === 'webhook-signature')!.status).toBe('passed');
       expect(await findingsOf(biz, 'webhook-signature')).toEqual([]);

@@ -82,7 +82,15 @@ describe('card data hygiene', () => {
     const submitted = await fetch(pageUrl, {
       method: 'POST',
       redirect: 'manual',
-      body: new URLSearchParams({ formToken: formToken!, action: 'pay', cardNumber: '5105 1051 0510 5100', expiryMonth: '9', expiryYear: '34', cvv: '627', holderName: 'Hygiene Test' }),
+      body: new URLSearchParams({
+        formToken: formToken!,
+        action: 'pay',
+        cardNumber: '5105 1051 0510 5100',
+        expiryMonth: '9',
+        expiryYear: '34',
+        cvv: '627',
+        holderName: 'Hygiene Test',
+      }),
     });
     expect(submitted.status).toBe(303);
 
@@ -101,7 +109,16 @@ describe('card data hygiene', () => {
     // The detectors find what they look for.
     expect(cvvPattern('731').test('{"cvv":"731"}') && cvvPattern('627').test('cvv=627&holderName=x')).toBe(true);
 
-    const numbers = [...CARDS.map((c) => c.number), UNKNOWN.number, STAGING_VISA.number, '4242424242424242', TYPED, '6011111111111117', '5105105105105100', '5105 1051 0510 5100'];
+    const numbers = [
+      ...CARDS.map((c) => c.number),
+      UNKNOWN.number,
+      STAGING_VISA.number,
+      '4242424242424242',
+      TYPED,
+      '6011111111111117',
+      '5105105105105100',
+      '5105 1051 0510 5100',
+    ];
     const cvvs = [...CARDS.map((c) => c.cvv), UNKNOWN.cvv, STAGING_VISA.cvv, '156', '802', '627'];
     for (const text of [stored, output]) {
       for (const number of numbers) expect(text.includes(number), `card number ${number.slice(-4)} found`).toBe(false);

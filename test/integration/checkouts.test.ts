@@ -66,7 +66,11 @@ describe('reading a checkout (docs/api.md)', () => {
     const created = await createCheckout();
     const missing = await sb.get(`/gateway/v3/checkouts/${created.body.body.checkout.checkoutId}`);
     expect(missing.status).toBe(400);
-    expect(missing.body.body.error).toEqual({ code: 1004, message: 'Property not found in request: businessId.', detailedMessage: 'Property not found in request: businessId.' });
+    expect(missing.body.body.error).toEqual({
+      code: 1004,
+      message: 'Property not found in request: businessId.',
+      detailedMessage: 'Property not found in request: businessId.',
+    });
   });
 
   it('does not show a checkout id to the link endpoint, nor a link id to the checkout endpoint', async () => {

@@ -35,9 +35,20 @@ describe('readClientMark', () => {
 describe('the request log keeps the mark', () => {
   it('stores the tool of a marked request and nothing for an unmarked one', async () => {
     const code = uniqueCode('mark');
-    const body = { header: { businessId: 'mark-shop' }, body: { transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: code }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } } };
-    expect((await sb.post('/gateway/v3/paymentlinks', body, { headers: { 'content-type': 'application/json', [CLIENT_MARK_HEADER]: 'dashboard' } })).status).toBe(200);
-    const unmarked = await sb.post('/gateway/v3/paymentlinks', { ...body, body: { ...body.body, transaction: { ...body.body.transaction, trackingCode: `${code}-2` } } });
+    const body = {
+      header: { businessId: 'mark-shop' },
+      body: {
+        transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: code },
+        link: { brandIds: [1010], returnUrl: 'https://shop.example/r' },
+      },
+    };
+    expect(
+      (await sb.post('/gateway/v3/paymentlinks', body, { headers: { 'content-type': 'application/json', [CLIENT_MARK_HEADER]: 'dashboard' } })).status,
+    ).toBe(200);
+    const unmarked = await sb.post('/gateway/v3/paymentlinks', {
+      ...body,
+      body: { ...body.body, transaction: { ...body.body.transaction, trackingCode: `${code}-2` } },
+    });
     expect(unmarked.status).toBe(200);
     const rows = (await logged('/gateway/v3/paymentlinks')).filter((r) => r.method === 'POST');
     expect(rows.at(-2)!.client).toBe('dashboard');
@@ -46,7 +57,12 @@ describe('the request log keeps the mark', () => {
 
   it('the CLI client marks its API, page and admin requests "cli" unless told another tool', async () => {
     const cli = new ApiClient({ baseUrl: sb.url, businessId: 'mark-cli' });
-    const created = await cli.post('/gateway/v3/paymentlinks', { body: { transaction: { amount: 3, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('mark') }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } } });
+    const created = await cli.post('/gateway/v3/paymentlinks', {
+      body: {
+        transaction: { amount: 3, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: uniqueCode('mark') },
+        link: { brandIds: [1010], returnUrl: 'https://shop.example/r' },
+      },
+    });
     const linkId = created.body.body.link.linkId as string;
     await cli.get(`/gateway/v3/paymentlinks/${linkId}`);
     await cli.page(created.body.body.link.redirect.url as string);

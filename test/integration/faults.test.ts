@@ -17,7 +17,12 @@ interface RawAnswer {
 }
 
 /** One request with node:http; rejects with the socket error (ECONNRESET, socket hang up) or `client timeout`. */
-function send(method: 'GET' | 'POST', path: string, body?: unknown, options: { timeoutMs?: number; headers?: Record<string, string>; agent?: Agent } = {}): Promise<RawAnswer> {
+function send(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options: { timeoutMs?: number; headers?: Record<string, string>; agent?: Agent } = {},
+): Promise<RawAnswer> {
   const started = performance.now();
   const url = new URL(path, sb.url);
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -27,7 +32,11 @@ function send(method: 'GET' | 'POST', path: string, body?: unknown, options: { t
       {
         method,
         agent: options.agent ?? false,
-        headers: { accept: 'application/json', ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...options.headers },
+        headers: {
+          accept: 'application/json',
+          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+          ...options.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -98,7 +107,11 @@ describe('status faults', () => {
     it(`answers ${c.status} with result ${c.result} (${c.description}) in the provider's envelope and makes no payment`, async () => {
       await addFault({ kind: 'status', status: c.status, method: 'POST', path: 'payments' });
       const code = uniqueCode('status');
-      const response = await fetch(`${sb.url}/gateway/v3/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payment({ trackingCode: code })) });
+      const response = await fetch(`${sb.url}/gateway/v3/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payment({ trackingCode: code })),
+      });
       const body = await response.json();
       expect(response.status).toBe(c.status);
       expect(body).toMatchObject({ result: c.result, description: c.description, body: { error: { code: c.code } } });
@@ -132,7 +145,9 @@ describe('latency', () => {
     // 300 ms an answer comes is the machine's doing: printed, never bounded.
     for (const ms of delayed) expect(ms).toBeGreaterThanOrEqual(300);
     const rows = await logged(`/gateway/v3/payments/${id}`);
-    expect(rows.slice(-5).map((r: { fault?: { kind: string; delayMs: number } }) => r.fault)).toEqual(Array(5).fill({ kind: 'latency', rule: expect.any(String), delayMs: 300 }));
+    expect(rows.slice(-5).map((r: { fault?: { kind: string; delayMs: number } }) => r.fault)).toEqual(
+      Array(5).fill({ kind: 'latency', rule: expect.any(String), delayMs: 300 }),
+    );
   });
 
   it('draws the delay of a range within it', async () => {
@@ -267,7 +282,9 @@ describe('firing', () => {
 
   it('fires for one of two concurrent requests when it has one firing left', async () => {
     await addFault({ kind: 'status', status: 503, method: 'POST', path: 'payments', times: 1 });
-    const statuses = (await Promise.all([send('POST', '/gateway/v3/payments', payment()), send('POST', '/gateway/v3/payments', payment())])).map((a) => a.status).sort();
+    const statuses = (await Promise.all([send('POST', '/gateway/v3/payments', payment()), send('POST', '/gateway/v3/payments', payment())]))
+      .map((a) => a.status)
+      .sort();
     expect(statuses).toEqual([200, 503]);
   });
 
@@ -301,11 +318,17 @@ describe('matching', () => {
   it('matches the path pattern: `payments` is creation, not a refund of a payment', async () => {
     const created = await send('POST', '/gateway/v3/payments', payment());
     await addFault({ kind: 'status', status: 503, method: 'POST', path: 'payments' });
-    const refund = await send('POST', `/gateway/v3/payments/${created.body.body.id}/refund`, { header: { businessId: 'faults-biz' }, body: { transaction: { amount: 1 } } });
+    const refund = await send('POST', `/gateway/v3/payments/${created.body.body.id}/refund`, {
+      header: { businessId: 'faults-biz' },
+      body: { transaction: { amount: 1 } },
+    });
     expect(refund.status).toBe(200);
     await sb.post('/__sandbox/faults/clear', {});
     await addFault({ kind: 'status', status: 503, path: 'payments/*/refund' });
-    const second = await send('POST', `/gateway/v3/payments/${created.body.body.id}/refund`, { header: { businessId: 'faults-biz' }, body: { transaction: { amount: 1 } } });
+    const second = await send('POST', `/gateway/v3/payments/${created.body.body.id}/refund`, {
+      header: { businessId: 'faults-biz' },
+      body: { transaction: { amount: 1 } },
+    });
     expect(second.status).toBe(503);
   });
 

@@ -99,7 +99,14 @@ function send(req: FuzzRequest, base = sb.url): Promise<RawResponse> {
 type Kind = 'api' | 'page' | 'admin' | 'asset';
 
 function describeRequest(req: FuzzRequest): string {
-  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes>` : req.body.length > 300 ? `${req.body.slice(0, 300)}... (${req.body.length} chars)` : req.body;
+  const body =
+    req.body === undefined
+      ? ''
+      : Buffer.isBuffer(req.body)
+        ? `<${req.body.length} bytes>`
+        : req.body.length > 300
+          ? `${req.body.slice(0, 300)}... (${req.body.length} chars)`
+          : req.body;
   const path = req.path.length > 200 ? `${req.path.slice(0, 200)}... (${req.path.length} chars)` : req.path;
   return `${req.method} ${path} ${JSON.stringify(req.headers ?? {})} ${body}`;
 }
@@ -130,7 +137,8 @@ function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | un
   const leaked = res.contentType.includes('json') ? SENT_CARDS.find((card) => res.text.includes(card)) : undefined;
   if (leaked) return `the answer contains the card number ${leaked}`;
   // The markup the fuzz sends in values must come back escaped in every page.
-  if (res.contentType.startsWith('text/html') && INJECTED_MARKUP.some((markup) => res.text.includes(markup))) return 'a page contains unescaped markup from a value';
+  if (res.contentType.startsWith('text/html') && INJECTED_MARKUP.some((markup) => res.text.includes(markup)))
+    return 'a page contains unescaped markup from a value';
   if (res.status >= 300 && res.status < 400) return undefined;
   // A HEAD answer has no body to check.
   if (req?.method === 'HEAD') return undefined;
@@ -161,7 +169,10 @@ function problemOf(kind: Kind, res: RawResponse, req?: FuzzRequest): string | un
 
 /** Whether a request is a GET or POST of `/gateway/v3/web/{kind}/{id}`, which the page routes answer. */
 function pageRouteShaped(req: FuzzRequest): boolean {
-  const segments = req.path.split('?')[0]!.split('/').filter((p) => p.length > 0);
+  const segments = req.path
+    .split('?')[0]!
+    .split('/')
+    .filter((p) => p.length > 0);
   return (req.method === 'GET' || req.method === 'POST') && segments.length === 5 && /^(paymentlinks|checkouts|3ds|bank)$/i.test(segments[3]!);
 }
 
@@ -328,7 +339,9 @@ function mutateAt(body: JsonValue, path: string[], raw: string | undefined, dupl
     delete parent[last];
     parent[DUPLICATE_TEXT] = 0;
     const text = JSON.stringify(copy);
-    const pair = weirdFirst ? `${JSON.stringify(last)}:${raw},${JSON.stringify(last)}:${valid}` : `${JSON.stringify(last)}:${valid},${JSON.stringify(last)}:${raw}`;
+    const pair = weirdFirst
+      ? `${JSON.stringify(last)}:${raw},${JSON.stringify(last)}:${valid}`
+      : `${JSON.stringify(last)}:${valid},${JSON.stringify(last)}:${raw}`;
     return replaceOnce(text, `"${DUPLICATE_TEXT}":0`, pair);
   }
   parent[last] = PLACEHOLDER_TEXT;
@@ -342,7 +355,14 @@ function replaceOnce(text: string, marker: string, value: string): string {
   return text.slice(0, at) + value + text.slice(at + marker.length);
 }
 
-const WRONG_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml', ''];
+const WRONG_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/xml',
+  '',
+];
 
 /** Whole-body oddities, whatever the endpoint. */
 const WHOLE_BODIES: ReadonlyArray<string | Buffer | undefined> = [
@@ -477,7 +497,8 @@ function getCases(rng: Rng, base: string, realId: string | undefined, count: num
     // Some clients send a JSON body with a GET.
     const body = rng.chance(0.1) ? rng.pick(['{}', '{', 'null', '']) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (rng.chance(0.1)) headers.authorization = rng.pick(['Basic', 'Basic %%%', 'Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer x', 'Basic ' + 'A'.repeat(5000)]);
+    if (rng.chance(0.1))
+      headers.authorization = rng.pick(['Basic', 'Basic %%%', 'Basic ' + Buffer.from('a:b').toString('base64'), 'Bearer x', 'Basic ' + 'A'.repeat(5000)]);
     out.push({ method: rng.pick(['GET', 'GET', 'GET', 'HEAD']), path: `${path}${query}`, body, headers });
   }
   return out;
@@ -502,14 +523,37 @@ function oddPathCases(rng: Rng, count: number): FuzzRequest[] {
     '/checkout/x/checkout-library.js',
     '/',
   ];
-  const tails = ['', '/', '//', '/%', '/%00', '/..', '/../..', '/./.', '/%2e%2e/%2e%2e', `/${'x'.repeat(10_000)}`, '/a/b/c/d/e/f', '//gateway//v3//', '/%c0%ae%c0%ae', '/cancel', '/capture/x', '?%', '/\u00e9'];
+  const tails = [
+    '',
+    '/',
+    '//',
+    '/%',
+    '/%00',
+    '/..',
+    '/../..',
+    '/./.',
+    '/%2e%2e/%2e%2e',
+    `/${'x'.repeat(10_000)}`,
+    '/a/b/c/d/e/f',
+    '//gateway//v3//',
+    '/%c0%ae%c0%ae',
+    '/cancel',
+    '/capture/x',
+    '?%',
+    '/\u00e9',
+  ];
   const out: FuzzRequest[] = [];
   for (let n = 0; n < count; n++) {
     const base = rng.pick(bases);
     const tail = rng.pick(tails);
     const prefix = rng.pick(['', '', '/', '//', '/./']);
     const path = encodeURI(decodeURIComponentSafe(prefix + base + tail)).length === 0 ? '/' : prefix + base + tail;
-    out.push({ method: rng.pick(['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']), path: escapeRaw(path), body: rng.chance(0.3) ? '{}' : undefined, headers: { 'content-type': 'application/json' } });
+    out.push({
+      method: rng.pick(['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH']),
+      path: escapeRaw(path),
+      body: rng.chance(0.3) ? '{}' : undefined,
+      headers: { 'content-type': 'application/json' },
+    });
   }
   return out;
 }
@@ -531,7 +575,35 @@ function escapeRaw(path: string): string {
 // Form bodies for the hosted pages.
 
 const FORM_FIELDS = ['formToken', 'action', 'cardNumber', 'expiryMonth', 'expiryYear', 'cvv', 'holderName', 'saveCard', 'framed', 'code'];
-const FORM_VALUES = ['', 'pay', 'decline', 'cancel', 'submit', 'approve', 'on', '1', '1234', '4111111111111111', '4111 1111 1111 1111', '4000000000003220', '12', '13', '00', '-1', '2035', '99999999999999999999', '1e308', 'NaN', '%', '%zz', '%00', '%ed%a0%80', '<script>x</script>', 'x'.repeat(10_000), '😀'];
+const FORM_VALUES = [
+  '',
+  'pay',
+  'decline',
+  'cancel',
+  'submit',
+  'approve',
+  'on',
+  '1',
+  '1234',
+  '4111111111111111',
+  '4111 1111 1111 1111',
+  '4000000000003220',
+  '12',
+  '13',
+  '00',
+  '-1',
+  '2035',
+  '99999999999999999999',
+  '1e308',
+  'NaN',
+  '%',
+  '%zz',
+  '%00',
+  '%ed%a0%80',
+  '<script>x</script>',
+  'x'.repeat(10_000),
+  '😀',
+];
 
 function formCases(rng: Rng, path: () => string, formToken: () => string | undefined, count: number): FuzzRequest[] {
   const out: FuzzRequest[] = [];
@@ -554,7 +626,9 @@ function formCases(rng: Rng, path: () => string, formToken: () => string | undef
       }
       body = parts.join(rng.pick(['&', '&', '&&', ';']));
     }
-    const headers: Record<string, string> = { 'content-type': rng.chance(0.85) ? 'application/x-www-form-urlencoded' : rng.pick(WRONG_CONTENT_TYPES.concat('application/json')) };
+    const headers: Record<string, string> = {
+      'content-type': rng.chance(0.85) ? 'application/x-www-form-urlencoded' : rng.pick(WRONG_CONTENT_TYPES.concat('application/json')),
+    };
     out.push({ method: 'POST', path: path(), body, headers });
   }
   return out;
@@ -582,14 +656,21 @@ function validBankPayment(): JsonValue {
   return {
     action: 'payment',
     header: { businessId: BIZ },
-    body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+    body: {
+      transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 },
+      bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+    },
   };
 }
 
 function validToken(): JsonValue {
   return {
     header: { businessId: BIZ },
-    body: { brandId: 1010, card: { holderName: 'Ada Lovelace', number: '4111111111111111', expiryMonth: '12', expiryYear: '2035' }, customer: { email: 'ada@example.com' } },
+    body: {
+      brandId: 1010,
+      card: { holderName: 'Ada Lovelace', number: '4111111111111111', expiryMonth: '12', expiryYear: '2035' },
+      customer: { email: 'ada@example.com' },
+    },
   };
 }
 
@@ -662,7 +743,13 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
 
   it('POST /payments answers every malformed card, token and bank payment with an envelope, never a 500', async () => {
     const cases = [
-      ...jsonCases(rng, 'POST', '/gateway/v3/payments', () => validPayment(rng.pick(['payment', 'authorize']), rng.chance(0.5) ? '4111111111111111' : rng.pick(SENT_CARDS)), 250),
+      ...jsonCases(
+        rng,
+        'POST',
+        '/gateway/v3/payments',
+        () => validPayment(rng.pick(['payment', 'authorize']), rng.chance(0.5) ? '4111111111111111' : rng.pick(SENT_CARDS)),
+        250,
+      ),
       ...jsonCases(rng, 'POST', '/gateway/v3/payments', () => validTokenPayment(before.token), 100),
       ...jsonCases(rng, 'POST', '/gateway/v3/payments', validBankPayment, 100),
     ];
@@ -677,7 +764,9 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     const valid = (): JsonValue => ({ header: { businessId: BIZ }, body: { transaction: { amount: 1 } } });
     const cases: FuzzRequest[] = [];
     for (const action of ['capture', 'cancel', 'refund']) {
-      cases.push(...jsonCases(rng, 'POST', () => `/gateway/v3/payments/${rng.chance(0.8) ? targets.authId : oddId(rng, targets.authId)}/${action}`, valid, 120));
+      cases.push(
+        ...jsonCases(rng, 'POST', () => `/gateway/v3/payments/${rng.chance(0.8) ? targets.authId : oddId(rng, targets.authId)}/${action}`, valid, 120),
+      );
     }
     expectClean(await run('api', cases));
   });
@@ -714,8 +803,18 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     const linkToken = await token(linkPage);
     const checkoutToken = await token(checkoutPage);
     const cases = [
-      ...formCases(rng, () => (rng.chance(0.8) ? linkPage : `/gateway/v3/web/paymentlinks/${oddId(rng, targets.linkId)}`), () => linkToken, 200),
-      ...formCases(rng, () => (rng.chance(0.8) ? checkoutPage : `/gateway/v3/web/checkouts/${oddId(rng, targets.checkoutId)}`), () => checkoutToken, 200),
+      ...formCases(
+        rng,
+        () => (rng.chance(0.8) ? linkPage : `/gateway/v3/web/paymentlinks/${oddId(rng, targets.linkId)}`),
+        () => linkToken,
+        200,
+      ),
+      ...formCases(
+        rng,
+        () => (rng.chance(0.8) ? checkoutPage : `/gateway/v3/web/checkouts/${oddId(rng, targets.checkoutId)}`),
+        () => checkoutToken,
+        200,
+      ),
       ...getCases(rng, '/gateway/v3/web/paymentlinks', targets.linkId, 40),
       ...getCases(rng, '/gateway/v3/web/checkouts', targets.checkoutId, 40),
     ];
@@ -723,7 +822,19 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
   });
 
   it('the hosted forms of fresh links and checkouts take every test card and malformed card fields without a 500', async () => {
-    const cards = [...SENT_CARDS, '4111 1111 1111 1111', '4111-1111-1111-1111', '4111111111111112', '4012888888881881', '', '0', '4'.repeat(19), '4'.repeat(200), '٤١١١١١١١١١١١١١١١', '4111111111111111\u0000'];
+    const cards = [
+      ...SENT_CARDS,
+      '4111 1111 1111 1111',
+      '4111-1111-1111-1111',
+      '4111111111111112',
+      '4012888888881881',
+      '',
+      '0',
+      '4'.repeat(19),
+      '4'.repeat(200),
+      '٤١١١١١١١١١١١١١١١',
+      '4111111111111111\u0000',
+    ];
     const months = ['12', '1', '01', '0', '13', '-1', '', 'ab', '1e1', '12.0', '٠٣', '9'.repeat(50)];
     const years = ['2035', '35', '2020', '1999', '0', '', '99999', '2035.5', 'NaN', '9'.repeat(50)];
     const cvvs = ['123', '1234', '12', '', 'abc', '9'.repeat(50)];
@@ -752,10 +863,20 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
         // Earlier attempts with the approve-on-retry cards, so that the fuzzed one may be a second or third.
         for (let a = 1; a < attempts; a++) {
           const token = /name="formToken" value="([^"]+)"/.exec((await sb.get(page)).text)?.[1] ?? '';
-          await send({ method: 'POST', path: page, body: `formToken=${token}&cardNumber=4000000000000002&expiryMonth=12&expiryYear=2035&cvv=123&holderName=A`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+          await send({
+            method: 'POST',
+            path: page,
+            body: `formToken=${token}&cardNumber=4000000000000002&expiryMonth=12&expiryYear=2035&cvv=123&holderName=A`,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          });
         }
         const token = /name="formToken" value="([^"]+)"/.exec((await sb.get(page)).text)?.[1] ?? 'none';
-        return { method: 'POST', path: page, body: [`formToken=${token}`, ...fields].join('&'), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+        return {
+          method: 'POST',
+          path: page,
+          body: [`formToken=${token}`, ...fields].join('&'),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        };
       });
     }
     const failures: string[] = [];
@@ -793,7 +914,13 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
       // Everything random is drawn above, in order; the async part below draws nothing (determinism).
       makers.push(async () => {
         const body = bank
-          ? { ...(validBankPayment() as object), body: { transaction: { amount, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } } }
+          ? {
+              ...(validBankPayment() as object),
+              body: {
+                transaction: { amount, currencyCode: 'EUR', trackingCode: uniqueCode('fzb'), brandId: 3010 },
+                bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+              },
+            }
           : validPayment(mode, '4000000000003220');
         const created = await sb.post('/gateway/v3/payments', body);
         const id = created.body.body.transaction.id as string;
@@ -833,8 +960,18 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     const secureToken = /name="formToken" value="([^"]+)"/.exec((await sb.get(securePage)).text)?.[1];
     const bankPage = `/gateway/v3/web/bank/${targets.bankId}`;
     const cases = [
-      ...formCases(rng, () => (rng.chance(0.8) ? securePage : `/gateway/v3/web/3ds/${oddId(rng, targets.secureId)}`), () => secureToken, 200),
-      ...formCases(rng, () => (rng.chance(0.8) ? bankPage : `/gateway/v3/web/bank/${oddId(rng, targets.bankId)}`), () => undefined, 150),
+      ...formCases(
+        rng,
+        () => (rng.chance(0.8) ? securePage : `/gateway/v3/web/3ds/${oddId(rng, targets.secureId)}`),
+        () => secureToken,
+        200,
+      ),
+      ...formCases(
+        rng,
+        () => (rng.chance(0.8) ? bankPage : `/gateway/v3/web/bank/${oddId(rng, targets.bankId)}`),
+        () => undefined,
+        150,
+      ),
       ...getCases(rng, '/gateway/v3/web/3ds', targets.secureId, 40),
       ...getCases(rng, '/gateway/v3/web/bank', targets.bankId, 40),
     ];
@@ -843,8 +980,41 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
 
   it('the admin endpoints answer odd filters and pages with an envelope, never a 500', async () => {
     const filters = ['status', 'method', 'since', 'limit', 'path', 'businessId', 'wait', 'page', 'pageSize', 'token'];
-    const values = ['', '0', '-1', '1', '1.5', '1e308', '-0', 'NaN', 'Infinity', '9007199254740993', '4xx', '5XX', '200', '999', 'GET', 'get', 'G E T', '%', '%00', '%zz', '%ed%a0%80', 'x'.repeat(5000), '/gateway/%', '__proto__'];
-    const bases = ['/__sandbox/requests', '/__sandbox/links', '/__sandbox/checkouts', '/__sandbox/payments', '/__sandbox/tokens', '/__sandbox/health', '/__sandbox/clock'];
+    const values = [
+      '',
+      '0',
+      '-1',
+      '1',
+      '1.5',
+      '1e308',
+      '-0',
+      'NaN',
+      'Infinity',
+      '9007199254740993',
+      '4xx',
+      '5XX',
+      '200',
+      '999',
+      'GET',
+      'get',
+      'G E T',
+      '%',
+      '%00',
+      '%zz',
+      '%ed%a0%80',
+      'x'.repeat(5000),
+      '/gateway/%',
+      '__proto__',
+    ];
+    const bases = [
+      '/__sandbox/requests',
+      '/__sandbox/links',
+      '/__sandbox/checkouts',
+      '/__sandbox/payments',
+      '/__sandbox/tokens',
+      '/__sandbox/health',
+      '/__sandbox/clock',
+    ];
     const cases: FuzzRequest[] = [];
     for (let n = 0; n < 300; n++) {
       const parts: string[] = [];
@@ -863,12 +1033,15 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
   });
 
   it('POST /__sandbox/clock answers every malformed body with an envelope, never a 500, and the clock keeps working', async () => {
-    const valid = (): JsonValue => rng.pick([{ advance: '31m' }, { set: '2031-05-01T10:00:00Z', freeze: true }, { freeze: false }, { reset: true }, { advance: 60000, freeze: true }]);
+    const valid = (): JsonValue =>
+      rng.pick([{ advance: '31m' }, { set: '2031-05-01T10:00:00Z', freeze: true }, { freeze: false }, { reset: true }, { advance: 60000, freeze: true }]);
     const cases = jsonCases(rng, 'POST', '/__sandbox/clock', valid, 250);
-    const extra: FuzzRequest[] = ['1e308', '-1e308', '8.64e15', '8.64e15', '"999999999d"', '"P99999999W"', '"-999999999w"', '"99999999999999999999ms"'].flatMap((v) => [
-      { method: 'POST', path: '/__sandbox/clock', body: `{"advance":${v}}`, headers: { 'content-type': 'application/json' } },
-      { method: 'POST', path: '/__sandbox/clock', body: `{"set":${v}}`, headers: { 'content-type': 'application/json' } },
-    ]);
+    const extra: FuzzRequest[] = ['1e308', '-1e308', '8.64e15', '8.64e15', '"999999999d"', '"P99999999W"', '"-999999999w"', '"99999999999999999999ms"'].flatMap(
+      (v) => [
+        { method: 'POST', path: '/__sandbox/clock', body: `{"advance":${v}}`, headers: { 'content-type': 'application/json' } },
+        { method: 'POST', path: '/__sandbox/clock', body: `{"set":${v}}`, headers: { 'content-type': 'application/json' } },
+      ],
+    );
     const reset = async () => {
       await send({ method: 'POST', path: '/__sandbox/clock', body: '{"reset":true}', headers: { 'content-type': 'application/json' } });
     };
@@ -895,7 +1068,10 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     const cases: FuzzRequest[] = [];
     for (let n = 0; n < 200; n++) {
       const list = rng.pick(['', '/links', '/checkouts', '/payments', '/tokens', '/requests']);
-      const query = Array.from({ length: rng.int(3) + 1 }, () => `${rng.pick(['page', 'businessId', 'path', 'status', 'before', 'token'])}=${rng.pick(values)}`).join('&');
+      const query = Array.from(
+        { length: rng.int(3) + 1 },
+        () => `${rng.pick(['page', 'businessId', 'path', 'status', 'before', 'token'])}=${rng.pick(values)}`,
+      ).join('&');
       cases.push({ method: 'GET', path: escapeRaw(`${base}${list}?${query}`) });
     }
     const ids: Record<string, string> = { links: before.linkId, checkouts: before.checkoutId, payments: before.paymentId, tokens: before.token };
@@ -911,9 +1087,32 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
       if (which === 2) return `${base}/links/${rng.chance(0.5) ? targets.linkId : oddId(rng, targets.linkId)}/pay`;
       return `${base}/checkouts/${rng.chance(0.5) ? targets.checkoutId : oddId(rng, targets.checkoutId)}/pay`;
     };
-    const formBodies = ['advance=31m', 'advance=1e308', 'advance=999999999d', 'advance=', 'advance=%', 'reset=1', 'back=//evil.example&advance=1m', 'outcome=approved', 'outcome=declined', 'outcome=decline-button', 'outcome=__proto__', 'outcome=', 'outcome=%zz', `outcome=${'x'.repeat(3000)}`];
+    const formBodies = [
+      'advance=31m',
+      'advance=1e308',
+      'advance=999999999d',
+      'advance=',
+      'advance=%',
+      'reset=1',
+      'back=//evil.example&advance=1m',
+      'outcome=approved',
+      'outcome=declined',
+      'outcome=decline-button',
+      'outcome=__proto__',
+      'outcome=',
+      'outcome=%zz',
+      `outcome=${'x'.repeat(3000)}`,
+    ];
     for (let n = 0; n < 120; n++) {
-      cases.push({ method: 'POST', path: postPath(), body: rng.pick(formBodies), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(rng.chance(0.8) ? origin : { origin: rng.pick(['null', 'http://evil.example', '%', '']) }) } });
+      cases.push({
+        method: 'POST',
+        path: postPath(),
+        body: rng.pick(formBodies),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(rng.chance(0.8) ? origin : { origin: rng.pick(['null', 'http://evil.example', '%', '']) }),
+        },
+      });
     }
     const reset = async () => {
       await send({ method: 'POST', path: '/__sandbox/clock', body: '{"reset":true}', headers: { 'content-type': 'application/json' } });
@@ -929,13 +1128,41 @@ describe('fuzzing every endpoint with malformed and edge-case requests', () => {
     expect(harvested.links.size + harvested.checkouts.size + harvested.payments.size + harvested.tokens.size).toBeGreaterThan(50);
     // Markup in every free-text value, for sure (the fuzz may or may not have got one through).
     const markup = INJECTED_MARKUP[0]!;
-    harvest((await send({ method: 'POST', path: '/gateway/v3/paymentlinks', body: JSON.stringify(linkRequest({ businessId: BIZ, transaction: { trackingCode: markup } })), headers: { 'content-type': 'application/json' } })));
-    harvest((await send({ method: 'POST', path: '/gateway/v3/checkouts', body: JSON.stringify(checkoutRequest({ businessId: BIZ, transaction: { trackingCode: markup } })), headers: { 'content-type': 'application/json' } })));
-    const bank = { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `${markup}b`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: INJECTED_MARKUP[1] } } };
+    harvest(
+      await send({
+        method: 'POST',
+        path: '/gateway/v3/paymentlinks',
+        body: JSON.stringify(linkRequest({ businessId: BIZ, transaction: { trackingCode: markup } })),
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    harvest(
+      await send({
+        method: 'POST',
+        path: '/gateway/v3/checkouts',
+        body: JSON.stringify(checkoutRequest({ businessId: BIZ, transaction: { trackingCode: markup } })),
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const bank = {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: {
+        transaction: { amount: 7, currencyCode: 'EUR', trackingCode: `${markup}b`, brandId: 3010 },
+        bank: { countryCode: 'NL', issuerId: INJECTED_MARKUP[1] },
+      },
+    };
     const bankRes = await send({ method: 'POST', path: '/gateway/v3/payments', body: JSON.stringify(bank), headers: { 'content-type': 'application/json' } });
     expect(bankRes.status, bankRes.text).toBeLessThan(300);
     harvest(bankRes);
-    const card = { action: 'payment', header: { businessId: BIZ }, body: { transaction: { amount: 1, currencyCode: 'EUR', trackingCode: `${markup}c`, tokenize: 'true' }, card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: INJECTED_MARKUP[2] } } };
+    const card = {
+      action: 'payment',
+      header: { businessId: BIZ },
+      body: {
+        transaction: { amount: 1, currencyCode: 'EUR', trackingCode: `${markup}c`, tokenize: 'true' },
+        card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035', holderName: INJECTED_MARKUP[2] },
+      },
+    };
     const cardRes = await send({ method: 'POST', path: '/gateway/v3/payments', body: JSON.stringify(card), headers: { 'content-type': 'application/json' } });
     expect(cardRes.status, cardRes.text).toBeLessThan(300);
     harvest(cardRes);
@@ -1064,7 +1291,15 @@ describe('fuzzing credentials and the admin token on a sandbox that requires the
 
   it('answers every odd admin token (header, bearer, cookie, query) with 401 or the answer, never a 500', async () => {
     const tokens = ['', 'fuzz-admin-token', 'FUZZ-ADMIN-TOKEN', 'fuzz-admin-token ', '%', '%00', 'x'.repeat(5000), '\u00e9'];
-    const paths = ['/__sandbox/health', '/__sandbox/clock', '/__sandbox/requests?limit=5', '/__sandbox/links', '/__sandbox/dashboard', '/__sandbox/dashboard/links', '/__sandbox/dashboard/requests'];
+    const paths = [
+      '/__sandbox/health',
+      '/__sandbox/clock',
+      '/__sandbox/requests?limit=5',
+      '/__sandbox/links',
+      '/__sandbox/dashboard',
+      '/__sandbox/dashboard/links',
+      '/__sandbox/dashboard/requests',
+    ];
     const failures: string[] = [];
     for (let n = 0; n < 200; n++) {
       const token = rng.pick(tokens);
@@ -1075,7 +1310,11 @@ describe('fuzzing credentials and the admin token on a sandbox that requires the
       else if (how === 1) headers['x-paylink-admin-token'] = token;
       else if (how === 2) headers.cookie = `a=b; paylink_admin=${token}; c`;
       else path += `${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-      const req: FuzzRequest = { method: 'GET', path: escapeRaw(path), headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, escapeRaw(v)])) };
+      const req: FuzzRequest = {
+        method: 'GET',
+        path: escapeRaw(path),
+        headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, escapeRaw(v)])),
+      };
       const res = await send(req, locked.url);
       const problem = problemOf(path.startsWith('/__sandbox/dashboard') ? 'page' : 'admin', res, req);
       if (problem) failures.push(`${describeRequest(req)}\n    -> ${problem}`);
@@ -1121,7 +1360,9 @@ describe('connections that misbehave', () => {
 
   it('answers a chunked JSON body over 1 MiB with 413 and an envelope', async () => {
     const chunk = 'x'.repeat(64 * 1024);
-    const parts = [`POST /gateway/v3/paymentlinks HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`];
+    const parts = [
+      `POST /gateway/v3/paymentlinks HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+    ];
     for (let i = 0; i < 20; i++) parts.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     parts.push('0\r\n\r\n');
     const answer = await rawExchange(parts.join(''), 2000);
@@ -1170,7 +1411,10 @@ describe('found by fuzzing', () => {
     for (const amount of ['1e-7', '5e-324', '0.0000001']) {
       const payment = JSON.stringify(validPayment()).replace('"amount":10.5', `"amount":${amount}`);
       const link = JSON.stringify(validLink()).replace('"amount":12.5', `"amount":${amount}`);
-      for (const [path, body] of [['/gateway/v3/payments', payment], ['/gateway/v3/paymentlinks', link]] as const) {
+      for (const [path, body] of [
+        ['/gateway/v3/payments', payment],
+        ['/gateway/v3/paymentlinks', link],
+      ] as const) {
         const res = await send({ method: 'POST', path, body, headers: json });
         expect([path, amount, res.status, res.body?.result, res.body?.body?.error?.code]).toEqual([path, amount, 400, -1, 1002]);
         expect(res.body.body.error.message).toContain('body.transaction.amount');

@@ -35,7 +35,10 @@ describe('the h3 app served with toNodeListener', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         header: { businessId: 'h3-app' },
-        body: { transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'h3-1' }, link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' } },
+        body: {
+          transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'h3-1' },
+          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' },
+        },
       }),
     }).then((r) => r.json());
     expect(created.result).toBe(0);

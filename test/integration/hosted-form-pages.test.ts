@@ -169,11 +169,7 @@ describe('pages without a form', () => {
   });
 
   it('answers an unknown link, checkout or 3-D Secure id with the 404 page', async () => {
-    for (const path of [
-      '/gateway/v3/web/paymentlinks/00000000-0000-4000-8000-000000000000',
-      '/gateway/v3/web/checkouts/nope',
-      '/gateway/v3/web/3ds/nope',
-    ]) {
+    for (const path of ['/gateway/v3/web/paymentlinks/00000000-0000-4000-8000-000000000000', '/gateway/v3/web/checkouts/nope', '/gateway/v3/web/3ds/nope']) {
       const page = await openPage(sb, path);
       expect(page.status).toBe(404);
       expect(page.state).toBe('notfound');
@@ -184,7 +180,10 @@ describe('pages without a form', () => {
     const post = await postPage(sb, '/gateway/v3/web/paymentlinks/nope', card(APPROVE));
     expect(post.status).toBe(404);
     // Paths and methods no hosted page has answer as pages too, not with the API's envelope.
-    for (const [method, path, status] of [['GET', '/gateway/v3/web/nothing/at/all', 404], ['PUT', '/gateway/v3/web/paymentlinks/x', 405]] as const) {
+    for (const [method, path, status] of [
+      ['GET', '/gateway/v3/web/nothing/at/all', 404],
+      ['PUT', '/gateway/v3/web/paymentlinks/x', 405],
+    ] as const) {
       const res = await fetch(`${sb.url}${path}`, { method });
       expect(res.status).toBe(status);
       expect(res.headers.get('content-type')).toContain('text/html');
@@ -252,10 +251,26 @@ describe('assets', () => {
     expect(res.headers.get('content-type')).toContain('text/css');
     const css = await res.text();
     for (const property of [
-      '--pl-font-family', '--pl-background', '--pl-primary', '--pl-accent', '--pl-secondary', '--pl-info', '--pl-warning',
-      '--pl-error', '--pl-success', '--pl-form-background', '--pl-form-container-background', '--pl-form-font-size',
-      '--pl-form-border-width', '--pl-form-border-radius', '--pl-button-color', '--pl-button-background',
-      '--pl-button-border-color', '--pl-button-font-size', '--pl-button-border-width', '--pl-button-border-radius',
+      '--pl-font-family',
+      '--pl-background',
+      '--pl-primary',
+      '--pl-accent',
+      '--pl-secondary',
+      '--pl-info',
+      '--pl-warning',
+      '--pl-error',
+      '--pl-success',
+      '--pl-form-background',
+      '--pl-form-container-background',
+      '--pl-form-font-size',
+      '--pl-form-border-width',
+      '--pl-form-border-radius',
+      '--pl-button-color',
+      '--pl-button-background',
+      '--pl-button-border-color',
+      '--pl-button-font-size',
+      '--pl-button-border-width',
+      '--pl-button-border-radius',
     ]) {
       expect(css).toContain(`var(${property},`);
     }

@@ -4,18 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkoutRequest, linkRequest, useSandbox } from '../helpers/sandbox.js';
-import {
-  APPROVE,
-  card,
-  DECLINE,
-  DECLINED_RETRY,
-  FAILED_RETRY,
-  INTERNAL_ERROR,
-  openPage,
-  postPage,
-  submit,
-  THREE_DS,
-} from './hosted-form-helpers.js';
+import { APPROVE, card, DECLINE, DECLINED_RETRY, FAILED_RETRY, INTERNAL_ERROR, openPage, postPage, submit, THREE_DS } from './hosted-form-helpers.js';
 
 const sb = useSandbox();
 

@@ -30,7 +30,10 @@ describe('creating a payment link (docs/api.md)', () => {
     const before = Date.now();
     const res = await sb.post(
       '/Gateway/v3/Paymentlinks',
-      linkRequest({ transaction: { amount: 12.5, currencyCode: 'eur', authorizationMode: 'payment', trackingCode }, link: { duration: 'P2D', brandIds: [1010, 1020] } }),
+      linkRequest({
+        transaction: { amount: 12.5, currencyCode: 'eur', authorizationMode: 'payment', trackingCode },
+        link: { duration: 'P2D', brandIds: [1010, 1020] },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -62,7 +65,11 @@ describe('creating a payment link (docs/api.md)', () => {
   });
 
   it('accepts PT<n>H and PT<n>M durations and sets expirationTime from them', async () => {
-    for (const [duration, ms] of [['PT2H', 7_200_000], ['pt30m', 1_800_000], ['P365D', 365 * 86_400_000]] as const) {
+    for (const [duration, ms] of [
+      ['PT2H', 7_200_000],
+      ['pt30m', 1_800_000],
+      ['P365D', 365 * 86_400_000],
+    ] as const) {
       const res = await createLink({ link: { duration } });
       const delta = Date.parse(res.body.body.link.expirationTime) - Date.parse(res.body.header.requestTimestamp);
       expect(Math.abs(delta - ms), duration).toBeLessThan(2000);
@@ -146,7 +153,11 @@ describe('reading a payment link (docs/api.md)', () => {
     const res = await sb.get('/gateway/v3/paymentlinks?businessId=biz-1');
     expect(res.status).toBe(400);
     expect(res.body.result).toBe(-1);
-    expect(res.body.body.error).toEqual({ code: 1004, message: 'Property not found in request: trackingCode.', detailedMessage: 'Property not found in request: trackingCode.' });
+    expect(res.body.body.error).toEqual({
+      code: 1004,
+      message: 'Property not found in request: trackingCode.',
+      detailedMessage: 'Property not found in request: trackingCode.',
+    });
   });
 
   it('answers an unknown link id with a 404 envelope carrying requestCode and requestTimestamp', async () => {

@@ -24,7 +24,7 @@ function httpsJson(url: string, body?: unknown): Promise<{ status: number; body:
 }
 
 describe('listening options', () => {
-  it('serves HTTPS with a certificate from paylink\'s local authority, and hands out https addresses', async () => {
+  it("serves HTTPS with a certificate from paylink's local authority, and hands out https addresses", async () => {
     const config = mkdtempSync(join(tmpdir(), 'paylink-https-ca-'));
     const running = await startSandbox({ port: 0, db: ':memory:', https: true, authority: authorityFiles({ XDG_CONFIG_HOME: config }) });
     try {
@@ -64,7 +64,10 @@ describe('listening options', () => {
     const first = await startSandbox({ port: 0, db: ':memory:' });
     try {
       const port = Number(new URL(first.url).port);
-      await expect(startSandbox({ port, db: ':memory:' })).rejects.toMatchObject({ code: 'EADDRINUSE', message: `Port ${port} on 127.0.0.1 is already in use` });
+      await expect(startSandbox({ port, db: ':memory:' })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+        message: `Port ${port} on 127.0.0.1 is already in use`,
+      });
     } finally {
       await first.close();
     }

@@ -29,7 +29,10 @@ describe('the observed request', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         header: { businessId: 'observed' },
-        body: { transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'obs-1' }, link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' } },
+        body: {
+          transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'obs-1' },
+          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' },
+        },
       }),
     }).then((r) => r.json());
     const linkId: string = created.body.link.linkId;

@@ -39,7 +39,9 @@ function payment(businessId: string, trackingCode: string) {
 describe('concurrent payments', () => {
   it('stores exactly one record per payment, with unique ids, for 200 payments in parallel on 20 keep-alive connections', async () => {
     const businessId = uniqueCode('biz-conc');
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post('/gateway/v3/payments', payment(businessId, `order-${String(i).padStart(4, '0')}`))));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post('/gateway/v3/payments', payment(businessId, `order-${String(i).padStart(4, '0')}`))),
+    );
     expect(answers.every((a) => a.status === 200 && a.body.result === 0)).toBe(true);
     const ids = new Set(answers.map((a) => a.body.body.id as string));
     expect(ids.size).toBe(200);

@@ -9,14 +9,16 @@ function cvvFor(number: string): string {
   return number.startsWith('37') || number.startsWith('34') ? '1234' : '123';
 }
 
-function payment(patch: {
-  action?: unknown;
-  businessId?: string;
-  transaction?: Record<string, unknown>;
-  card?: Record<string, unknown> | null;
-  number?: string;
-  bank?: Record<string, unknown>;
-} = {}) {
+function payment(
+  patch: {
+    action?: unknown;
+    businessId?: string;
+    transaction?: Record<string, unknown>;
+    card?: Record<string, unknown> | null;
+    number?: string;
+    bank?: Record<string, unknown>;
+  } = {},
+) {
   const number = patch.number ?? '4111111111111111';
   const body: Record<string, unknown> = {
     transaction: { amount: 10.5, currencyCode: 'EUR', trackingCode: uniqueCode('pay'), ...patch.transaction },

@@ -92,7 +92,9 @@ describe('data survives a restart', () => {
     const first = await startSandbox({ port: 0, db: path });
     await first.close();
     const db = new Database(path);
-    db.prepare("INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ offsetMs: 1e308 }));
+    db.prepare("INSERT INTO meta (key, value) VALUES ('clock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+      JSON.stringify({ offsetMs: 1e308 }),
+    );
     db.close();
     const again = await startSandbox({ port: 0, db: path });
     try {

@@ -20,10 +20,29 @@ describe('the route a request took', () => {
   });
 
   it('is what the advisor reads a request as, not its path', () => {
-    const request: TrafficRequest = { seq: 1, at: 0, method: 'GET', path: '/somewhere/else', query: '', status: 200, kind: 'api', businessId: 'b', route: { name: 'payments.get', params: { paymentId: 'p-1' } } };
+    const request: TrafficRequest = {
+      seq: 1,
+      at: 0,
+      method: 'GET',
+      path: '/somewhere/else',
+      query: '',
+      status: 200,
+      kind: 'api',
+      businessId: 'b',
+      route: { name: 'payments.get', params: { paymentId: 'p-1' } },
+    };
     expect(targetOfRequest(request)).toEqual({ op: 'read', kind: 'payment', id: 'p-1' });
     // A row logged before routes were kept is still read by its method and path.
-    const older: TrafficRequest = { seq: 2, at: 0, method: 'POST', path: pathOfId('payments.refund', 'p-2'), query: '', status: 200, kind: 'api', businessId: 'b' };
+    const older: TrafficRequest = {
+      seq: 2,
+      at: 0,
+      method: 'POST',
+      path: pathOfId('payments.refund', 'p-2'),
+      query: '',
+      status: 200,
+      kind: 'api',
+      businessId: 'b',
+    };
     expect(targetOfRequest(older)).toEqual({ op: 'follow-up', action: 'refund', id: 'p-2' });
   });
 });

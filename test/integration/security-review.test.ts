@@ -39,7 +39,9 @@ describe('admin endpoints from another site (CSRF)', () => {
     expect(cancel.body.result).toBe(-6);
     expect((await sb.get(`/gateway/v3/paymentlinks/${linkId}?businessId=biz-1`)).body.body.link.status).toBe('READY');
     // Another origin on this machine is another origin all the same (issue 16, item 6).
-    const local = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body, { headers: { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' } });
+    const local = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body, {
+      headers: { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' },
+    });
     expect(local.status).toBe(403);
     const server = await sb.post(`/gateway/v3/paymentlinks/${linkId}/cancel`, body);
     expect(server.status).toBe(200);
@@ -230,7 +232,11 @@ describe('deeply nested input', () => {
     expect((await sb.post('/gateway/v3/tokens', tokenBody(40))).body.body.error.message).toContain('body.customer');
     const plain = await sb.post('/gateway/v3/tokens', {
       header: { businessId: 'biz-1' },
-      body: { brandId: 1010, card: { holderName: 'A', number: '4111111111111111', expiryMonth: '12', expiryYear: '2039' }, customer: { email: 'a@b.example', address: { lines: ['1 Road'] } } },
+      body: {
+        brandId: 1010,
+        card: { holderName: 'A', number: '4111111111111111', expiryMonth: '12', expiryYear: '2039' },
+        customer: { email: 'a@b.example', address: { lines: ['1 Road'] } },
+      },
     });
     expect(plain.status).toBe(200);
   });
@@ -260,7 +266,10 @@ describe('bank page from another site', () => {
     const created = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: 'biz-1' },
-      body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: `bank-${Date.now()}`, brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+      body: {
+        transaction: { amount: 10, currencyCode: 'EUR', trackingCode: `bank-${Date.now()}`, brandId: 3010 },
+        bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+      },
     });
     const id = created.body.body.id as string;
     const url = created.body.body.redirect.url as string;

@@ -96,7 +96,8 @@ describe('snapshots: save and restore the whole state', () => {
     const late = traffic.filter((t) => t.sentAt > restoreAnswered);
     expect(early.length, 'traffic answered before the restore').toBeGreaterThan(0);
     expect(late.length, 'traffic sent after the restore').toBeGreaterThan(0);
-    for (const t of early) expect((await sb.get(`/gateway/v3/payments/${t.id}?businessId=snap-c`)).status, `payment ${t.id} answered before the restore`).toBe(404);
+    for (const t of early)
+      expect((await sb.get(`/gateway/v3/payments/${t.id}?businessId=snap-c`)).status, `payment ${t.id} answered before the restore`).toBe(404);
     for (const t of late) {
       expect((await sb.get(`/gateway/v3/payments/${t.id}?businessId=snap-c`)).body.result, `payment ${t.id} sent after the restore`).toBe(0);
       // Its event was made after the restore and is listed.
@@ -160,7 +161,8 @@ describe('snapshots of a :memory: sandbox', () => {
   it('keeps them in memory and restores them, with the seeded ids going on from the save', async () => {
     const running = await startSandbox({ port: 0, db: ':memory:', seed: 'snapshots' });
     try {
-      const post = (path: string, body: unknown) => requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       await post('/gateway/v3/paymentlinks', linkRequest({ businessId: 'mem' }));
       const saved = await post('/__sandbox/snapshots', { name: 'seeded' });
       expect(saved.body.body.location).toBe('memory');
@@ -190,12 +192,16 @@ describe('reset --business: one business only', () => {
     const db = new Database(sb.dbPath, { readonly: true });
     try {
       const rows: Record<string, string[]> = {};
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta'").pluck().all() as string[];
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'meta'")
+        .pluck()
+        .all() as string[];
       for (const table of tables) {
         const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
         let where = columns.includes('business_id') ? `WHERE business_id IS NOT ?` : 'WHERE ? IS NOT NULL';
         if (table === 'deliveries') where = 'WHERE event_seq NOT IN (SELECT seq FROM events WHERE business_id = ?)';
-        if (table === 'delivery_attempts') where = 'WHERE delivery_id NOT IN (SELECT d.id FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.business_id = ?)';
+        if (table === 'delivery_attempts')
+          where = 'WHERE delivery_id NOT IN (SELECT d.id FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.business_id = ?)';
         rows[table] = (db.prepare(`SELECT * FROM "${table}" ${where} ORDER BY rowid`).raw().all(businessId) as unknown[][]).map((r) => JSON.stringify(r));
       }
       return rows;
@@ -277,7 +283,12 @@ describe('reset --business: one business only', () => {
 describe('the dashboard Snapshots page', () => {
   const sb = useSandbox();
   const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(sb.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+    fetch(sb.url + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   it('lists snapshots and saves, restores and deletes them from its forms, refusing a post from another site', async () => {
     const empty = await (await fetch(`${sb.url}/__sandbox/dashboard/snapshots`)).text();
@@ -327,7 +338,8 @@ describe('webhook deliveries pending at restore time', () => {
     const running = await startSandbox({ port: 0, db: ':memory:', timers, webhookRetry: [150, 150, 150, 150, 150, 150, 150, 150, 150, 150] });
     const idle = timers.size; // the sweep's interval and the like: nothing of the deliveries
     try {
-      const post = (path: string, body: unknown) => requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        requestJson(running.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await post('/__sandbox/webhooks', { businessId: 'hooks', url: `http://127.0.0.1:${port}/hook` })).body.result).toBe(0);
       const before = await post('/gateway/v3/payments', payment('hooks'));
       await post('/__sandbox/snapshots', { name: 'pending' });

@@ -57,7 +57,7 @@ function reread(s: Sandbox, id: string): LinkRecord | undefined {
   return s.links.get(id);
 }
 
-describe('document tables keyed by the id\'s time', () => {
+describe("document tables keyed by the id's time", () => {
   it('stores random ids under their own key, with no legacy flag, and finds and updates them by id', async () => {
     const s = open();
     const ids = new RandomIds();
@@ -81,7 +81,7 @@ describe('document tables keyed by the id\'s time', () => {
     await s.store.writeStatement(() => s.links.update({ ...s.links.get(odd[0]!)!, status: 'CANCELLED' }));
     expect(reread(s, odd[0]!)?.status).toBe('CANCELLED');
     // The legacy lookup uses the partial index, not a scan of the table.
-    const plan = s.store.db.prepare("EXPLAIN QUERY PLAN SELECT data FROM links WHERE id = ? AND legacy = 1").all('x') as Array<{ detail: string }>;
+    const plan = s.store.db.prepare('EXPLAIN QUERY PLAN SELECT data FROM links WHERE id = ? AND legacy = 1').all('x') as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX links_legacy_id/);
     // A duplicate id among legacy rows is refused, as the old primary key refused it.
     expect(() => s.store.writeStatement(() => s.links.insert(link(odd[1]!, 'odd-again')))).toThrow(/UNIQUE.*links\.id/);
@@ -130,18 +130,43 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
   /** A database as paylink left it at schema version 4, with rows in each document table. */
   function version4Database(): void {
     const db = new Database(dbPath);
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 4));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 4),
+    );
     const insertLink = db.prepare('INSERT INTO links (id, business_id, tracking_code, created_at, data) VALUES (?, ?, ?, ?, ?)');
     // Inserted out of id order: listings follow insertion (rowid) order, which must survive.
-    for (const [id, tc] of [['c0000000-0000-4000-8000-000000000003', 'old-3'], ['a0000000-0000-4000-8000-000000000001', 'old-1'], ['b0000000-0000-4000-8000-000000000002', 'old-2']]) {
+    for (const [id, tc] of [
+      ['c0000000-0000-4000-8000-000000000003', 'old-3'],
+      ['a0000000-0000-4000-8000-000000000001', 'old-1'],
+      ['b0000000-0000-4000-8000-000000000002', 'old-2'],
+    ]) {
       insertLink.run(id, 'old-biz', tc, 1, JSON.stringify(link(id!, tc!, 'old-biz')));
     }
-    db.prepare('INSERT INTO checkouts (id, business_id, tracking_code, created_at, data) VALUES (?, ?, ?, ?, ?)')
-      .run('old-checkout', 'old-biz', 'co-1', 1, JSON.stringify({ id: 'old-checkout', businessId: 'old-biz', trackingCode: 'co-1', createdAt: 1 }));
-    db.prepare('INSERT INTO payments (id, business_id, tracking_code, parent_kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run('old-payment', 'old-biz', null, 'link', 'a0000000-0000-4000-8000-000000000001', 1, JSON.stringify({ id: 'old-payment', businessId: 'old-biz', createdAt: 1 }));
-    db.prepare('INSERT INTO tokens (id, business_id, tracking_code, fingerprint, created_at, data) VALUES (?, ?, ?, ?, ?, ?)')
-      .run('old-token', 'old-biz', null, 'fp-1', 1, JSON.stringify({ id: 'old-token', businessId: 'old-biz', createdAt: 1 }));
+    db.prepare('INSERT INTO checkouts (id, business_id, tracking_code, created_at, data) VALUES (?, ?, ?, ?, ?)').run(
+      'old-checkout',
+      'old-biz',
+      'co-1',
+      1,
+      JSON.stringify({ id: 'old-checkout', businessId: 'old-biz', trackingCode: 'co-1', createdAt: 1 }),
+    );
+    db.prepare('INSERT INTO payments (id, business_id, tracking_code, parent_kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      'old-payment',
+      'old-biz',
+      null,
+      'link',
+      'a0000000-0000-4000-8000-000000000001',
+      1,
+      JSON.stringify({ id: 'old-payment', businessId: 'old-biz', createdAt: 1 }),
+    );
+    db.prepare('INSERT INTO tokens (id, business_id, tracking_code, fingerprint, created_at, data) VALUES (?, ?, ?, ?, ?, ?)').run(
+      'old-token',
+      'old-biz',
+      null,
+      'fp-1',
+      1,
+      JSON.stringify({ id: 'old-token', businessId: 'old-biz', createdAt: 1 }),
+    );
     db.close();
   }
 
@@ -164,12 +189,25 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
     expect(() => s.store.writeStatement(() => s.links.insert(link(new RandomIds().uuid(), 'old-1', 'old-biz')))).toThrow(/UNIQUE.*tracking_code/);
     // The document tables' indexes (later migrations add tables of their own, webhooks for one).
     const indexes = s.store.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('links', 'checkouts', 'payments', 'tokens') ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('links', 'checkouts', 'payments', 'tokens') ORDER BY name",
+      )
       .pluck()
       .all();
     expect(indexes).toEqual([
-      'checkouts_legacy_id', 'checkouts_tracking', 'links_legacy_id', 'links_tracking',
-      'payments_legacy_id', 'payments_parent', 'payments_parent_payment', 'payments_time_due', 'payments_token', 'payments_tracking', 'payments_waiting_credits', 'tokens_fingerprint', 'tokens_legacy_id',
+      'checkouts_legacy_id',
+      'checkouts_tracking',
+      'links_legacy_id',
+      'links_tracking',
+      'payments_legacy_id',
+      'payments_parent',
+      'payments_parent_payment',
+      'payments_time_due',
+      'payments_token',
+      'payments_tracking',
+      'payments_waiting_credits',
+      'tokens_fingerprint',
+      'tokens_legacy_id',
     ]);
 
     const fresh = new RandomIds().uuid();

@@ -63,7 +63,10 @@ describe('createTestSandbox', () => {
 
 describe('webhookReceiver', () => {
   it("verifies each delivery's signature and CRC and hands the events out by type and payment", async () => {
-    const paid = await sandbox.api.payments.create({ transaction: { amount: 9, currencyCode: 'EUR', trackingCode: 'kit-hook' }, card: CARD }, { action: 'authorize' });
+    const paid = await sandbox.api.payments.create(
+      { transaction: { amount: 9, currencyCode: 'EUR', trackingCode: 'kit-hook' }, card: CARD },
+      { action: 'authorize' },
+    );
     expect(paid.result).toBe(0);
     const created = await receiver.next({ type: 'Transaction.Create', paymentId: paid.body.id });
     expect(created.claims.transmissionId).toBe(created.id);
@@ -84,7 +87,10 @@ describe('webhookReceiver', () => {
       try {
         const hook = await sandbox.api.request('POST', '/__sandbox/webhooks', { businessId: 'kit-forged', url: strict.url, faults: [fault] });
         expect(hook.result, JSON.stringify(hook)).toBe(0);
-        await sandbox.api.payments.create({ transaction: { amount: 3, currencyCode: 'EUR', trackingCode: `kit-${fault}` }, card: CARD }, { businessId: 'kit-forged' });
+        await sandbox.api.payments.create(
+          { transaction: { amount: 3, currencyCode: 'EUR', trackingCode: `kit-${fault}` }, card: CARD },
+          { businessId: 'kit-forged' },
+        );
         const failure = await strict.next({ timeoutMs: 15_000 }).then(
           () => undefined,
           (error: unknown) => error,

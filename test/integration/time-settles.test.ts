@@ -32,7 +32,14 @@ async function bankPayment(businessId: string, patch: { amount?: number; brandId
     action: 'payment',
     header: { businessId },
     body: {
-      transaction: { amount: patch.amount ?? 10, currencyCode: 'EUR', trackingCode: uniqueCode('settle'), brandId, returnUrl: 'https://shop.example/back', notifyUrl: rx.url },
+      transaction: {
+        amount: patch.amount ?? 10,
+        currencyCode: 'EUR',
+        trackingCode: uniqueCode('settle'),
+        brandId,
+        returnUrl: 'https://shop.example/back',
+        notifyUrl: rx.url,
+      },
       ...(brandId === 3010 ? { bank: { countryCode: 'NL', issuerId: 20 } } : brandId !== 4010 ? { bank: {} } : {}),
     },
   });
@@ -115,7 +122,9 @@ describe('what time settles', () => {
     const challenge = await challengePayment(biz);
     const settled = await advance('4h');
     expect(settled.map((s) => s.paymentId)).toEqual([challenge, bank, wallet]);
-    const seqs = await Promise.all([challenge, bank, wallet].map(async (id) => (await sb.get(`/__sandbox/events?paymentId=${id}&type=Transaction.Update`)).body.body.events[0].seq));
+    const seqs = await Promise.all(
+      [challenge, bank, wallet].map(async (id) => (await sb.get(`/__sandbox/events?paymentId=${id}&type=Transaction.Update`)).body.body.events[0].seq),
+    );
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
   });
 
@@ -152,7 +161,11 @@ describe('what time settles', () => {
     // Set the clock (running) to a second and a half before the window closes: real time does the rest.
     await sb.post('/__sandbox/clock', { set: new Date(created + 15 * 60_000 - 1500).toISOString() });
     expect(await storedResult(id)).toBe(2);
-    await eventually(() => storedResult(id), (result) => result !== 2, 8000);
+    await eventually(
+      () => storedResult(id),
+      (result) => result !== 2,
+      8000,
+    );
     expect(await storedResult(id)).toBe(4);
     expect(await updatesOf(id)).toHaveLength(1);
   });
@@ -200,7 +213,11 @@ describe('what time settles', () => {
     const secondId = second.body.body.id;
     await sb.post('/__sandbox/clock', { set: '2030-01-07T09:59:58.500Z' });
     expect(await storedResult(secondId)).toBe(1);
-    await eventually(() => storedResult(secondId), (result) => result !== 1, 8000);
+    await eventually(
+      () => storedResult(secondId),
+      (result) => result !== 1,
+      8000,
+    );
     expect(await storedResult(secondId)).toBe(0);
     expect(await updatesOf(secondId)).toHaveLength(1);
     await sb.post('/__sandbox/clock', { reset: true });

@@ -42,7 +42,15 @@ describe('GET /gateway/v3/tokens/{token} (sandbox extension)', () => {
     const token = created.body.body.token as string;
     const res = await sb.get(`/gateway/v3/tokens/${token}?businessId=${BIZ}`);
     expect(res.status).toBe(200);
-    expect(res.body.body).toMatchObject({ token, tokenId: token, brandId: 1030, displayHint: '***********0005', expiryMonth: '10', expiryYear: '2034', holderName: 'Grace Hopper' });
+    expect(res.body.body).toMatchObject({
+      token,
+      tokenId: token,
+      brandId: 1030,
+      displayHint: '***********0005',
+      expiryMonth: '10',
+      expiryYear: '2034',
+      holderName: 'Grace Hopper',
+    });
     expect(res.text).not.toContain('378282246310005');
     expect(res.body.body.fingerprint).toBeUndefined();
   });
@@ -62,7 +70,10 @@ describe('paying with a token', () => {
     expect(second.body.body.transaction.brandId).toBe(1020);
     expect(second.body.body.card).toMatchObject({ lastFourDigits: '4444', cvvResult: 'P', holderName: 'Grace Hopper' });
 
-    const refund = await sb.post(`/gateway/v3/payments/${second.body.body.id}/refund`, { header: { businessId: BIZ }, body: { transaction: { amount: 12.34 } } });
+    const refund = await sb.post(`/gateway/v3/payments/${second.body.body.id}/refund`, {
+      header: { businessId: BIZ },
+      body: { transaction: { amount: 12.34 } },
+    });
     expect(refund.body.result).toBe(0);
     expect(refund.body.body.transaction).toMatchObject({ action: 'refund', parentId: second.body.body.id, amount: 12.34 });
   });

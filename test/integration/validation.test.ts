@@ -50,9 +50,7 @@ const invalidLinkFields: Array<[string, Patch, string]> = [
   ['threeDSecure as a string', { link: { threeDSecure: 'yes' } }, 'body.link.threeDSecure'],
 ];
 
-const missingLinkFields: Array<[string, Patch, string]> = [
-  ['returnUrl', { link: { returnUrl: undefined } }, 'body.link.returnUrl'],
-];
+const missingLinkFields: Array<[string, Patch, string]> = [['returnUrl', { link: { returnUrl: undefined } }, 'body.link.returnUrl']];
 
 describe('link validation (docs/api.md, "Validation")', () => {
   it.each(invalidLinkFields)('refuses %s with 400, -1, 1002 naming the field', async (_name, patch, path) => {
@@ -87,9 +85,17 @@ describe('link validation (docs/api.md, "Validation")', () => {
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: [] }), 1002, 'body');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: 'x' }), 1002, 'body');
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { link: base.body.link } }), 1004, 'body.transaction');
-    expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { transaction: 5, link: base.body.link } }), 1002, 'body.transaction');
+    expectInputError(
+      await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { transaction: 5, link: base.body.link } }),
+      1002,
+      'body.transaction',
+    );
     expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { transaction: base.body.transaction } }), 1004, 'body.link');
-    expectInputError(await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { transaction: base.body.transaction, link: [1] } }), 1002, 'body.link');
+    expectInputError(
+      await sb.post('/gateway/v3/paymentlinks', { header: base.header, body: { transaction: base.body.transaction, link: [1] } }),
+      1002,
+      'body.link',
+    );
   });
 
   it('refuses a missing or wrongly typed header.businessId', async () => {

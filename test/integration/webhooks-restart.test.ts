@@ -43,7 +43,9 @@ it('delivers pending events after the sandbox was killed with kill -9 and starte
     if (i === 0) await hung;
     return 200;
   });
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, '--webhook-secret', SECRET, '--webhook-retry', 'fast', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, '--webhook-secret', SECRET, '--webhook-retry', 'fast', '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));

@@ -32,7 +32,6 @@ async function addHook(businessId: string, url: string, more: Record<string, unk
   return res.body.body.endpoint as { hookId: string; secret: string };
 }
 
-
 async function eventsOf(paymentId: string) {
   const res = await sb.get(`/__sandbox/events?paymentId=${paymentId}`);
   return res.body.body.events as Array<{ id: string; type: string; deliveries: Array<{ status: string }> }>;
@@ -57,7 +56,10 @@ describe('events as the provider sent them', () => {
     const authId = auth.body.body.transaction.id as string;
     const capture = await sb.post(`/gateway/v3/payments/${authId}/capture`, { header: { businessId: biz }, body: { transaction: { amount: 4 } } });
     expect(capture.body.result).toBe(0);
-    const refund = await sb.post(`/gateway/v3/payments/${capture.body.body.transaction.id}/refund`, { header: { businessId: biz }, body: { transaction: { amount: 2 } } });
+    const refund = await sb.post(`/gateway/v3/payments/${capture.body.body.transaction.id}/refund`, {
+      header: { businessId: biz },
+      body: { transaction: { amount: 2 } },
+    });
     expect(refund.body.result).toBe(0);
     const auth2 = await pay(biz, {}, 'authorize');
     const cancel = await sb.post(`/gateway/v3/payments/${auth2.body.body.transaction.id}/cancel`, { header: { businessId: biz } });
@@ -74,7 +76,10 @@ describe('events as the provider sent them', () => {
     const bank = await sb.post('/gateway/v3/payments', {
       action: 'payment',
       header: { businessId: biz },
-      body: { transaction: { amount: 1, currencyCode: 'EUR', trackingCode: uniqueCode('bank'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+      body: {
+        transaction: { amount: 1, currencyCode: 'EUR', trackingCode: uniqueCode('bank'), brandId: 3010 },
+        bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+      },
     });
     expect(bank.body.result).toBe(2);
     await sb.get(`/gateway/v3/payments/${bank.body.body.id}?businessId=${biz}`);
@@ -162,7 +167,10 @@ describe('delivery', () => {
       await addHook(biz, flaky.url.replace('/webhooks', path));
       const res = await pay(biz);
       await flaky.waitFor(3);
-      const [event] = await until(() => eventsOf(res.body.body.transaction.id), (e) => e[0]?.deliveries[0]?.status === 'delivered');
+      const [event] = await until(
+        () => eventsOf(res.body.body.transaction.id),
+        (e) => e[0]?.deliveries[0]?.status === 'delivered',
+      );
       const shown = await sb.get(`/__sandbox/events/${event!.id}`);
       const log = shown.body.body.event.deliveries[0].log as Array<{ status: number; latencyMs: number; response: string }>;
       expect(log.map((a) => a.status)).toEqual([503, 503, 200]);
@@ -191,7 +199,10 @@ describe('delivery', () => {
       const auth = await pay(biz, {}, 'authorize');
       await slow.waitFor(1);
       await sb.post(`/gateway/v3/payments/${auth.body.body.transaction.id}/capture`, { header: { businessId: biz } });
-      await until(() => eventsOf(auth.body.body.transaction.id), (e) => e.length >= 2);
+      await until(
+        () => eventsOf(auth.body.body.transaction.id),
+        (e) => e.length >= 2,
+      );
       expect(slow.deliveries).toHaveLength(1);
       release();
       const got = await slow.waitFor(3);
@@ -257,7 +268,10 @@ describe('delivery', () => {
       const removed = await sb.post(`/__sandbox/webhooks/${hookId}/remove`, {});
       expect(removed.status).toBe(200);
       const res = await pay(biz);
-      const [event] = await until(() => eventsOf(res.body.body.transaction.id), (e) => e.length === 1);
+      const [event] = await until(
+        () => eventsOf(res.body.body.transaction.id),
+        (e) => e.length === 1,
+      );
       // The event was made with no delivery to the removed endpoint, so none can ever go out to it.
       const urls = event!.deliveries.map((d) => (d as { url?: string }).url);
       expect(urls.every((url) => typeof url === 'string' && url !== own.url)).toBe(true);
@@ -352,7 +366,10 @@ describe('the stream paylink listen reads', () => {
     const res = await waiting;
     const [event] = res.body.body.events;
     expect(event.seq).toBeGreaterThan(start);
-    const claims = await verifyDelivery({ headers: { 'x-payvision-signature': event.signature }, text: event.body, body: JSON.parse(event.body), path: '', at: 0 }, SECRET);
+    const claims = await verifyDelivery(
+      { headers: { 'x-payvision-signature': event.signature }, text: event.body, body: JSON.parse(event.body), path: '', at: 0 },
+      SECRET,
+    );
     expect(claims.transmissionId).toBe(event.id);
     expect(res.body.body.header).toBe('x-payvision-signature');
   });

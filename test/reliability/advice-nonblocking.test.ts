@@ -31,7 +31,11 @@ async function seed(): Promise<void> {
     const answer = await fetch(`${running.url}/gateway/v3/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'payment', header: { businessId: 'advice-load' }, body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'load-0000' }, card: card('4111111111111111') } }),
+      body: JSON.stringify({
+        action: 'payment',
+        header: { businessId: 'advice-load' },
+        body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: 'load-0000' }, card: card('4111111111111111') },
+      }),
     });
     expect(answer.status).toBe(200);
     const payment = seen.find((e) => e.method === 'POST')!;
@@ -76,18 +80,27 @@ test('answers other requests while advice over 10,000 logged payments runs', asy
   const adviceMs = adviceDone! - started;
   // Before: the first health check, sent after the advice, waited for the whole advice; now it comes back first.
   expect(during.length, `advice took ${adviceMs.toFixed(0)} ms; no health check came back before it`).toBeGreaterThanOrEqual(1);
-  console.log(`advice over ${ROWS} logged payments: ${adviceMs.toFixed(0)} ms; ${during.length} health checks meanwhile, slowest ${Math.max(...during).toFixed(0)} ms`);
+  console.log(
+    `advice over ${ROWS} logged payments: ${adviceMs.toFixed(0)} ms; ${during.length} health checks meanwhile, slowest ${Math.max(...during).toFixed(0)} ms`,
+  );
 }, 120_000);
 
 test('keeps its copy of the log true across new requests and resets', async () => {
   const url = proc!.url;
-  const findings = async () => ((await (await fetch(`${url}/__sandbox/advice`)).json()) as { body: { findings: Array<{ check: string }> } }).body.findings.map((f) => f.check);
+  const findings = async () =>
+    ((await (await fetch(`${url}/__sandbox/advice`)).json()) as { body: { findings: Array<{ check: string }> } }).body.findings.map((f) => f.check);
   const link = () =>
     fetch(`${url}/gateway/v3/paymentlinks`, {
       method: 'POST',
       // With credentials, as the provider required: only the reused tracking code is this test's finding.
       headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('shop:secret').toString('base64')}` },
-      body: JSON.stringify({ header: { businessId: 'advice-kept' }, body: { transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'kept-1' }, link: { brandIds: [1010], returnUrl: 'https://shop.example/r' } } }),
+      body: JSON.stringify({
+        header: { businessId: 'advice-kept' },
+        body: {
+          transaction: { amount: 5, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'kept-1' },
+          link: { brandIds: [1010], returnUrl: 'https://shop.example/r' },
+        },
+      }),
     });
   expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
   expect(await findings()).toEqual([]);

@@ -52,7 +52,10 @@ test('a second connection holding BEGIN IMMEDIATE for 6 s gets 503 envelopes for
     }
     expect(sandbox.child.exitCode).toBeNull();
     // Writes are taken again once the lock is released (a refused one makes nothing).
-    const after = await eventually(() => postJson(`${sandbox.url}/gateway/v3/paymentlinks`, linkBody()), (r) => r.status !== 503);
+    const after = await eventually(
+      () => postJson(`${sandbox.url}/gateway/v3/paymentlinks`, linkBody()),
+      (r) => r.status !== 503,
+    );
     expect(after.status).toBe(200);
     // The reads answered during the lock were logged once it was released.
     const log = await eventually(

@@ -93,7 +93,9 @@ describe('the sandbox', () => {
 
   it('keeps no card number of any spelling in the log, the dashboard, the answers or the database', async () => {
     const answers = await Promise.all([
-      ...SEPARATORS.map((sep) => sb.post('/gateway/v3/payments', { header: { businessId: BIZ }, body: { note: `card ${spelled(sep)} x`, card_cvv: '987', cvn: '987', csc: '987' } })),
+      ...SEPARATORS.map((sep) =>
+        sb.post('/gateway/v3/payments', { header: { businessId: BIZ }, body: { note: `card ${spelled(sep)} x`, card_cvv: '987', cvn: '987', csc: '987' } }),
+      ),
       ...['%2E', '%2F', '%5F', '%C2%A0'].map((sep) => sb.get(`/gateway/v3/payments/${spelled(sep)}?businessId=${BIZ}`)),
       ...['%2E', '%2C', '%09', '%0A'].map((sep) => sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=${spelled(sep)}`)),
       sb.get(`/gateway/v3/payments?businessId=${BIZ}&trackingCode=${[...PAN].map((d) => `%3${d}`).join('')}`),

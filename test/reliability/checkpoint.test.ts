@@ -39,7 +39,10 @@ test('links answered before a kill -9 reach the main file without its WAL while 
       ids.push(created.body.body.link.linkId);
     }
     // The periodic checkpoint moves them into the main file while the sandbox runs, nothing asking it to.
-    await eventually(async () => mainFileLinks(db), (stored) => ids.every((id) => stored.includes(id)));
+    await eventually(
+      async () => mainFileLinks(db),
+      (stored) => ids.every((id) => stored.includes(id)),
+    );
   } finally {
     await sandbox.kill9();
   }

@@ -32,7 +32,10 @@ describe('dates', () => {
       expect(res.body.body.error.message).toContain('body.link.duration');
       expect(JSON.stringify(res.body)).not.toContain('+010000');
       body.body.link.duration = 'P30D';
-      const shorter = await postJson(`${sandbox.url}/gateway/v3/paymentlinks`, { ...body, body: { ...body.body, transaction: { ...body.body.transaction, trackingCode: `${body.body.transaction.trackingCode}-b` } } });
+      const shorter = await postJson(`${sandbox.url}/gateway/v3/paymentlinks`, {
+        ...body,
+        body: { ...body.body, transaction: { ...body.body.transaction, trackingCode: `${body.body.transaction.trackingCode}-b` } },
+      });
       expect(shorter.status).toBe(200);
       expect(shorter.body.body.link.expirationTime).toBe('9999-01-31T00:00:00Z');
     } finally {
@@ -68,7 +71,10 @@ describe('tokens', () => {
     expect([second.status, second.body.body.error?.code]).toEqual([400, 2001]);
     expect(second.body.body.error.message).toContain('body.trackingCode');
     // Another business may use the code.
-    const other = await postJson(`${sandbox.url}/gateway/v3/tokens`, { ...tokenRequest('5555555555554444', 'edge-tok-1'), header: { businessId: 'biz-edge-other' } });
+    const other = await postJson(`${sandbox.url}/gateway/v3/tokens`, {
+      ...tokenRequest('5555555555554444', 'edge-tok-1'),
+      header: { businessId: 'biz-edge-other' },
+    });
     expect(other.status).toBe(200);
   });
 

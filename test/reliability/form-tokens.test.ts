@@ -49,7 +49,10 @@ async function paymentsOf(id: string): Promise<number> {
 function storedRows(): Record<string, number> {
   const other = new Database(db, { readonly: true });
   try {
-    const tables = other.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'request_log'").pluck().all() as string[];
+    const tables = other
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'request_log'")
+      .pluck()
+      .all() as string[];
     return Object.fromEntries(tables.map((t) => [t, other.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number]));
   } finally {
     other.close();
@@ -70,10 +73,12 @@ test('1,000 HEADs and GETs of hosted pages add no row to the database', async ()
   const before = storedRows();
   for (let i = 0; i < 50; i++) {
     await Promise.all(
-      Array.from({ length: 20 }, (_, j) => fetch(sandbox.url + link.page, { method: (i + j) % 2 === 0 ? 'HEAD' : 'GET' }).then(async (r) => {
-        expect(r.status).toBe(200);
-        await r.arrayBuffer();
-      })),
+      Array.from({ length: 20 }, (_, j) =>
+        fetch(sandbox.url + link.page, { method: (i + j) % 2 === 0 ? 'HEAD' : 'GET' }).then(async (r) => {
+          expect(r.status).toBe(200);
+          await r.arrayBuffer();
+        }),
+      ),
     );
   }
   await committed();

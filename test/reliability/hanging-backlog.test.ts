@@ -18,7 +18,7 @@ const sb = useSandbox();
 
 const BACKLOG = 20_000;
 
-test('20,000 deliveries due to a hanging endpoint do not keep another business\'s event from being delivered', { timeout: 120_000 }, async () => {
+test("20,000 deliveries due to a hanging endpoint do not keep another business's event from being delivered", { timeout: 120_000 }, async () => {
   const hung: Array<{ req: IncomingMessage; res: ServerResponse }> = [];
   const hanging = createServer((req, res) => {
     hung.push({ req, res });
@@ -32,7 +32,12 @@ test('20,000 deliveries due to a hanging endpoint do not keep another business\'
   try {
     await sandbox.store.write(() => {
       for (let i = 0; i < BACKLOG; i++) {
-        sandbox.events.custom({ type: 'Transaction.Update', payload: { result: 0, body: { id: `hang-${i}` } }, businessId: 'hang-a', url: `${hangingUrl}?order=${i}` });
+        sandbox.events.custom({
+          type: 'Transaction.Update',
+          payload: { result: 0, body: { id: `hang-${i}` } },
+          businessId: 'hang-a',
+          url: `${hangingUrl}?order=${i}`,
+        });
       }
     });
     // The hanging receiver holds its share of slots.

@@ -15,7 +15,13 @@ function send(base: string, method: string, path: string, headers: Record<string
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -48,12 +54,21 @@ async function paidPayment(): Promise<string> {
   return paid.body.body.id ?? paid.body.body.transaction.id;
 }
 
-const refund = (id: string) => ({ header: { businessId: 'biz-host' }, body: { transaction: { amount: 20, currencyCode: 'EUR', trackingCode: uniqueCode('refund') } } });
+const refund = (id: string) => ({
+  header: { businessId: 'biz-host' },
+  body: { transaction: { amount: 20, currencyCode: 'EUR', trackingCode: uniqueCode('refund') } },
+});
 
 test('a refund with Host evil.example answers 421 and refunds nothing; GETs and pages too', async () => {
   const id = await paidPayment();
   const port = new URL(sb.url).port;
-  const attack = await send(sb.url, 'POST', `/gateway/v3/payments/${id}/refund`, { host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, refund(id));
+  const attack = await send(
+    sb.url,
+    'POST',
+    `/gateway/v3/payments/${id}/refund`,
+    { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+    refund(id),
+  );
   expect(attack.status).toBe(421);
   expect(attack.body.body.error.message).toMatch(/--allowed-host evil\.example/);
   expect((await send(sb.url, 'GET', `/gateway/v3/payments/${id}?businessId=biz-host`, { host: 'evil.example' })).status).toBe(421);
@@ -106,15 +121,27 @@ test('Origin null is cross-site: /__sandbox/reset, /__sandbox/clock and a bank p
   const bank = await sb.post('/gateway/v3/payments', {
     action: 'payment',
     header: { businessId: 'biz-host' },
-    body: { transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('bank'), brandId: 3010 }, bank: { countryCode: 'NL', issuerId: 'INGBNL2A' } },
+    body: {
+      transaction: { amount: 7, currencyCode: 'EUR', trackingCode: uniqueCode('bank'), brandId: 3010 },
+      bank: { countryCode: 'NL', issuerId: 'INGBNL2A' },
+    },
   });
   const bankId = bank.body.body.transaction.id as string;
   const before = await sb.get(`/gateway/v3/payments/${bankId}?businessId=biz-host`);
   const press = await new Promise<number>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: `/gateway/v3/web/bank/${bankId}`, method: 'POST', headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/gateway/v3/web/bank/${bankId}`,
+        method: 'POST',
+        headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', reject);
     req.end('action=cancel');
   });

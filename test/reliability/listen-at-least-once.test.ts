@@ -27,7 +27,11 @@ async function authorizeAndCapture(base: string, businessId: string): Promise<vo
   const auth = await requestJson(`${base}/gateway/v3/payments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'authorize', header: { businessId }, body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: uniqueCode('listen') }, card: CARD } }),
+    body: JSON.stringify({
+      action: 'authorize',
+      header: { businessId },
+      body: { transaction: { amount: 10, currencyCode: 'EUR', trackingCode: uniqueCode('listen') }, card: CARD },
+    }),
   });
   expect(auth.body.result, auth.text).toBe(0);
   const capture = await requestJson(`${base}/gateway/v3/payments/${auth.body.body.transaction.id}/capture`, {
@@ -110,8 +114,13 @@ test('through a receiver outage: every failed forward is retried, 0 of 30 events
     expect(expected).toHaveLength(30);
     await waitForAll(expected, rx);
     const t = tally(expected, rx);
-    const retried = cli.out().split('\n').filter((l) => l.includes('"retryInMs"')).length;
-    console.log(`receiver outage: ${t.lost} of 30 lost, ${t.duplicates} duplicates, ${retried} failed attempts retried, in order: ${t.inOrder} (${before} before the outage)`);
+    const retried = cli
+      .out()
+      .split('\n')
+      .filter((l) => l.includes('"retryInMs"')).length;
+    console.log(
+      `receiver outage: ${t.lost} of 30 lost, ${t.duplicates} duplicates, ${retried} failed attempts retried, in order: ${t.inOrder} (${before} before the outage)`,
+    );
     expect(t.lost).toBe(0);
     expect(t.inOrder).toBe(true);
     expect(retried).toBeGreaterThan(0);
@@ -169,7 +178,15 @@ test('a second run resumes where the first stopped; --since replays; a cursor a 
     const controller = new AbortController();
     const ui = captureUi({ json: true });
     let ready = false;
-    const running = listen({ baseUrl: sandbox.url }, ui.ui, { forwardTo: rx.url, businessId: 'resume', cursorDir: cwd, signal: controller.signal, waitSeconds: 2, onReady: () => (ready = true), ...more });
+    const running = listen({ baseUrl: sandbox.url }, ui.ui, {
+      forwardTo: rx.url,
+      businessId: 'resume',
+      cursorDir: cwd,
+      signal: controller.signal,
+      waitSeconds: 2,
+      onReady: () => (ready = true),
+      ...more,
+    });
     await until(() => ready, 10_000);
     return { ui, stop: async () => (controller.abort(), running) };
   };
@@ -213,7 +230,8 @@ test('a second run resumes where the first stopped; --since replays; a cursor a 
 
     // A snapshot restore takes away the events made after the snapshot, the cursor's among them: the next
     // run says so and forwards what comes after (sequence numbers are not wound back by a restore).
-    const post = (path: string, body: unknown = {}) => requestJson(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown = {}) =>
+      requestJson(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post('/__sandbox/snapshots', { name: 'listen-cursor' })).status).toBe(200);
     const beforeSnapshot = rx.deliveries.length;
     const duringRun = await run();

@@ -124,10 +124,14 @@ test('a delivery to the sandbox public URL is not sent, without asking DNS', asy
   const c = await startSandbox({ port: 0, db: ':memory:', publicUrl: 'https://tunnel.example.test', webhookRetry: 'fast' });
   try {
     const paid = await pay(c.url, 'own-public', 'https://tunnel.example.test/__sandbox/reset');
-    const deliveries = await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } });
+    const deliveries = await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, {
+      headers: { authorization: `Bearer ${c.adminToken}` },
+    });
     expect(deliveries.status).toBe(200);
     const failed = await eventually(
-      async () => (await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } })).body.body.events[0]?.deliveries[0] as DeliveryView | undefined,
+      async () =>
+        (await requestJson(`${c.url}/__sandbox/events?paymentId=${paid.body.body.transaction.id}`, { headers: { authorization: `Bearer ${c.adminToken}` } }))
+          .body.body.events[0]?.deliveries[0] as DeliveryView | undefined,
       (d) => d?.status === 'failed',
     );
     expect(failed!.note).toMatch(/https:\/\/tunnel\.example\.test is this sandbox/);

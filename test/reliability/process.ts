@@ -80,7 +80,10 @@ function summaryUrl(out: string): string | undefined {
 /** Runs `paylink sandbox` expecting it to exit at once; answers its exit code and output. */
 export function runToExit(db: string, args: string[] = [], timeoutMs = 15_000): Promise<{ code: number | string; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

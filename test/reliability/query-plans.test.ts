@@ -199,7 +199,10 @@ test("the dashboard's follow-ups of a payment and payments of a token are index 
 
 test('a database from before migration 8 finds the follow-ups and token payments it already held', async () => {
   const db = join(tmp.dir, 'v7.db');
-  const old = openDatabase(db, MIGRATIONS.filter((m) => m.version <= 7));
+  const old = openDatabase(
+    db,
+    MIGRATIONS.filter((m) => m.version <= 7),
+  );
   const insert = old.prepare('INSERT INTO payments (id, business_id, tracking_code, created_at, data) VALUES (?, ?, ?, ?, ?)');
   insert.run('original', 'b', 't1', 1, JSON.stringify({ id: 'original', token: { token: 'tok-1', displayHint: '****4242' } }));
   insert.run('refund-1', 'b', null, 2, JSON.stringify({ id: 'refund-1', parentPaymentId: 'original' }));

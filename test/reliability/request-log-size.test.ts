@@ -33,7 +33,10 @@ test('40 requests with 200 KB bodies keep the log under its 512 KiB cap, each bo
   sb.running.sandbox.store.flush();
   const db = new Database(sb.dbPath, { readonly: true });
   try {
-    const stored = db.prepare('SELECT sum(length(path) + coalesce(length(request), 0) + coalesce(length(response), 0)) FROM request_log').pluck().get() as number;
+    const stored = db
+      .prepare('SELECT sum(length(path) + coalesce(length(request), 0) + coalesce(length(response), 0)) FROM request_log')
+      .pluck()
+      .get() as number;
     expect(stored).toBeLessThanOrEqual(MAX);
     expect(stored).toBeGreaterThan(MAX / 2);
   } finally {

@@ -109,7 +109,7 @@ describe('snapshot files', () => {
     expect(existsSync(snapshotFile('good'))).toBe(true);
   });
 
-  it('keeps a :memory: sandbox\'s snapshots in a folder of its own, removed on close, or by the next one after a kill', async () => {
+  it("keeps a :memory: sandbox's snapshots in a folder of its own, removed on close, or by the next one after a kill", async () => {
     const dead = 2 ** 22 + 54321;
     const abandoned = join(tmpdir(), `paylink-snapshots-${dead}-test`);
     mkdirSync(abandoned, { recursive: true });
@@ -118,7 +118,11 @@ describe('snapshot files', () => {
     const mine = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`paylink-snapshots-${process.pid}-`));
     try {
       expect(existsSync(abandoned)).toBe(false);
-      const saved = await fetch(`${running.url}/__sandbox/snapshots`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'mem' }) });
+      const saved = await fetch(`${running.url}/__sandbox/snapshots`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'mem' }),
+      });
       expect(saved.status).toBe(200);
       expect(mine().length).toBe(1);
     } finally {

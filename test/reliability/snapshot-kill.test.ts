@@ -27,7 +27,10 @@ function inspect(db: string): { state: string; integrity: string } {
   const conn = new Database(db);
   try {
     const integrity = conn.pragma('integrity_check', { simple: true }) as string;
-    const rows = conn.prepare('SELECT business_id, count(*) AS n FROM links GROUP BY business_id ORDER BY business_id').all() as Array<{ business_id: string; n: number }>;
+    const rows = conn.prepare('SELECT business_id, count(*) AS n FROM links GROUP BY business_id ORDER BY business_id').all() as Array<{
+      business_id: string;
+      n: number;
+    }>;
     return { state: rows.map((r) => `${r.business_id}:${r.n}`).join(','), integrity };
   } finally {
     conn.close();

@@ -26,7 +26,9 @@ test('close() of startSandbox with a listen and a logs --follow attached answers
   const controller = new AbortController();
   const conn = { baseUrl: running.url };
   let ready = false;
-  const listening = listen(conn, captureUi().ui, { forwardTo: receiver.url, signal: controller.signal, waitSeconds: 30, onReady: () => (ready = true) }).catch((error: unknown) => error);
+  const listening = listen(conn, captureUi().ui, { forwardTo: receiver.url, signal: controller.signal, waitSeconds: 30, onReady: () => (ready = true) }).catch(
+    (error: unknown) => error,
+  );
   const following = runLogs(conn, captureUi().ui, { follow: true, signal: controller.signal, waitSeconds: 30 }).catch((error: unknown) => error);
   try {
     await until(() => ready);

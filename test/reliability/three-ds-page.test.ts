@@ -28,7 +28,11 @@ test('a plain API payment of another business has no 3-D Secure page: 404 by GET
   const html = await page.text();
   expect(page.status).toBe(404);
   for (const leak of ['business-a', reference, '77.77', '77,77', 'passed']) expect(html).not.toContain(leak);
-  const posted = await fetch(`${sb.url}/gateway/v3/web/3ds/${id}`, { method: 'POST', body: new URLSearchParams({ formToken: 'x', action: 'submit', code: '1234' }), redirect: 'manual' });
+  const posted = await fetch(`${sb.url}/gateway/v3/web/3ds/${id}`, {
+    method: 'POST',
+    body: new URLSearchParams({ formToken: 'x', action: 'submit', code: '1234' }),
+    redirect: 'manual',
+  });
   const postedHtml = await posted.text();
   expect(posted.status).toBe(404);
   for (const leak of ['business-a', reference, 'passed']) expect(postedHtml).not.toContain(leak);

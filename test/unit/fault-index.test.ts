@@ -6,8 +6,31 @@
 import { describe, expect, it } from 'vitest';
 import { FaultRuleIndex, matchesRoute, type FaultRule } from '../../src/sandbox/domain/faults.js';
 
-const PATTERNS = ['payments', 'payments/*', 'payments/*/refund', '**', '/**', '/gateway/**', 'payments/**', '*/*/capture', 'paymentlinks/x', '/__sandbox/health', '**/refund', 'PAYMENTS'];
-const PATHS = ['/gateway/v3/payments', '/gateway/v3/payments/p1', '/gateway/v3/payments/p1/refund', '/gateway/v3/payments/p1/capture', '/Gateway/V3/Payments/', '/gateway/v3/paymentlinks/x', '/__sandbox/health', '/', '/other'];
+const PATTERNS = [
+  'payments',
+  'payments/*',
+  'payments/*/refund',
+  '**',
+  '/**',
+  '/gateway/**',
+  'payments/**',
+  '*/*/capture',
+  'paymentlinks/x',
+  '/__sandbox/health',
+  '**/refund',
+  'PAYMENTS',
+];
+const PATHS = [
+  '/gateway/v3/payments',
+  '/gateway/v3/payments/p1',
+  '/gateway/v3/payments/p1/refund',
+  '/gateway/v3/payments/p1/capture',
+  '/Gateway/V3/Payments/',
+  '/gateway/v3/paymentlinks/x',
+  '/__sandbox/health',
+  '/',
+  '/other',
+];
 const METHODS = [undefined, 'GET', 'POST'] as const;
 
 function rule(i: number): FaultRule {
@@ -28,7 +51,10 @@ function expectSame(index: FaultRuleIndex, rules: FaultRule[]): void {
     for (const method of ['GET', 'POST', 'HEAD']) {
       for (const marked of [false, true]) {
         const facts = { method, path, marked };
-        expect(index.candidates(facts).map((r) => r.id), `${method} ${path} ${marked}`).toEqual(rules.filter((r) => matchesRoute(r, facts)).map((r) => r.id));
+        expect(
+          index.candidates(facts).map((r) => r.id),
+          `${method} ${path} ${marked}`,
+        ).toEqual(rules.filter((r) => matchesRoute(r, facts)).map((r) => r.id));
       }
     }
   }

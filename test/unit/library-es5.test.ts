@@ -11,11 +11,53 @@ const BASE = 'http://127.0.0.1:8417';
 const KINDS: LibraryKind[] = ['paymentlink', 'checkout'];
 
 /** Identifiers IE11 does not have (or has only partly) that must not appear at all. */
-const FORBIDDEN_GLOBALS = ['Promise', 'fetch', 'Symbol', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Proxy', 'Reflect', 'URL', 'URLSearchParams', 'TextEncoder', 'AbortController', 'requestIdleCallback'];
+const FORBIDDEN_GLOBALS = [
+  'Promise',
+  'fetch',
+  'Symbol',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'Proxy',
+  'Reflect',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'AbortController',
+  'requestIdleCallback',
+];
 /** `Object.x`, `Array.x`, ... that IE11 lacks. */
-const FORBIDDEN_STATICS = ['Object.assign', 'Object.entries', 'Object.values', 'Object.fromEntries', 'Array.from', 'Array.of', 'Number.isNaN', 'Number.isInteger', 'String.raw'];
+const FORBIDDEN_STATICS = [
+  'Object.assign',
+  'Object.entries',
+  'Object.values',
+  'Object.fromEntries',
+  'Array.from',
+  'Array.of',
+  'Number.isNaN',
+  'Number.isInteger',
+  'String.raw',
+];
 /** Methods IE11 lacks on strings and arrays (any `.name(` call is refused; the core uses none of them). */
-const FORBIDDEN_METHODS = ['includes', 'startsWith', 'endsWith', 'find', 'findIndex', 'fill', 'repeat', 'padStart', 'padEnd', 'flat', 'flatMap', 'closest', 'append', 'prepend', 'remove', 'replaceWith'];
+const FORBIDDEN_METHODS = [
+  'includes',
+  'startsWith',
+  'endsWith',
+  'find',
+  'findIndex',
+  'fill',
+  'repeat',
+  'padStart',
+  'padEnd',
+  'flat',
+  'flatMap',
+  'closest',
+  'append',
+  'prepend',
+  'remove',
+  'replaceWith',
+];
 
 interface Found {
   globals: string[];
@@ -52,7 +94,9 @@ function scan(text: string): Found {
     }
     if (n.type === 'NewExpression') {
       const callee = n.callee;
-      found.constructed.push(callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' ? `${callee.object.name ?? '?'}.${callee.property.name}` : callee.type);
+      found.constructed.push(
+        callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' ? `${callee.object.name ?? '?'}.${callee.property.name}` : callee.type,
+      );
     }
   });
   return found;

@@ -40,7 +40,9 @@ describe('card masking and ids', () => {
     expect(maskDigitRuns(id.toUpperCase())).toBe(id.toUpperCase());
     expect(maskDigitRuns(`/gateway/v3/paymentlinks/${id}/cancel`)).toBe(`/gateway/v3/paymentlinks/${id}/cancel`);
     expect(maskQuery(`businessId=shop&linkId=${id}`)).toBe(`businessId=shop&linkId=${id}`);
-    expect(maskedJsonText(`{"link":{"linkId":"${id}"},"url":"http://x/r?linkId=${id}&id=${id}"}`)).toBe(`{"link":{"linkId":"${id}"},"url":"http://x/r?linkId=${id}&id=${id}"}`);
+    expect(maskedJsonText(`{"link":{"linkId":"${id}"},"url":"http://x/r?linkId=${id}&id=${id}"}`)).toBe(
+      `{"link":{"linkId":"${id}"},"url":"http://x/r?linkId=${id}&id=${id}"}`,
+    );
     expect(maskDigitRuns(`urn:uuid:${id}`)).toBe(`urn:uuid:${id}`);
   });
 
@@ -70,7 +72,10 @@ describe('the request log and its ids', () => {
     }
     for (const id of UUIDS) {
       const found = await sb.get(`/__sandbox/requests?path=${id}&limit=10`);
-      expect(found.body.body.requests.map((r: { path: string }) => r.path), id).toEqual([`/gateway/v3/paymentlinks/${id}/cancel`]);
+      expect(
+        found.body.body.requests.map((r: { path: string }) => r.path),
+        id,
+      ).toEqual([`/gateway/v3/paymentlinks/${id}/cancel`]);
       const lookups = await sb.get(`/__sandbox/requests?path=/gateway/v3/paymentlinks&method=GET&limit=1000`);
       expect(lookups.text).toContain(`trackingCode=${id}`);
     }

@@ -16,7 +16,12 @@ describe('route table', () => {
     const bound = allRoutes().map((r) => r.name);
     expect([...bound].sort()).toEqual([...ROUTE_NAMES].sort());
     expect(() => new Router([...allRoutes(), allRoutes()[0]!])).toThrow(/bound twice/);
-    expect(() => bindRoutes([{ route: 'links.get', handler: () => null }, { route: 'links.get', handler: () => null }])).toThrow(/bound twice/);
+    expect(() =>
+      bindRoutes([
+        { route: 'links.get', handler: () => null },
+        { route: 'links.get', handler: () => null },
+      ]),
+    ).toThrow(/bound twice/);
   });
 
   it('matches the path pathOf builds back to the same route and parameters', () => {

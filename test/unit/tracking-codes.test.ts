@@ -20,7 +20,7 @@ describe('the tracking-code rule', () => {
     }
   });
 
-  it('lets a payment take a credit\'s code and a credit take a payment\'s code', () => {
+  it("lets a payment take a credit's code and a credit take a payment's code", () => {
     expect(trackingCodeTaken('payment', [direct('CREDIT', 0)])).toBe(false);
     expect(trackingCodeTaken('credit', [direct('PAYMENT', 0)])).toBe(false);
     expect(trackingCodeTaken('payment', [direct('CREDIT', 0), direct('PAYMENT', -2), direct('PAYMENT', 2)])).toBe(true);

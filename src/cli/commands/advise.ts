@@ -80,14 +80,16 @@ function atLeast(severity: Severity, threshold: Severity): boolean {
 }
 
 function xml(text: string): string {
+  const escaped = text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 cannot carry these characters, so the report drops them
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return escaped.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 function findingText(f: AdviceFinding): string {
   const lines = [`[${f.severity}] ${f.businessId ?? '(no business)'}: ${f.message}`];
   if (f.resource) lines.push(`  ${f.resource.kind} ${f.resource.id}`);
-  for (const e of f.evidence) lines.push(`  ${e.at} ${e.seq !== undefined ? `#${e.seq} ` : ''}${e.deliveryId !== undefined ? `delivery ${e.deliveryId} ` : ''}${e.summary}`);
+  for (const e of f.evidence)
+    lines.push(`  ${e.at} ${e.seq !== undefined ? `#${e.seq} ` : ''}${e.deliveryId !== undefined ? `delivery ${e.deliveryId} ` : ''}${e.summary}`);
   lines.push(`  how to fix: ${f.doc}`);
   return lines.join('\n');
 }
@@ -131,7 +133,8 @@ export function junitXml(report: AdviceReport, threshold: Severity = 'warning'):
 
 function print(report: AdviceReport, ui: Ui): void {
   const sev = (s: Severity) => (s === 'error' ? ui.color.red(s) : s === 'warning' ? ui.color.yellow(s) : ui.color.dim(s));
-  if (report.findings.length === 0) ui.line(ui.color.green(`No findings${report.businessId ? ` for ${report.businessId}` : ''}${report.since ? ` in the last ${report.since}` : ''}.`));
+  if (report.findings.length === 0)
+    ui.line(ui.color.green(`No findings${report.businessId ? ` for ${report.businessId}` : ''}${report.since ? ` in the last ${report.since}` : ''}.`));
   for (const f of report.findings) {
     ui.line(`${sev(f.severity)} ${ui.color.bold(f.check)} ${ui.color.dim(f.businessId ?? '')}`);
     ui.wrapped(f.message);
@@ -149,11 +152,17 @@ function print(report: AdviceReport, ui: Ui): void {
     report.checks.map((c) => [
       c.id,
       String(c.findings) + (c.pending > 0 ? ui.color.dim(` (${c.pending} pending)`) : ''),
-      c.status === 'passed' ? ui.color.green('passed') : c.status === 'failed' ? ui.color.red('failed') : ui.color.yellow(c.needs ? `needs data: ${c.needs}` : 'needs data'),
+      c.status === 'passed'
+        ? ui.color.green('passed')
+        : c.status === 'failed'
+          ? ui.color.red('failed')
+          : ui.color.yellow(c.needs ? `needs data: ${c.needs}` : 'needs data'),
     ]),
   );
   const { errors, warnings, pending } = report.summary;
-  ui.info(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${pending > 0 ? `, ${pending} flow${pending === 1 ? '' : 's'} still inside their window (run again later)` : ''}.`);
+  ui.info(
+    `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${pending > 0 ? `, ${pending} flow${pending === 1 ? '' : 's'} still inside their window (run again later)` : ''}.`,
+  );
 }
 
 /** Reads the advice of a sandbox (`GET /__sandbox/advice`). */
@@ -187,7 +196,12 @@ export async function advise(conn: AdminConnection, ui: Ui, options: AdviseOptio
   if (failing.length > 0) {
     if (!ui.options.json) print(report, ui);
     // The one catch prints the message and, with --json, the report as the one JSON document.
-    throw new ApiResponseError(`${failing.length} finding${failing.length > 1 ? 's' : ''} at or above ${failOn} (--fail-on ${failOn}); see docs/advisor.md.`, undefined, undefined, report);
+    throw new ApiResponseError(
+      `${failing.length} finding${failing.length > 1 ? 's' : ''} at or above ${failOn} (--fail-on ${failOn}); see docs/advisor.md.`,
+      undefined,
+      undefined,
+      report,
+    );
   }
   if (ui.options.json) ui.json(report);
   else print(report, ui);

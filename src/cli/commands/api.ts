@@ -79,17 +79,25 @@ export interface ApiCall {
  * `/gateway/` (`payments/abc`, `/payments/abc` and `{api}/payments/abc` are the same), its query
  * string kept, the body read from `--data`.
  */
-export function apiCallOf(method: string, path: string, flags: ApiFlags, readInput: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8')): ApiCall {
+export function apiCallOf(
+  method: string,
+  path: string,
+  flags: ApiFlags,
+  readInput: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8'),
+): ApiCall {
   const verb = method.toUpperCase();
   if (verb !== 'GET' && verb !== 'POST') throw new UsageError(`The API takes GET and POST, not "${method}". Example: paylink api GET payments/<id>`);
-  if (/^https?:\/\//i.test(path)) throw new UsageError('Give the path only (payments/<id>); the base URL comes from --base-url, PAYLINK_BASE_URL or the config file.');
+  if (/^https?:\/\//i.test(path))
+    throw new UsageError('Give the path only (payments/<id>); the base URL comes from --base-url, PAYLINK_BASE_URL or the config file.');
   const q = path.indexOf('?');
   const rawPath = q < 0 ? path : path.slice(0, q);
   const trimmed = rawPath.replace(/^\/+/, '');
   // The API only: `../../__sandbox/reset` (or `%2e%2e`, or a backslash) would leave /gateway/ for the
   // sandbox's admin endpoints, which take the admin token, not the merchant's credentials.
   if (trimmed.split(/[\\/]/).some((segment) => leavesPath(segment)) || rawPath.includes('\\')) {
-    throw new UsageError(`"${rawPath}" leaves the API: give a path under the API base (payments/<id>) without "." or ".." segments. The sandbox's own endpoints have their commands (paylink reset, clock, logs...).`);
+    throw new UsageError(
+      `"${rawPath}" leaves the API: give a path under the API base (payments/<id>) without "." or ".." segments. The sandbox's own endpoints have their commands (paylink reset, clock, logs...).`,
+    );
   }
   const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `${API_BASE}/${trimmed}`;
   const query: Record<string, string> = {};
@@ -104,10 +112,12 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
   }
   if (documents.length > 1) throw new UsageError('--data: give one JSON document; add fields to it with -d path=value.');
   if (verb === 'GET') {
-    if (documents.length > 0) throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-0001) or as -d name=value.');
+    if (documents.length > 0)
+      throw new UsageError('--data goes with POST: a GET sends its parameters in the path (payments?trackingCode=order-0001) or as -d name=value.');
     // A GET's parameters are its query string: one name each, no nesting.
     for (const parameter of parameters) {
-      if (parameter.path.length > 1) throw new UsageError(`-d ${parameter.path.join('.')}: a GET's parameters go in its query string, one name each (-d trackingCode=order-0001).`);
+      if (parameter.path.length > 1)
+        throw new UsageError(`-d ${parameter.path.join('.')}: a GET's parameters go in its query string, one name each (-d trackingCode=order-0001).`);
       query[parameter.path[0]!] = String(parameter.value);
     }
     return { method: verb, path: fullPath, query };
@@ -129,7 +139,8 @@ export function apiCallOf(method: string, path: string, flags: ApiFlags, readInp
     } catch (error) {
       throw new UsageError(`--data: not JSON (${(error as Error).message}). Give a JSON object, or @file.json.`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--data: give a JSON object such as {"body": {...}}; the business id goes into its header.');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new UsageError('--data: give a JSON object such as {"body": {...}}; the business id goes into its header.');
     body = parsed as Record<string, unknown>;
   }
   for (const parameter of parameters) setParameter(body, parameter);

@@ -41,13 +41,18 @@ export function formatOffset(ms: number): string {
  * typo is a usage error (exit 2) rather than the API's refusal (exit 3).
  */
 export function parseClockAdvance(value: string): string {
-  if (parseClockStep(value) === undefined) throw new UsageError(`clock advance: expected a duration such as 31m, 2h, 1d, 1h30m, PT31M or milliseconds, got "${value}".`);
+  if (parseClockStep(value) === undefined)
+    throw new UsageError(`clock advance: expected a duration such as 31m, 2h, 1d, 1h30m, PT31M or milliseconds, got "${value}".`);
   return value;
 }
 
 /** `paylink clock set <iso>`: an ISO 8601 date-time, checked before anything is sent. */
 export function parseClockTime(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(Date.parse(value))) throw new UsageError(`clock set: expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
-  if (!isCalendarDate(value)) throw new UsageError(`clock set: ${value.slice(0, 10)} is not a day of the calendar; expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(Date.parse(value)))
+    throw new UsageError(`clock set: expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`);
+  if (!isCalendarDate(value))
+    throw new UsageError(
+      `clock set: ${value.slice(0, 10)} is not a day of the calendar; expected an ISO 8601 date-time such as 2030-01-01T00:00:00Z, got "${value}".`,
+    );
   return value;
 }

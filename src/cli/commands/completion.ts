@@ -80,7 +80,8 @@ ${cases}
   done
   COMPREPLY=( $(compgen -W "$words" -- "$cur") )
 }`;
-  if (shell === 'bash') return `# paylink bash completion. Install: paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n${body}\ncomplete -F _paylink paylink\n`;
+  if (shell === 'bash')
+    return `# paylink bash completion. Install: paylink completion bash > ~/.local/share/bash-completion/completions/paylink\n${body}\ncomplete -F _paylink paylink\n`;
   return `#compdef paylink\n# paylink zsh completion. Install: paylink completion zsh > "\${fpath[1]}/_paylink" (or eval "$(paylink completion zsh)" in ~/.zshrc)\nautoload -U +X bashcompinit && bashcompinit\n${body}\ncomplete -F _paylink paylink\n`;
 }
 

@@ -61,11 +61,23 @@ export async function showConfig(ctx: CommandContext, flags: { adminToken?: stri
       ca: { value: connection.caFile ?? null, source: sources.ca },
       adminToken: {
         value: masked(adminToken ?? connection.entryAdminToken),
-        source: flags.adminToken !== undefined ? '--admin-token' : adminToken !== undefined ? 'PAYLINK_ADMIN_TOKEN' : connection.entryAdminToken !== undefined ? sources.baseUrl : 'default',
+        source:
+          flags.adminToken !== undefined
+            ? '--admin-token'
+            : adminToken !== undefined
+              ? 'PAYLINK_ADMIN_TOKEN'
+              : connection.entryAdminToken !== undefined
+                ? sources.baseUrl
+                : 'default',
       },
       webhookSecret: {
         value: masked(webhookSecret),
-        source: webhookFromEnv !== undefined ? 'PAYLINK_WEBHOOK_SECRET' : webhookSecret !== undefined ? (file.name ?? 'paylink.config.json') : 'default (paylink sandbox generates one and stores it)',
+        source:
+          webhookFromEnv !== undefined
+            ? 'PAYLINK_WEBHOOK_SECRET'
+            : webhookSecret !== undefined
+              ? (file.name ?? 'paylink.config.json')
+              : 'default (paylink sandbox generates one and stores it)',
       },
     },
   };

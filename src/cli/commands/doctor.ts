@@ -72,12 +72,25 @@ function usesProxy(env: NodeJS.ProcessEnv, entry: FoundEntry | undefined): boole
 
 function toolCheck(id: 'curl' | 'php', env: NodeJS.ProcessEnv, entry: FoundEntry | undefined): DoctorCheck {
   if (entry?.proxy === undefined) return { id, state: 'skip', detail: 'no proxy to check against', fix: 'start the sandbox with --proxy' };
-  if (!usesProxy(env, entry)) return { id, state: 'fail', detail: `this shell does not send ${id} through ${entry.proxy} (https_proxy is ${env.https_proxy ?? env.HTTPS_PROXY ?? 'unset'})`, fix: EVAL };
+  if (!usesProxy(env, entry))
+    return {
+      id,
+      state: 'fail',
+      detail: `this shell does not send ${id} through ${entry.proxy} (https_proxy is ${env.https_proxy ?? env.HTTPS_PROXY ?? 'unset'})`,
+      fix: EVAL,
+    };
   const url = PROVIDER_STAGING_API + PROBE_PATH;
   const run =
     id === 'curl'
       ? spawnSync('curl', ['-sS', '-o', '/dev/null', '--max-time', '5', url], { env, encoding: 'utf8' })
-      : spawnSync('php', ['-r', `$c = curl_init(${JSON.stringify(url)}); curl_setopt($c, CURLOPT_RETURNTRANSFER, true); curl_setopt($c, CURLOPT_TIMEOUT, 5); if (curl_exec($c) === false) { fwrite(STDERR, curl_error($c)); exit(1); }`], { env, encoding: 'utf8' });
+      : spawnSync(
+          'php',
+          [
+            '-r',
+            `$c = curl_init(${JSON.stringify(url)}); curl_setopt($c, CURLOPT_RETURNTRANSFER, true); curl_setopt($c, CURLOPT_TIMEOUT, 5); if (curl_exec($c) === false) { fwrite(STDERR, curl_error($c)); exit(1); }`,
+          ],
+          { env, encoding: 'utf8' },
+        );
   if (run.error !== undefined) return { id, state: 'skip', detail: `${id} is not installed here` };
   if (run.status === 0) return { id, state: 'ok', detail: `${id} reaches ${PROVIDER_STAGING_API} through the proxy and trusts paylink's authority` };
   const text = (run.stderr || run.stdout).trim().split('\n').at(-1) ?? '';
@@ -93,14 +106,16 @@ function toolCheck(id: 'curl' | 'php', env: NodeJS.ProcessEnv, entry: FoundEntry
 function nodeCheck(env: NodeJS.ProcessEnv, entry: FoundEntry | undefined, authorityPem: string | undefined): DoctorCheck {
   if (authorityPem === undefined) return { id: 'node', state: 'skip', detail: 'no authority to check against', fix: 'start the sandbox with --proxy' };
   const file = env.NODE_EXTRA_CA_CERTS;
-  if (file === undefined || file === '') return { id: 'node', state: 'fail', detail: 'NODE_EXTRA_CA_CERTS is not set: Node does not trust paylink\'s authority', fix: EVAL };
+  if (file === undefined || file === '')
+    return { id: 'node', state: 'fail', detail: "NODE_EXTRA_CA_CERTS is not set: Node does not trust paylink's authority", fix: EVAL };
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return { id: 'node', state: 'fail', detail: `NODE_EXTRA_CA_CERTS names ${file}, which cannot be read`, fix: EVAL };
   }
-  if (!text.includes(authorityPem.trim())) return { id: 'node', state: 'fail', detail: `${file} (NODE_EXTRA_CA_CERTS) does not hold paylink's authority ${entry?.authority ?? ''}`, fix: EVAL };
+  if (!text.includes(authorityPem.trim()))
+    return { id: 'node', state: 'fail', detail: `${file} (NODE_EXTRA_CA_CERTS) does not hold paylink's authority ${entry?.authority ?? ''}`, fix: EVAL };
   return { id: 'node', state: 'ok', detail: `NODE_EXTRA_CA_CERTS holds paylink's authority (Node before 24 also needs a proxy agent, docs/drop-in.md)` };
 }
 
@@ -116,7 +131,8 @@ function hostsEntries(path: string): Map<string, string> {
   for (const line of text.split('\n')) {
     const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
     if (address === undefined || address === '') continue;
-    for (const name of names) if (PROVIDER_HOSTS.some((h) => h.name === name.toLowerCase()) && !mapped.has(name.toLowerCase())) mapped.set(name.toLowerCase(), address);
+    for (const name of names)
+      if (PROVIDER_HOSTS.some((h) => h.name === name.toLowerCase()) && !mapped.has(name.toLowerCase())) mapped.set(name.toLowerCase(), address);
   }
   return mapped;
 }
@@ -135,8 +151,10 @@ function hostsAnswer(address: string, port: number, host: string): Promise<boole
 
 async function hostsCheck(entry: FoundEntry | undefined, hostsFile: string): Promise<DoctorCheck> {
   const mapped = hostsEntries(hostsFile);
-  if (mapped.size === 0) return { id: 'hosts', state: 'skip', detail: `${hostsFile} maps no provider host (hosts mode is not in use; the proxy does not need it)` };
-  if (entry === undefined) return { id: 'hosts', state: 'fail', detail: 'provider hosts are mapped but no sandbox runs here', fix: 'start `paylink sandbox` in this folder' };
+  if (mapped.size === 0)
+    return { id: 'hosts', state: 'skip', detail: `${hostsFile} maps no provider host (hosts mode is not in use; the proxy does not need it)` };
+  if (entry === undefined)
+    return { id: 'hosts', state: 'fail', detail: 'provider hosts are mapped but no sandbox runs here', fix: 'start `paylink sandbox` in this folder' };
   const listen = new URL(entry.listen);
   const wrong: string[] = [];
   for (const [name, address] of mapped) {
@@ -144,9 +162,11 @@ async function hostsCheck(entry: FoundEntry | undefined, hostsFile: string): Pro
       wrong.push(`${name} -> ${address} (not this machine)`);
       continue;
     }
-    if (listen.protocol === 'http:' && !(await hostsAnswer(address, Number(listen.port), `${name}:${listen.port}`))) wrong.push(`${name} -> ${address} does not reach the sandbox on port ${listen.port}`);
+    if (listen.protocol === 'http:' && !(await hostsAnswer(address, Number(listen.port), `${name}:${listen.port}`)))
+      wrong.push(`${name} -> ${address} does not reach the sandbox on port ${listen.port}`);
   }
-  if (wrong.length > 0) return { id: 'hosts', state: 'fail', detail: wrong.join('; '), fix: `point those names at 127.0.0.1 in ${hostsFile}, or remove them and use the proxy` };
+  if (wrong.length > 0)
+    return { id: 'hosts', state: 'fail', detail: wrong.join('; '), fix: `point those names at 127.0.0.1 in ${hostsFile}, or remove them and use the proxy` };
   return { id: 'hosts', state: 'ok', detail: `${[...mapped.keys()].join(', ')} reach the sandbox (hosts mode)` };
 }
 
@@ -162,7 +182,13 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     checks.push({ id: 'sandbox', state: 'fail', detail: (error as Error).message, fix: 'start `paylink sandbox --proxy 8418` in this folder' });
   }
   if (checks.length === 0) {
-    if (entry === undefined) checks.push({ id: 'sandbox', state: 'fail', detail: 'no sandbox was started from this folder', fix: 'start `paylink sandbox --proxy 8418` in this folder' });
+    if (entry === undefined)
+      checks.push({
+        id: 'sandbox',
+        state: 'fail',
+        detail: 'no sandbox was started from this folder',
+        fix: 'start `paylink sandbox --proxy 8418` in this folder',
+      });
     else if (await answers(entry.listen)) checks.push({ id: 'sandbox', state: 'ok', detail: `${entry.listen} answers` });
     else checks.push({ id: 'sandbox', state: 'fail', detail: `${entry.listen} does not answer`, fix: 'restart `paylink sandbox --proxy 8418`' });
   }
@@ -178,9 +204,22 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     checks.push({ id: 'proxy', state: 'fail', detail: 'the sandbox has no proxy', fix: 'restart it with `paylink sandbox --proxy 8418`' });
   } else {
     const failure = await proxyHandshake(entry.proxy, authorityPem);
-    checks.push(failure === undefined ? { id: 'proxy', state: 'ok', detail: `${entry.proxy} answers as ${new URL(PROVIDER_STAGING_API).hostname} with a certificate from paylink's authority` } : { id: 'proxy', state: 'fail', detail: failure, fix: 'restart the sandbox with --proxy' });
+    checks.push(
+      failure === undefined
+        ? {
+            id: 'proxy',
+            state: 'ok',
+            detail: `${entry.proxy} answers as ${new URL(PROVIDER_STAGING_API).hostname} with a certificate from paylink's authority`,
+          }
+        : { id: 'proxy', state: 'fail', detail: failure, fix: 'restart the sandbox with --proxy' },
+    );
   }
-  checks.push(toolCheck('curl', env, entry), toolCheck('php', env, entry), nodeCheck(env, entry, authorityPem), await hostsCheck(entry, options.hostsFile ?? '/etc/hosts'));
+  checks.push(
+    toolCheck('curl', env, entry),
+    toolCheck('php', env, entry),
+    nodeCheck(env, entry, authorityPem),
+    await hostsCheck(entry, options.hostsFile ?? '/etc/hosts'),
+  );
   return { ok: checks.every((c) => c.state !== 'fail'), checks };
 }
 
@@ -195,6 +234,12 @@ export async function doctor(ui: Ui, options: DoctorOptions = {}): Promise<Docto
     }
   } else if (report.ok) ui.json(report);
   const failed = report.checks.filter((c) => c.state === 'fail');
-  if (failed.length > 0) throw new ApiResponseError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.id).join(', ')}`, undefined, undefined, report);
+  if (failed.length > 0)
+    throw new ApiResponseError(
+      `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.id).join(', ')}`,
+      undefined,
+      undefined,
+      report,
+    );
   return report;
 }

@@ -45,7 +45,9 @@ export interface DropInEnv {
 
 /** The base64 SHA-256 of a certificate's public key, as Chromium's `--ignore-certificate-errors-spki-list` takes it. */
 export function spkiPinOf(certPem: string): string {
-  return createHash('sha256').update(new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+  return createHash('sha256')
+    .update(new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
 }
 
 function systemBundle(): string {
@@ -78,13 +80,18 @@ export function dropInEnv(entry: Pick<FoundEntry, 'proxy' | 'authority' | 'url'>
     authorityPem = readFileSync(entry.authority, 'utf8');
     new X509Certificate(authorityPem);
   } catch (error) {
-    throw new UsageError(`paylink's local authority ${entry.authority} cannot be read (${(error as Error).message}): restart the sandbox with --proxy to make it again.`);
+    throw new UsageError(
+      `paylink's local authority ${entry.authority} cannot be read (${(error as Error).message}): restart the sandbox with --proxy to make it again.`,
+    );
   }
   const folder = join(dirname(dirname(entry.authority)), 'env');
   const bundle = join(folder, 'ca-bundle.pem');
   const phpIniDir = join(folder, 'php');
   writeWhole(bundle, `${systemBundle()}\n# paylink local authority (${entry.authority})\n${authorityPem}`);
-  writeWhole(join(phpIniDir, 'paylink.ini'), `; written by paylink env: trust paylink's local authority besides the system's\ncurl.cainfo=${bundle}\nopenssl.cafile=${bundle}\n`);
+  writeWhole(
+    join(phpIniDir, 'paylink.ini'),
+    `; written by paylink env: trust paylink's local authority besides the system's\ncurl.cainfo=${bundle}\nopenssl.cafile=${bundle}\n`,
+  );
   // An empty element keeps PHP's compiled-in scan folder (its extensions), then this one overrides.
   const scan = env.PHP_INI_SCAN_DIR !== undefined && env.PHP_INI_SCAN_DIR !== '' ? `${env.PHP_INI_SCAN_DIR}:${phpIniDir}` : `:${phpIniDir}`;
   const variables: Record<string, string> = {
@@ -119,14 +126,19 @@ function shellQuote(value: string): string {
 /** The command: finds this folder's sandbox, prints the lines to eval (or `--json`). */
 export async function envCommand(ui: Ui, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<DropInEnv> {
   const entry = sandboxOf(await discoverSandbox(cwd), cwd);
-  if (entry === undefined) throw new UsageError('No sandbox was started from this folder: start one with `paylink sandbox --proxy 8418`, then run `paylink env` here.');
+  if (entry === undefined)
+    throw new UsageError('No sandbox was started from this folder: start one with `paylink sandbox --proxy 8418`, then run `paylink env` here.');
   const result = dropInEnv(entry, env);
   if (ui.options.json) {
     ui.json(result);
     return result;
   }
   ui.line(`# paylink sandbox ${entry.url} as the provider's hosts, through ${result.proxy} (docs/drop-in.md)`);
-  ui.line(`export ${Object.entries(result.variables).map(([name, value]) => `${name}=${shellQuote(value)}`).join(' ')}`);
+  ui.line(
+    `export ${Object.entries(result.variables)
+      .map(([name, value]) => `${name}=${shellQuote(value)}`)
+      .join(' ')}`,
+  );
   ui.line(`# Chromium / Playwright: ${result.chromium.args.join(' ')}`);
   ui.line(`# undo: unset ${Object.keys(result.variables).join(' ')}`);
   if (!existsSync(result.bundle)) ui.warn(`could not write ${result.bundle}`);

@@ -18,11 +18,16 @@ export interface EventsSendFlags {
 }
 
 /** The request body of `POST /__sandbox/events/send` for the flags; `read` reads the payload file (`-`: stdin). */
-export function sendRequestOf(flags: EventsSendFlags, defaultBusiness: string, read: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8')): Record<string, unknown> {
+export function sendRequestOf(
+  flags: EventsSendFlags,
+  defaultBusiness: string,
+  read: (file: string) => string = (file) => readFileSync(file === '-' ? 0 : file, 'utf8'),
+): Record<string, unknown> {
   if (flags.type === undefined) throw new UsageError('--type is required: Transaction.Create or Transaction.Update.');
   const type = parseEventTypes([flags.type], '--type')?.[0];
   if (type === undefined) throw new UsageError('--type is required: Transaction.Create or Transaction.Update.');
-  if (flags.payload === undefined) throw new UsageError('--payload is required: a JSON file with the event\'s Payload (a payment envelope), or - for standard input.');
+  if (flags.payload === undefined)
+    throw new UsageError("--payload is required: a JSON file with the event's Payload (a payment envelope), or - for standard input.");
   if (flags.to !== undefined && flags.business !== undefined) throw new UsageError('Give --to (one URL) or --business (its endpoints), not both.');
   let text: string;
   try {
@@ -36,7 +41,8 @@ export function sendRequestOf(flags: EventsSendFlags, defaultBusiness: string, r
   } catch (error) {
     throw new UsageError(`--payload ${flags.payload}: not JSON (${(error as Error).message}).`);
   }
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError(`--payload ${flags.payload}: give a JSON object, such as {"result": 0, "description": "Ok", "header": {...}, "body": {...}}.`);
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw new UsageError(`--payload ${flags.payload}: give a JSON object, such as {"result": 0, "description": "Ok", "header": {...}, "body": {...}}.`);
   return {
     type,
     payload,
@@ -45,8 +51,18 @@ export function sendRequestOf(flags: EventsSendFlags, defaultBusiness: string, r
 }
 
 /** `paylink events send`: prints the event made and where it goes; `paylink events show <id>` tells how it went. */
-export async function eventsSend(conn: AdminConnection, ui: Ui, flags: EventsSendFlags, defaultBusiness: string): Promise<EventEntry & { deliveriesQueued: number[] }> {
-  const answer = await adminOk<{ body: { event: EventEntry; deliveries: number[] } }>(conn, 'POST', '/__sandbox/events/send', sendRequestOf(flags, defaultBusiness));
+export async function eventsSend(
+  conn: AdminConnection,
+  ui: Ui,
+  flags: EventsSendFlags,
+  defaultBusiness: string,
+): Promise<EventEntry & { deliveriesQueued: number[] }> {
+  const answer = await adminOk<{ body: { event: EventEntry; deliveries: number[] } }>(
+    conn,
+    'POST',
+    '/__sandbox/events/send',
+    sendRequestOf(flags, defaultBusiness),
+  );
   const result = { ...answer.body.event, deliveriesQueued: answer.body.deliveries };
   if (ui.options.json) {
     ui.json(result);

@@ -100,7 +100,8 @@ export function faultRequestOf(flags: FaultAddFlags): Record<string, unknown> {
   }
   if (flags.probability !== undefined) {
     const p = Number(flags.probability);
-    if (!Number.isFinite(p) || flags.probability.trim() === '' || p <= 0 || p > 1) throw new UsageError(`--probability: expected a number above 0 and at most 1 (0.3 faults about 3 requests in 10), got "${flags.probability}".`);
+    if (!Number.isFinite(p) || flags.probability.trim() === '' || p <= 0 || p > 1)
+      throw new UsageError(`--probability: expected a number above 0 and at most 1 (0.3 faults about 3 requests in 10), got "${flags.probability}".`);
     body.probability = p;
   }
   if (flags.times !== undefined) {
@@ -126,7 +127,10 @@ export async function faultsAdd(conn: AdminConnection, ui: Ui, flags: FaultAddFl
   ui.heading(`Fault rule ${fault.id} added`);
   ui.field('Matches', fault.matches);
   ui.field('Does', fault.does);
-  ui.field('Fires', `${fault.probability === 1 ? 'always' : `with probability ${fault.probability}`}, ${fault.times === null ? 'no limit' : `${fault.times} time${fault.times === 1 ? '' : 's'}`}`);
+  ui.field(
+    'Fires',
+    `${fault.probability === 1 ? 'always' : `with probability ${fault.probability}`}, ${fault.times === null ? 'no limit' : `${fault.times} time${fault.times === 1 ? '' : 's'}`}`,
+  );
   ui.info(`Remove it with \`paylink faults remove ${fault.id}\`; faulted requests are marked in \`paylink logs\`.`);
   return fault;
 }
@@ -140,7 +144,11 @@ export async function faultsList(conn: AdminConnection, ui: Ui): Promise<FaultEn
     return faults;
   }
   if (faults.length === 0) ui.info('No fault rules: the API answers normally. Add one with `paylink faults add --kind status --status 503`.');
-  else ui.table(['id', 'kind', 'matches', 'does', 'probability', 'times', 'fired'], faults.map((f) => [f.id, f.kind, f.matches, f.does, f.probability === 1 ? 'always' : String(f.probability), timesText(f), String(f.fired)]));
+  else
+    ui.table(
+      ['id', 'kind', 'matches', 'does', 'probability', 'times', 'fired'],
+      faults.map((f) => [f.id, f.kind, f.matches, f.does, f.probability === 1 ? 'always' : String(f.probability), timesText(f), String(f.fired)]),
+    );
   return faults;
 }
 

@@ -14,7 +14,14 @@ export async function fixturesLoad(files: string[], ctx: CommandContext): Promis
   if (files.length === 0) throw new UsageError('fixtures load: give at least one fixture file.');
   let result: RunFixturesResult;
   try {
-    result = await loadFixtures(files, { connection: ctx.connection, admin: ctx.admin, env: ctx.env, fetch: ctx.fetch, onStep: (label) => ui.info(label), onSkip: (path) => ui.info(`Skipped ${path}: a JSON Schema, not a fixture file.`) });
+    result = await loadFixtures(files, {
+      connection: ctx.connection,
+      admin: ctx.admin,
+      env: ctx.env,
+      fetch: ctx.fetch,
+      onStep: (label) => ui.info(label),
+      onSkip: (path) => ui.info(`Skipped ${path}: a JSON Schema, not a fixture file.`),
+    });
   } catch (error) {
     if (error instanceof FixtureFormatError) throw new UsageError(error.message);
     if (error instanceof FixtureStepError) {

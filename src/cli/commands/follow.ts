@@ -68,7 +68,11 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
     const { kind, response } = await findResource(ctx.client, id, undefined, ctx.admin);
     const state = lifecycleOf(kind, response.body);
     if (state !== 'PAID' && state !== 'DECLINED' && state !== 'DECLINEDBYCUSTOMER') {
-      throw new ApiResponseError(`follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`, response.status, undefined);
+      throw new ApiResponseError(
+        `follow: the ${kind} ${id} is ${state}: the customer has not finished, so there is no redirect to follow yet.`,
+        response.status,
+        undefined,
+      );
     }
     const remembered = ctx.journal.get(id);
     let url: string | undefined;
@@ -79,7 +83,9 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
     } else {
       const returnUrl = given ?? remembered?.returnUrl ?? (await sandboxReturnUrl(ctx, kind, id, response.body));
       if (returnUrl === undefined) {
-        throw new UsageError(`follow: the API does not tell the returnUrl of ${kind} ${id}, this folder's journal has none (it was created elsewhere) and the sandbox's admin API did not say. Give it with --return-url <url>.`);
+        throw new UsageError(
+          `follow: the API does not tell the returnUrl of ${kind} ${id}, this folder's journal has none (it was created elsewhere) and the sandbox's admin API did not say. Give it with --return-url <url>.`,
+        );
       }
       url = redirectFor(kind, id, state, response.body, returnUrl)!;
     }
@@ -99,7 +105,8 @@ export async function follow(id: string, flags: { returnUrl?: string }, ctx: Com
     ui.heading(`Followed the redirect of ${result.kind} ${result.id}`);
     ui.field('State', ui.state(result.state));
     ui.field('Went to', result.url);
-    if (result.merchant.status !== undefined) ui.field('Merchant said', `HTTP ${result.merchant.status}${result.merchant.location ? ` -> ${result.merchant.location}` : ''}`);
+    if (result.merchant.status !== undefined)
+      ui.field('Merchant said', `HTTP ${result.merchant.status}${result.merchant.location ? ` -> ${result.merchant.location}` : ''}`);
     else ui.field('Merchant said', ui.color.dim(`nothing: ${result.merchant.error} (no server at returnUrl)`));
   }
   return result;

@@ -119,7 +119,14 @@ export async function listResources(kind: ListKind, flags: ListFlags, ctx: Comma
   if (flags.since) query.set('since', flags.since.trim());
   const page = await ctx.ui.spin(`Listing ${NOUNS[kind]}`, () => adminOk(ctx.admin, 'GET', `/__sandbox/${TABLES[kind]}?${query}`));
   const body = page.body as { items: unknown[]; total: number };
-  const result: ListResult = { kind, businessId: ctx.client.businessId, items: body.items.map((r) => itemOf(kind, r)), total: body.total, limit, page: pageNumber };
+  const result: ListResult = {
+    kind,
+    businessId: ctx.client.businessId,
+    items: body.items.map((r) => itemOf(kind, r)),
+    total: body.total,
+    limit,
+    page: pageNumber,
+  };
   const { ui } = ctx;
   if (ui.options.json) {
     ui.json(result);
@@ -133,12 +140,27 @@ export async function listResources(kind: ListKind, flags: ListFlags, ctx: Comma
   if (kind === 'payment') {
     ui.table(
       ['PAYMENT ID', 'STATE', 'ACTION', 'AMOUNT', 'CARD', 'TRACKING CODE', 'CREATED'],
-      result.items.map((i) => [i.id, state(i.state), i.action ?? '-', formatAmount(i.amount, i.currencyCode), i.lastFourDigits ? `${brandName(i.brandId)} ····${i.lastFourDigits}` : '-', i.trackingCode ?? '-', shortTime(i.createdAt)]),
+      result.items.map((i) => [
+        i.id,
+        state(i.state),
+        i.action ?? '-',
+        formatAmount(i.amount, i.currencyCode),
+        i.lastFourDigits ? `${brandName(i.brandId)} ····${i.lastFourDigits}` : '-',
+        i.trackingCode ?? '-',
+        shortTime(i.createdAt),
+      ]),
     );
   } else {
     ui.table(
       [kind === 'link' ? 'LINK ID' : 'CHECKOUT ID', 'STATE', 'AMOUNT', 'TRACKING CODE', 'ATTEMPTS', 'CREATED'],
-      result.items.map((i) => [i.id, state(i.state), formatAmount(i.amount, i.currencyCode), i.trackingCode ?? '-', String(i.attempts ?? 0), shortTime(i.createdAt)]),
+      result.items.map((i) => [
+        i.id,
+        state(i.state),
+        formatAmount(i.amount, i.currencyCode),
+        i.trackingCode ?? '-',
+        String(i.attempts ?? 0),
+        shortTime(i.createdAt),
+      ]),
     );
   }
   const note = pageNote(result.items.length, result.total, limit, pageNumber);
@@ -162,7 +184,10 @@ export interface TokenItem {
 }
 
 /** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
-export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandContext): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
+export async function listTokens(
+  flags: Omit<ListFlags, 'status'>,
+  ctx: CommandContext,
+): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
   const limit = flags.limit ?? 20;
   const pageNumber = flags.page ?? 1;
   const query = new URLSearchParams({ businessId: ctx.client.businessId, limit: String(limit) });
@@ -171,20 +196,21 @@ export async function listTokens(flags: Omit<ListFlags, 'status'>, ctx: CommandC
   if (flags.since) query.set('since', flags.since.trim());
   const page = await ctx.ui.spin('Listing tokens', () => adminOk(ctx.admin, 'GET', `/__sandbox/tokens?${query}`));
   const body = page.body as { items: any[]; total: number };
-  const items: TokenItem[] = body.items.map((r) =>
-    JSON.parse(
-      JSON.stringify({
-        token: String(r.token ?? r.id),
-        brandId: Number(r.brandId),
-        displayHint: String(r.displayHint ?? ''),
-        lastFourDigits: String(r.lastFourDigits ?? ''),
-        expiry: `${r.expiryMonth}/${r.expiryYear}`,
-        holderName: String(r.holderName ?? ''),
-        behaviour: String(r.behaviour ?? ''),
-        trackingCode: r.trackingCode,
-        createdAt: iso(r.createdAt) ?? '',
-      }),
-    ) as TokenItem,
+  const items: TokenItem[] = body.items.map(
+    (r) =>
+      JSON.parse(
+        JSON.stringify({
+          token: String(r.token ?? r.id),
+          brandId: Number(r.brandId),
+          displayHint: String(r.displayHint ?? ''),
+          lastFourDigits: String(r.lastFourDigits ?? ''),
+          expiry: `${r.expiryMonth}/${r.expiryYear}`,
+          holderName: String(r.holderName ?? ''),
+          behaviour: String(r.behaviour ?? ''),
+          trackingCode: r.trackingCode,
+          createdAt: iso(r.createdAt) ?? '',
+        }),
+      ) as TokenItem,
   );
   const result = { kind: 'token' as const, businessId: ctx.client.businessId, items, total: body.total, limit, page: pageNumber };
   const { ui } = ctx;

@@ -106,13 +106,28 @@ function spoil(signature: string): string {
   return `${signature.slice(0, dot + 1)}${tail.slice(0, -4)}${tail.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
 }
 
-async function forward(transport: Transport, url: string, header: string, event: StreamEvent, body: string, signature: string, signal?: AbortSignal): Promise<{ status: number | null; latencyMs: number; error?: string }> {
+async function forward(
+  transport: Transport,
+  url: string,
+  header: string,
+  event: StreamEvent,
+  body: string,
+  signature: string,
+  signal?: AbortSignal,
+): Promise<{ status: number | null; latencyMs: number; error?: string }> {
   const started = performance.now();
   try {
     const timeout = AbortSignal.timeout(FORWARD_TIMEOUT_MS);
     const answer = await transport(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'paylink-listen/1', [DELIVERY_MARK_HEADER]: 'listen', [header]: signature, 'x-paylink-event-id': event.id, 'x-paylink-event-type': event.type },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'user-agent': 'paylink-listen/1',
+        [DELIVERY_MARK_HEADER]: 'listen',
+        [header]: signature,
+        'x-paylink-event-id': event.id,
+        'x-paylink-event-type': event.type,
+      },
       body,
       redirect: 'manual',
       signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
@@ -121,7 +136,11 @@ async function forward(transport: Transport, url: string, header: string, event:
     return { status: answer.status, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
     const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-    return { status: null, latencyMs: Math.round(performance.now() - started), error: e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.code ?? e.message ?? String(error)) };
+    return {
+      status: null,
+      latencyMs: Math.round(performance.now() - started),
+      error: e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.code ?? e.message ?? String(error)),
+    };
   }
 }
 
@@ -130,10 +149,18 @@ function print(ui: Ui, r: ForwardResult): void {
     ui.streams.stdout.write(`${JSON.stringify(r)}\n`);
     return;
   }
-  const status = r.status === null ? ui.color.red(r.error ?? 'no answer') : r.status < 300 ? ui.color.green(String(r.status)) : ui.color.yellow(String(r.status));
+  const status =
+    r.status === null ? ui.color.red(r.error ?? 'no answer') : r.status < 300 ? ui.color.green(String(r.status)) : ui.color.yellow(String(r.status));
   const attempt = r.attempt !== undefined && (r.attempt > 1 || r.retryInMs !== undefined || r.gaveUp) ? `  attempt ${r.attempt}` : '';
-  const next = r.retryInMs !== undefined ? ui.color.yellow(`, retrying in ${r.retryInMs} ms`) : r.gaveUp ? ui.color.red(`, gave up: moving on (replay it with --since ${r.event})`) : '';
-  ui.line(`${ui.color.dim(new Date().toISOString().slice(11, 23))} ${r.type.padEnd(18)} ${r.event}  payment ${r.paymentId}  -> ${status} ${ui.color.dim(`${r.latencyMs} ms`)}${r.fault ? `  [${r.fault}]` : ''}${attempt}${next}`);
+  const next =
+    r.retryInMs !== undefined
+      ? ui.color.yellow(`, retrying in ${r.retryInMs} ms`)
+      : r.gaveUp
+        ? ui.color.red(`, gave up: moving on (replay it with --since ${r.event})`)
+        : '';
+  ui.line(
+    `${ui.color.dim(new Date().toISOString().slice(11, 23))} ${r.type.padEnd(18)} ${r.event}  payment ${r.paymentId}  -> ${status} ${ui.color.dim(`${r.latencyMs} ms`)}${r.fault ? `  [${r.fault}]` : ''}${attempt}${next}`,
+  );
   if (r.finding) ui.line(ui.color.red(`  ${r.finding}`));
 }
 
@@ -280,18 +307,25 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
         const page = (await adminOk<{ body: StreamPage & { fromSeq: number } }>(conn, 'GET', `/__sandbox/events/stream?${params}`)).body;
         return { since: page.fromSeq, header };
       }
-      const found = await adminOk<{ body: { event: { seq: number } } }>(conn, 'GET', `/__sandbox/events/${encodeURIComponent(since)}`).catch((error: unknown) => {
-        if (error instanceof ApiResponseError && error.status === 404) throw new UsageError(`--since: the sandbox has no event ${since}; give an event id it lists (paylink events list) or a time such as 10m or 2030-01-01T12:00:00Z.`);
-        throw error;
-      });
+      const found = await adminOk<{ body: { event: { seq: number } } }>(conn, 'GET', `/__sandbox/events/${encodeURIComponent(since)}`).catch(
+        (error: unknown) => {
+          if (error instanceof ApiResponseError && error.status === 404)
+            throw new UsageError(
+              `--since: the sandbox has no event ${since}; give an event id it lists (paylink events list) or a time such as 10m or 2030-01-01T12:00:00Z.`,
+            );
+          throw error;
+        },
+      );
       return { since: found.body.event.seq - 1, header };
     }
     if (cursor === undefined) return { since: now.lastSeq, header };
     if (cursor.eventId !== undefined) {
-      const known = await adminOk<{ body: { event: { seq: number } } }>(conn, 'GET', `/__sandbox/events/${encodeURIComponent(cursor.eventId)}`).catch((error: unknown) => {
-        if (error instanceof ApiResponseError && error.status === 404) return undefined;
-        throw error;
-      });
+      const known = await adminOk<{ body: { event: { seq: number } } }>(conn, 'GET', `/__sandbox/events/${encodeURIComponent(cursor.eventId)}`).catch(
+        (error: unknown) => {
+          if (error instanceof ApiResponseError && error.status === 404) return undefined;
+          throw error;
+        },
+      );
       if (known !== undefined) return { since: Math.max(known.body.event.seq, cursor.seq), header };
     }
     // The sandbox does not know the cursor's event: a snapshot restore or a reset removed it (sequence
@@ -333,7 +367,9 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
     if (firstTime) {
       firstTime = false;
       if (!ui.options.json) {
-        ui.info(`Forwarding ${types.length > 0 ? types.join(', ') : 'every'} event${options.businessId ? ` of ${options.businessId}` : ''} to ${shown} (signature in ${header})${(options.faults ?? []).length > 0 || options.delayMs ? `, faults: ${[...(options.faults ?? []), ...(options.delayMs ? [`delay ${options.delayMs}ms`] : [])].join(', ')}` : ''}. Ctrl-C to stop.`);
+        ui.info(
+          `Forwarding ${types.length > 0 ? types.join(', ') : 'every'} event${options.businessId ? ` of ${options.businessId}` : ''} to ${shown} (signature in ${header})${(options.faults ?? []).length > 0 || options.delayMs ? `, faults: ${[...(options.faults ?? []), ...(options.delayMs ? [`delay ${options.delayMs}ms`] : [])].join(', ')}` : ''}. Ctrl-C to stop.`,
+        );
       }
       // The secret the forwarded deliveries are signed with, for the app's verifier (an older sandbox has no route).
       const signing = await adminOk<{ body: { secret: string } }>(conn, 'GET', '/__sandbox/webhooks/secret').catch(() => undefined);
@@ -349,7 +385,12 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
           ready = true;
           queueMicrotask(() => options.onReady?.());
         }
-        const page = (await adminOk<{ body: StreamPage }>(conn, 'GET', `/__sandbox/events/stream?${params}`, undefined, { timeoutMs: (wait + 10) * 1000, signal: options.signal })).body;
+        const page = (
+          await adminOk<{ body: StreamPage }>(conn, 'GET', `/__sandbox/events/stream?${params}`, undefined, {
+            timeoutMs: (wait + 10) * 1000,
+            signal: options.signal,
+          })
+        ).body;
         let events = page.events;
         let upTo = page.lastSeq;
         if (options.faults?.includes('out-of-order') && events.length > 0) {
@@ -358,7 +399,9 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
             const more = new URLSearchParams(base);
             more.set('since', String(upTo));
             more.set('wait', '1');
-            const next = (await adminOk<{ body: StreamPage }>(conn, 'GET', `/__sandbox/events/stream?${more}`, undefined, { signal: options.signal }).catch(() => undefined))?.body;
+            const next = (
+              await adminOk<{ body: StreamPage }>(conn, 'GET', `/__sandbox/events/stream?${more}`, undefined, { signal: options.signal }).catch(() => undefined)
+            )?.body;
             if (next === undefined || next.events.length === 0) break;
             events = [...events, ...next.events];
             upTo = next.lastSeq;
@@ -390,7 +433,9 @@ export async function listen(conn: AdminConnection, ui: Ui, options: ListenOptio
       if (!isUnreachable(error)) throw error;
       const message = (error as Error).message;
       down = /\(([^)]{1,80})\)/.exec(message)?.[1] ?? message.slice(0, 80);
-      note(`Sandbox at ${baseUrl} went away (${down}); reconnecting with backoff, resuming after ${cursor?.eventId !== undefined ? `event ${cursor.eventId}` : `position ${cursor?.seq ?? since}`}.`);
+      note(
+        `Sandbox at ${baseUrl} went away (${down}); reconnecting with backoff, resuming after ${cursor?.eventId !== undefined ? `event ${cursor.eventId}` : `position ${cursor?.seq ?? since}`}.`,
+      );
     }
   }
   return results;
@@ -408,7 +453,9 @@ export async function listenUntilInterrupted(conn: AdminConnection, ui: Ui, opti
     const gaveUp = results.filter((r) => r.gaveUp).length;
     const findings = results.filter((r) => r.finding).length;
     if (!ui.options.json) {
-      ui.info(`Stopped after ${forwarded} deliver${forwarded === 1 ? 'y' : 'ies'}${gaveUp > 0 ? `, ${gaveUp} given up` : ''}${findings > 0 ? `, ${findings} FINDING(S)` : ''}.`);
+      ui.info(
+        `Stopped after ${forwarded} deliver${forwarded === 1 ? 'y' : 'ies'}${gaveUp > 0 ? `, ${gaveUp} given up` : ''}${findings > 0 ? `, ${findings} FINDING(S)` : ''}.`,
+      );
     }
     return results;
   } finally {

@@ -81,7 +81,12 @@ interface DeliveryAttempt {
 function formatDelivery(entry: LogEntry, ui: Ui): string {
   const time = logTime(entry.at);
   const d = (entry.request ?? {}) as DeliveryAttempt;
-  const answer = entry.status === 0 ? ui.color.red(`no answer${d.error ? ` (${d.error})` : ''}`) : entry.status >= 200 && entry.status < 300 ? ui.color.green(String(entry.status)) : ui.color.yellow(String(entry.status));
+  const answer =
+    entry.status === 0
+      ? ui.color.red(`no answer${d.error ? ` (${d.error})` : ''}`)
+      : entry.status >= 200 && entry.status < 300
+        ? ui.color.green(String(entry.status))
+        : ui.color.yellow(String(entry.status));
   const fault = d.fault ? ui.color.dim(` [${d.fault}]`) : '';
   const finding = d.finding ? `  ${ui.color.red(d.finding)}` : '';
   const business = entry.businessId ? ui.color.dim(` ${entry.businessId}`) : '';
@@ -93,7 +98,13 @@ export function formatEntry(entry: LogEntry, ui: Ui): string {
   if (entry.kind === 'webhook') return formatDelivery(entry, ui);
   const time = logTime(entry.at);
   const status =
-    entry.status === 0 ? ui.color.red('---') : entry.status >= 500 ? ui.color.red(String(entry.status)) : entry.status >= 400 ? ui.color.yellow(String(entry.status)) : ui.color.green(String(entry.status));
+    entry.status === 0
+      ? ui.color.red('---')
+      : entry.status >= 500
+        ? ui.color.red(String(entry.status))
+        : entry.status >= 400
+          ? ui.color.yellow(String(entry.status))
+          : ui.color.green(String(entry.status));
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path;
   const error = (entry.response as { body?: { error?: { message?: string } } } | undefined)?.body?.error?.message;
   const business = entry.businessId ? ui.color.dim(` ${entry.businessId}`) : '';
@@ -111,7 +122,8 @@ async function markFindings(conn: AdminConnection, entries: LogEntry[], options:
   let findings: Array<{ check: string; evidence: Array<{ seq?: number }> }>;
   try {
     const query = options.businessId ? `?businessId=${encodeURIComponent(options.businessId)}` : '';
-    findings = (await adminOk<{ body: { findings: typeof findings } }>(conn, 'GET', `/__sandbox/advice${query}`, undefined, { signal: options.signal })).body.findings;
+    findings = (await adminOk<{ body: { findings: typeof findings } }>(conn, 'GET', `/__sandbox/advice${query}`, undefined, { signal: options.signal })).body
+      .findings;
   } catch {
     return;
   }
@@ -167,7 +179,10 @@ export async function runLogs(conn: AdminConnection, ui: Ui, options: LogsOption
   while (!options.signal?.aborted) {
     let envelope: { body: RequestLogPage };
     try {
-      envelope = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { since, wait, limit: 1000 })}`, undefined, { timeoutMs: (wait + 10) * 1000, signal: options.signal });
+      envelope = await adminOk<{ body: RequestLogPage }>(conn, 'GET', `/__sandbox/requests${query(options, { since, wait, limit: 1000 })}`, undefined, {
+        timeoutMs: (wait + 10) * 1000,
+        signal: options.signal,
+      });
     } catch (error) {
       if (options.signal?.aborted) break;
       throw error;

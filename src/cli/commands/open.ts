@@ -113,7 +113,16 @@ async function launchWith(launcher: string, url: string): Promise<void> {
   }
   if (code === 'running' || code === 0) return;
   // Chromium's log lines start with "[pid:tid:date:ERROR:file:line] ": keep the sentence.
-  const why = said.split('\n').map((line) => line.replace(/^\[[^\]]*\]\s*/, '').trim().replace(/\.$/, '')).filter(Boolean).pop();
+  const why = said
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^\[[^\]]*\]\s*/, '')
+        .trim()
+        .replace(/\.$/, ''),
+    )
+    .filter(Boolean)
+    .pop();
   throw new Error(`${launcher.split('/').pop()} exited with code ${code ?? 'unknown'}${why ? `: ${why.slice(0, 200)}` : ''}`);
 }
 

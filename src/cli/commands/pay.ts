@@ -7,7 +7,17 @@
 import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import type { CommandContext } from '../context.js';
 import { resolveKind } from '../client.js';
-import { locatePaymentPage, playCardPage, playCustomer, playSimulator, SIMULATOR_OUTCOMES, type PaymentPage, type PlayResult, type ResourceKind, type SimulatorOutcome } from '../customer.js';
+import {
+  locatePaymentPage,
+  playCardPage,
+  playCustomer,
+  playSimulator,
+  SIMULATOR_OUTCOMES,
+  type PaymentPage,
+  type PlayResult,
+  type ResourceKind,
+  type SimulatorOutcome,
+} from '../customer.js';
 import { ApiResponseError, UsageError } from '../errors.js';
 import { brandName, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -42,7 +52,8 @@ type Choice = { outcome: OutcomeName } | { decline: true };
 export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
   const { ui } = ctx;
   if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('pay: give --card or --outcome, not both.');
-  if (flags.decline && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('pay: --decline presses the decline button; it takes no --card or --outcome.');
+  if (flags.decline && (flags.card !== undefined || flags.outcome !== undefined))
+    throw new UsageError('pay: --decline presses the decline button; it takes no --card or --outcome.');
   if ([flags.link, flags.checkout, flags.payment].filter(Boolean).length > 1) throw new UsageError('pay: --link, --checkout and --payment exclude each other.');
   if (flags.threeDsCancel && flags.threeDsCode !== undefined) throw new UsageError('pay: --3ds-code and --3ds-cancel exclude each other.');
   let kind: ResourceKind | undefined = flags.link ? 'link' : flags.checkout ? 'checkout' : undefined;
@@ -60,7 +71,10 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
       p.select<Choice>({
         message: 'What should the customer do?',
         choices: [
-          ...OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: { outcome: name } as Choice })),
+          ...OUTCOME_NAMES.map((name) => ({
+            name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`,
+            value: { outcome: name } as Choice,
+          })),
           { name: `${'decline'.padEnd(20)} press the decline button`, value: { decline: true } as Choice },
         ],
       }),
@@ -86,7 +100,8 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
       onStep: (text) => spinner.text(`${text}...`),
     }),
   );
-  if (result.returnUrl && result.kind !== 'payment') ctx.journal.remember(id, { kind: result.kind, baseUrl: ctx.connection.baseUrl, lastRedirect: result.returnUrl });
+  if (result.returnUrl && result.kind !== 'payment')
+    ctx.journal.remember(id, { kind: result.kind, baseUrl: ctx.connection.baseUrl, lastRedirect: result.returnUrl });
   return report(result, ctx);
 }
 
@@ -115,7 +130,9 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
     .filter(([, given]) => given)
     .map(([flag]) => flag);
   if (cardFlags.length > 0) {
-    throw new UsageError(`pay: ${id} is a bank or wallet payment, paid on its bank or wallet page without a card: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --outcome ${SIMULATOR_OUTCOMES.join('|')}.`);
+    throw new UsageError(
+      `pay: ${id} is a bank or wallet payment, paid on its bank or wallet page without a card: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --outcome ${SIMULATOR_OUTCOMES.join('|')}.`,
+    );
   }
   const outcome =
     flags.outcome !== undefined
@@ -141,7 +158,12 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
  * A direct card payment waiting on its 3-D Secure page (`--3ds-code`, `--3ds-cancel`; 1234 by default), or
  * a card redirect payment waiting on its card form (`--card`/`--outcome`, `--decline`, the card flags).
  */
-async function payCardPage(id: string, located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
+async function payCardPage(
+  id: string,
+  located: Extract<PaymentPage, { page: '3ds' | 'card-form' }>,
+  flags: PayFlags,
+  ctx: CommandContext,
+): Promise<PlayResult> {
   if (located.page === '3ds') {
     const cardFlags = (
       [
@@ -156,7 +178,10 @@ async function payCardPage(id: string, located: Extract<PaymentPage, { page: '3d
     )
       .filter(([, given]) => given)
       .map(([flag]) => flag);
-    if (cardFlags.length > 0) throw new UsageError(`pay: payment ${id} waits on its 3-D Secure page, where the card is already given: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --3ds-code <code> (1234 approves) or --3ds-cancel.`);
+    if (cardFlags.length > 0)
+      throw new UsageError(
+        `pay: payment ${id} waits on its 3-D Secure page, where the card is already given: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --3ds-code <code> (1234 approves) or --3ds-cancel.`,
+      );
   }
   const outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
   const result = await ctx.ui.spin(`Paying ${id} as the customer`, (spinner) =>
@@ -180,7 +205,9 @@ async function payCardPage(id: string, located: Extract<PaymentPage, { page: '3d
 function parseSimulatorOutcome(value: string): SimulatorOutcome {
   const name = value.trim().toLowerCase();
   if ((SIMULATOR_OUTCOMES as readonly string[]).includes(name)) return name as SimulatorOutcome;
-  throw new UsageError(`--outcome: a bank or wallet page offers ${SIMULATOR_OUTCOMES.join(', ')}; "${value}" is not one of them (test-card outcomes are for card forms).`);
+  throw new UsageError(
+    `--outcome: a bank or wallet page offers ${SIMULATOR_OUTCOMES.join(', ')}; "${value}" is not one of them (test-card outcomes are for card forms).`,
+  );
 }
 
 /** Prints the play (or its JSON) and turns an outcome other than the one asked for into exit 3. */
@@ -213,7 +240,8 @@ export function printPlay(ui: Ui, result: PlayResult): void {
   ui.heading(`Played the customer on ${result.kind} ${result.id}`);
   const pageName = { bank: 'Bank page', wallet: 'Wallet page', '3ds': '3-D Secure page', 'card-form': 'Card form' }[result.page ?? 'bank'];
   ui.field(result.page === undefined ? 'Hosted page' : pageName, ui.color.cyan(result.pageUrl));
-  if (result.card) ui.field('Card', `${brandName(result.card.brandId)} ····${result.card.lastFourDigits}${result.card.outcome ? ` (test card: ${result.card.outcome})` : ''}`);
+  if (result.card)
+    ui.field('Card', `${brandName(result.card.brandId)} ····${result.card.lastFourDigits}${result.card.outcome ? ` (test card: ${result.card.outcome})` : ''}`);
   for (const step of result.steps) {
     const what = {
       pay: 'Submitted card',
@@ -224,7 +252,14 @@ export function printPlay(ui: Ui, result: PlayResult): void {
       cancel: 'Pressed Cancel',
       fail: 'Pressed Make it fail',
     }[step.action];
-    const target = step.location === undefined ? undefined : step.location === result.returnUrl ? 'returnUrl' : /\/3ds\//.test(step.location) ? '3-D Secure challenge' : `the ${result.page ?? 'hosted'} page`;
+    const target =
+      step.location === undefined
+        ? undefined
+        : step.location === result.returnUrl
+          ? 'returnUrl'
+          : /\/3ds\//.test(step.location)
+            ? '3-D Secure challenge'
+            : `the ${result.page ?? 'hosted'} page`;
     const where = target ? ` -> ${target}` : step.state ? ` (page: ${step.state})` : '';
     ui.field(what, `HTTP ${step.status}${where}`);
     if (step.message) ui.field('Page says', ui.color.yellow(step.message));

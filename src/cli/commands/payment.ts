@@ -37,18 +37,36 @@ export interface PaymentCreateFlags extends CardFlags {
 }
 
 /** The card to send: `--card`, else the `--outcome` test card, else (asked on a terminal) the approve card. */
-export async function resolveCard(flags: CardFlags, ui: Ui): Promise<{ number: string; brandId: number | undefined; outcome: OutcomeName | undefined; cvv: string; expiryMonth: string; expiryYear: string; holderName: string }> {
+export async function resolveCard(
+  flags: CardFlags,
+  ui: Ui,
+): Promise<{
+  number: string;
+  brandId: number | undefined;
+  outcome: OutcomeName | undefined;
+  cvv: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName: string;
+}> {
   if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('give --card or --outcome, not both.');
   let number: string;
   if (flags.card !== undefined) {
     number = flags.card.replace(/[\s-]/g, '');
-    if (!/^\d{12,19}$/.test(number)) throw new UsageError(`--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`);
+    if (!/^\d{12,19}$/.test(number))
+      throw new UsageError(
+        `--card: expected 12 to 19 digits (spaces and dashes allowed); the value given is not (not repeated here: it may be a real card number).`,
+      );
   } else {
-    const outcome = flags.outcome !== undefined
-      ? parseOutcome(flags.outcome)
-      : await ui.offer<OutcomeName>(undefined, 'approved', (p) =>
-          p.select({ message: 'Which test card?', choices: OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: name })) }),
-        );
+    const outcome =
+      flags.outcome !== undefined
+        ? parseOutcome(flags.outcome)
+        : await ui.offer<OutcomeName>(undefined, 'approved', (p) =>
+            p.select({
+              message: 'Which test card?',
+              choices: OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: name })),
+            }),
+          );
     number = cardForOutcome(outcome)!.number;
   }
   const brandId = flags.brand !== undefined ? parseBrand(flags.brand) : detectBrand(number);
@@ -78,9 +96,14 @@ export function printPayment(ui: Ui, envelope: any, title: string): void {
   if (t.capturedAmount) ui.field('Captured', money(t.capturedAmount, t.currencyCode));
   if (t.refundedAmount) ui.field('Refunded', money(t.refundedAmount, t.currencyCode));
   if (t.cancelled) ui.field('Cancelled', 'yes');
-  if (body.card?.lastFourDigits) ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}${body.card.approvalCode ? `  approval ${body.card.approvalCode}` : ''}`);
+  if (body.card?.lastFourDigits)
+    ui.field('Card', `${brandName(t.brandId)} ····${body.card.lastFourDigits}${body.card.approvalCode ? `  approval ${body.card.approvalCode}` : ''}`);
   if (body.token?.token) ui.field('Token', `${body.token.token}  (${body.token.displayHint ?? ''})`);
-  if (body.redirect?.url) ui.field(/\/web\/wallet\//.test(String(body.redirect.url)) ? 'Wallet page' : /\/web\/bank\//.test(String(body.redirect.url)) ? 'Bank page' : 'Card form', ui.color.cyan(String(body.redirect.url)));
+  if (body.redirect?.url)
+    ui.field(
+      /\/web\/wallet\//.test(String(body.redirect.url)) ? 'Wallet page' : /\/web\/bank\//.test(String(body.redirect.url)) ? 'Bank page' : 'Card form',
+      ui.color.cyan(String(body.redirect.url)),
+    );
   if (body.error?.message) ui.field('Error', `${body.error.message} (code ${body.error.code})`);
 }
 
@@ -95,11 +118,14 @@ function printEnvelope(ctx: CommandContext, envelope: any, title: string): void 
  */
 export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
-  if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined)) throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
+  if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined))
+    throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
   const brand = flags.brand !== undefined && flags.token === undefined ? brandById(parseBrand(flags.brand)) : undefined;
   if (brand !== undefined && brand.kind !== 'card') return paymentByBrand(brand, flags, ctx);
   if (flags.returnUrl !== undefined || flags.issuer !== undefined) {
-    throw new UsageError(`payment create: ${flags.returnUrl !== undefined ? '--return-url' : '--issuer'} is for bank and wallet brands (--brand ideal, sofort, giropay, eps, paypal); a card payment answers at once.`);
+    throw new UsageError(
+      `payment create: ${flags.returnUrl !== undefined ? '--return-url' : '--issuer'} is for bank and wallet brands (--brand ideal, sofort, giropay, eps, paypal); a card payment answers at once.`,
+    );
   }
   const { amount, currencyCode } = await resolveAmount(flags, ui);
   const transaction: Record<string, unknown> = { amount, currencyCode, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
@@ -131,7 +157,9 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
 async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (brand.kind === 'debit') {
-    throw new UsageError(`payment create: ${brand.name} debits a bank account this command does not take: send it with paylink api POST ${pathOf('payments.create')} and body.bank {iban, accountHolderName} (docs/api.md, "SEPA Direct Debit").`);
+    throw new UsageError(
+      `payment create: ${brand.name} debits a bank account this command does not take: send it with paylink api POST ${pathOf('payments.create')} and body.bank {iban, accountHolderName} (docs/api.md, "SEPA Direct Debit").`,
+    );
   }
   const cardFlags = (
     [
@@ -150,10 +178,14 @@ async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: Comm
   const paidOn = brand.kind === 'wallet' ? 'its wallet page' : brand.kind === 'bank' ? 'its bank page' : 'an invoice, approved at once';
   if (cardFlags.length > 0) {
     const play = brand.kind === 'invoice' ? '' : ` Create it, then play the page: paylink pay <paymentId> --outcome approved|cancelled|failed.`;
-    throw new UsageError(`payment create: ${brand.name} takes no card (it is paid on ${paidOn}): ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place here.${play}`);
+    throw new UsageError(
+      `payment create: ${brand.name} takes no card (it is paid on ${paidOn}): ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place here.${play}`,
+    );
   }
-  if (flags.issuer !== undefined && brand.id !== 3010) throw new UsageError(`payment create: --issuer is iDEAL's (the customer's bank); ${brand.name} takes none.`);
-  if (flags.returnUrl !== undefined && brand.kind === 'invoice') throw new UsageError(`payment create: ${brand.name} answers at once and sends the customer nowhere: --return-url has no place here.`);
+  if (flags.issuer !== undefined && brand.id !== 3010)
+    throw new UsageError(`payment create: --issuer is iDEAL's (the customer's bank); ${brand.name} takes none.`);
+  if (flags.returnUrl !== undefined && brand.kind === 'invoice')
+    throw new UsageError(`payment create: ${brand.name} answers at once and sends the customer nowhere: --return-url has no place here.`);
   const { amount, currencyCode } = await resolveAmount(flags, ui);
   const transaction: Record<string, unknown> = { amount, currencyCode, brandId: brand.id, trackingCode: flags.trackingCode ?? generateTrackingCode('payment') };
   if (flags.returnUrl !== undefined) transaction.returnUrl = parseHttpUrl(flags.returnUrl, '--return-url');
@@ -196,9 +228,7 @@ export async function paymentGet(id: string | undefined, flags: { trackingCode?:
 export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id: string, flags: { amount?: string }, ctx: CommandContext): Promise<any> {
   const transaction: Record<string, unknown> = {};
   if (flags.amount !== undefined) transaction.amount = parseAmount(flags.amount);
-  const response = await ctx.ui.spin(`${verb[0]!.toUpperCase()}${verb.slice(1)} of ${id}`, () =>
-    ctx.client.api.payments.followUp(verb, id, { transaction }),
-  );
+  const response = await ctx.ui.spin(`${verb[0]!.toUpperCase()}${verb.slice(1)} of ${id}`, () => ctx.client.api.payments.followUp(verb, id, { transaction }));
   const envelope = expectOk(response).body;
   printEnvelope(ctx, envelope, { capture: 'Captured', cancel: 'Cancelled', refund: 'Refunded' }[verb]);
   return envelope;

@@ -38,7 +38,9 @@ export async function runReset(conn: AdminConnection, ui: Ui, options: ResetOpti
   const path = business === undefined ? '/__sandbox/reset' : `/__sandbox/reset?businessId=${encodeURIComponent(business)}`;
   const envelope = await adminOk(conn, 'POST', path, {});
   const deleted = envelope.body.deleted as Record<string, number>;
-  const counts = Object.entries(deleted).map(([table, n]) => `${n} ${table.replace(/_/g, ' ')}`).join(', ');
+  const counts = Object.entries(deleted)
+    .map(([table, n]) => `${n} ${table.replace(/_/g, ' ')}`)
+    .join(', ');
   if (ui.options.json) ui.json(business === undefined ? { reset: true, deleted } : { reset: true, businessId: business, deleted });
   else ui.line(business === undefined ? `Sandbox reset: ${counts} deleted.` : `Business ${business} reset: ${counts} deleted; other businesses unchanged.`);
   return deleted;

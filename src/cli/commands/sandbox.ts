@@ -48,11 +48,20 @@ export interface SandboxCommandOptions {
   proxy?: string;
 }
 
-
 /** Parses `--credentials`: a JSON file `[{username, password, businessIds}]` or `user:pass=biz1,biz2`. */
 export function parseCredentials(value: string): Credential[] {
   const inline = /^([^:=]+):([^=]+)=(.+)$/.exec(value);
-  if (inline) return [{ username: inline[1]!, password: inline[2]!, businessIds: inline[3]!.split(',').map((s) => s.trim()).filter(Boolean) }];
+  if (inline)
+    return [
+      {
+        username: inline[1]!,
+        password: inline[2]!,
+        businessIds: inline[3]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      },
+    ];
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(value, 'utf8'));
@@ -60,7 +69,16 @@ export function parseCredentials(value: string): Credential[] {
     throw new UsageError(`--credentials: cannot read ${value} as JSON (${(error as Error).message}). Give a JSON file or user:password=business1,business2.`);
   }
   const list = Array.isArray(parsed) ? parsed : [];
-  const ok = list.length > 0 && list.every((c) => c && typeof c.username === 'string' && typeof c.password === 'string' && Array.isArray(c.businessIds) && c.businessIds.every((b: unknown) => typeof b === 'string'));
+  const ok =
+    list.length > 0 &&
+    list.every(
+      (c) =>
+        c &&
+        typeof c.username === 'string' &&
+        typeof c.password === 'string' &&
+        Array.isArray(c.businessIds) &&
+        c.businessIds.every((b: unknown) => typeof b === 'string'),
+    );
   if (!ok) throw new UsageError(`--credentials: ${value} must hold an array of {"username", "password", "businessIds": [...]}.`);
   return list as Credential[];
 }
@@ -73,7 +91,8 @@ function parseMegabytes(value: string): number {
 
 function parsePort(value: string, flag = '--port'): number {
   const port = Number(value);
-  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${flag}: expected a port number from 0 to 65535, got "${value}".`);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${flag}: expected a port number from 0 to 65535, got "${value}".`);
   return port;
 }
 
@@ -124,7 +143,9 @@ export function checkDatabasePath(db: string, cwd = process.cwd()): string[] {
     }
   } else if (folderKind !== 'folder') {
     throw new UsageError(
-      folderKind === 'unreadable' ? `--db ${db}: cannot reach the folder ${folder}.` : `--db ${db}: ${folderKind === 'file' ? folder : `a part of ${folder}`} is a file, not a folder. Give a database path in a folder.`,
+      folderKind === 'unreadable'
+        ? `--db ${db}: cannot reach the folder ${folder}.`
+        : `--db ${db}: ${folderKind === 'file' ? folder : `a part of ${folder}`} is a file, not a folder. Give a database path in a folder.`,
     );
   }
   const kind = kindOf(path);
@@ -144,7 +165,10 @@ export function checkDatabasePath(db: string, cwd = process.cwd()): string[] {
     } catch (error) {
       throw new UsageError(`--db ${db}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
-    if (head !== '' && head !== SQLITE_HEADER) throw new UsageError(`--db ${db}: ${path} is not a usable SQLite database (another kind of file). Point --db at another file, or move this one away to start with a new database.`);
+    if (head !== '' && head !== SQLITE_HEADER)
+      throw new UsageError(
+        `--db ${db}: ${path} is not a usable SQLite database (another kind of file). Point --db at another file, or move this one away to start with a new database.`,
+      );
   }
   // What a start creates and a failed start removes again: the folder, the database and its companions.
   return [folder, path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}.lock`].filter((file) => !existsSync(file));
@@ -177,7 +201,9 @@ function readTlsIdentity(certFile: string, keyFile: string): { cert: string; key
   try {
     createSecureContext({ cert, key });
   } catch (error) {
-    throw new UsageError(`--cert ${certFile} --key ${keyFile}: not a usable TLS certificate and key (${(error as Error).message.replace(/^error:[0-9A-F]+:/, '')}). Are they a pair, in PEM?`);
+    throw new UsageError(
+      `--cert ${certFile} --key ${keyFile}: not a usable TLS certificate and key (${(error as Error).message.replace(/^error:[0-9A-F]+:/, '')}). Are they a pair, in PEM?`,
+    );
   }
   return { cert, key };
 }
@@ -190,14 +216,21 @@ function checkHost(host: string): void {
   if (isIP(host) === 0) return;
   if (host === '0.0.0.0' || host === '::' || host === '::1' || host.startsWith('127.')) return;
   const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
-  if (!own.includes(host)) throw new UsageError(`--host ${host}: no network interface of this machine has that address (${own.join(', ')}). Give one of them, 127.0.0.1, or 0.0.0.0 for all.`);
+  if (!own.includes(host))
+    throw new UsageError(
+      `--host ${host}: no network interface of this machine has that address (${own.join(', ')}). Give one of them, 127.0.0.1, or 0.0.0.0 for all.`,
+    );
 }
 
 /**
  * Starts the sandbox with the command's options; resolves once it is listening. `onListening` runs before
  * anything is printed (the discovery entry is written there, so whoever reads the banner finds it).
  */
-export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListening?: (running: RunningSandbox) => string | undefined): Promise<RunningSandbox> {
+export async function runSandbox(
+  options: SandboxCommandOptions,
+  ui: Ui,
+  onListening?: (running: RunningSandbox) => string | undefined,
+): Promise<RunningSandbox> {
   if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together.');
   const https = options.cert && options.key ? readTlsIdentity(options.cert, options.key) : options.https === true;
   checkHost(options.host);
@@ -228,7 +261,12 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
       publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
       credentials,
       adminToken: options.adminToken,
-      seed: options.deterministic === undefined || options.deterministic === false ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
+      seed:
+        options.deterministic === undefined || options.deterministic === false
+          ? undefined
+          : options.deterministic === true
+            ? DEFAULT_DETERMINISTIC_SEED
+            : options.deterministic,
       tunnel: options.tunnel === true,
       allowedHosts: options.allowedHost ?? [],
       ...(options.requestLogMb !== undefined ? { requestLogMaxBytes: parseMegabytes(options.requestLogMb) } : {}),
@@ -236,7 +274,10 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
       webhookRetry: retry,
       ...(header !== undefined ? { webhookHeader: header } : {}),
       ...(options.proxy !== undefined
-        ? { proxy: parsePort(options.proxy, '--proxy'), onProxyRefused: (target: string) => ui.warn(`proxy refused ${target}: only the provider's hosts are served, nothing else is contacted`) }
+        ? {
+            proxy: parsePort(options.proxy, '--proxy'),
+            onProxyRefused: (target: string) => ui.warn(`proxy refused ${target}: only the provider's hosts are served, nothing else is contacted`),
+          }
         : {}),
     });
   } catch (error) {
@@ -271,10 +312,14 @@ export async function runSandbox(options: SandboxCommandOptions, ui: Ui, onListe
   if (running.proxyUrl !== undefined) {
     ui.field('Proxy', `${running.proxyUrl} (the provider's hosts only; \`eval "$(paylink env)"\` sends a shell through it)`);
   }
-  if (running.authorityFile !== undefined) ui.field('Authority', `${running.authorityFile} (paylink's local CA; docs/drop-in.md says how to trust and remove it)`);
+  if (running.authorityFile !== undefined)
+    ui.field('Authority', `${running.authorityFile} (paylink's local CA; docs/drop-in.md says how to trust and remove it)`);
   if (options.credentials) ui.field('Credentials', 'required (HTTP Basic)');
   const hooks = running.webhooks;
-  ui.field('Webhook secret', `${hooks.secret} (${hooks.secretSource === 'generated' ? 'new, stored in the database' : hooks.secretSource === 'stored' ? 'stored in the database' : 'configured'}; header ${hooks.header})`);
+  ui.field(
+    'Webhook secret',
+    `${hooks.secret} (${hooks.secretSource === 'generated' ? 'new, stored in the database' : hooks.secretSource === 'stored' ? 'stored in the database' : 'configured'}; header ${hooks.header})`,
+  );
   if (running.sandbox.config.seed !== undefined) ui.field('Deterministic', `ids from seed "${running.sandbox.config.seed}"`);
   let seeded: Record<string, string> = {};
   if (fixtures) {

@@ -37,7 +37,10 @@ export interface CreateInput {
  * against its decimals as it is typed, with the API's own rules (domain/money.ts). Every answer is
  * checked where it is typed, so nothing typed later is lost to a refusal at the end.
  */
-export async function resolveAmount(flags: { amount?: string | undefined; currency?: string | undefined }, ui: Ui): Promise<{ amount: number; currencyCode: string }> {
+export async function resolveAmount(
+  flags: { amount?: string | undefined; currency?: string | undefined },
+  ui: Ui,
+): Promise<{ amount: number; currencyCode: string }> {
   // Without a person to ask, every missing flag is named at once.
   ui.require({ '--amount': flags.amount, '--currency': flags.currency });
   const given = flags.amount === undefined ? undefined : parseAmount(flags.amount);
@@ -54,7 +57,11 @@ export async function resolveAmount(flags: { amount?: string | undefined; curren
     given !== undefined
       ? parseAmount(flags.amount!, '--amount', currencyCode)
       : await ui.need(undefined, '--amount', async (p) =>
-          parseAmount(await p.input({ message: `Amount (${currencyCode})`, validate: (v) => validates(() => parseAmount(v, '--amount', currencyCode)) }), '--amount', currencyCode),
+          parseAmount(
+            await p.input({ message: `Amount (${currencyCode})`, validate: (v) => validates(() => parseAmount(v, '--amount', currencyCode)) }),
+            '--amount',
+            currencyCode,
+          ),
         );
   return { amount, currencyCode };
 }
@@ -64,7 +71,14 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
   ui.require({ '--amount': flags.amount, '--currency': flags.currency, '--return-url': flags.returnUrl });
   const { amount, currencyCode } = await resolveAmount(flags, ui);
   const returnUrl = await ui.need(flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url'), '--return-url', async (p) =>
-    parseHttpUrl(await p.input({ message: 'Return URL (where the customer goes after paying)', default: 'http://localhost:3000/return', validate: (v) => validates(() => parseHttpUrl(v, 'URL')) }), '--return-url'),
+    parseHttpUrl(
+      await p.input({
+        message: 'Return URL (where the customer goes after paying)',
+        default: 'http://localhost:3000/return',
+        validate: (v) => validates(() => parseHttpUrl(v, 'URL')),
+      }),
+      '--return-url',
+    ),
   );
   const brandIds = await ui.offer(parseBrands(flags.brand), [...DEFAULT_BRANDS], (p) =>
     p.checkbox({
@@ -94,10 +108,13 @@ export function checkPayable(brandIds: number[], ui: Ui, warn = true): void {
   if (without.length === 0) return;
   const names = without.map((id) => brandName(id)).join(', ');
   const banks = without.filter((id) => brandById(id)?.kind !== 'card').map((id) => brandName(id));
-  const note = banks.length > 0 ? ` (${banks.join(', ')} ${banks.length === 1 ? 'is not a card brand' : 'are not card brands'}: the hosted form takes cards only)` : '';
+  const note =
+    banks.length > 0 ? ` (${banks.join(', ')} ${banks.length === 1 ? 'is not a card brand' : 'are not card brands'}: the hosted form takes cards only)` : '';
   if (without.length === brandIds.length) {
     const withCards = [...new Set(TEST_CARDS.map((card) => card.brandId))].map((id) => brandName(id)).join(', ');
-    throw new UsageError(`--brand: no test card exists for ${names}${note}, so the hosted form could not be paid in the sandbox. Offer a brand that has test cards: ${withCards} (docs/test-cards.md).`);
+    throw new UsageError(
+      `--brand: no test card exists for ${names}${note}, so the hosted form could not be paid in the sandbox. Offer a brand that has test cards: ${withCards} (docs/test-cards.md).`,
+    );
   }
   if (warn) ui.warn(`no test card exists for ${names}${note}: the customer can pay only with the other brands offered.`);
 }

@@ -17,7 +17,8 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
 
 /** A snapshot name, checked before anything is sent (a usage error, exit 2). */
 export function parseSnapshotName(value: string): string {
-  if (!NAME.test(value)) throw new UsageError(`snapshot: "${value}" is not a snapshot name; use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter, digit or "_".`);
+  if (!NAME.test(value))
+    throw new UsageError(`snapshot: "${value}" is not a snapshot name; use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter, digit or "_".`);
   return value;
 }
 

@@ -103,7 +103,8 @@ export function statusView(kind: StatusKind, id: string, envelope: any): StatusV
 export async function readStatus(ctx: CommandContext, id: string, kind?: StatusKind): Promise<StatusView> {
   if (!kind) {
     const resolved = await resolveKind(ctx.admin, id, ctx.client.businessId);
-    if (resolved === 'token') throw new ApiResponseError(`${id} is a saved card token, not a link, checkout or payment: read it with \`paylink token get ${id}\`.`, 404, undefined);
+    if (resolved === 'token')
+      throw new ApiResponseError(`${id} is a saved card token, not a link, checkout or payment: read it with \`paylink token get ${id}\`.`, 404, undefined);
     if (resolved === null) {
       // Nothing has that id: one request, so that the API's own 404 envelope is what --json prints (the
       // checkout's: a payment's 404 has no body, as the provider's).
@@ -130,7 +131,11 @@ export async function readStatus(ctx: CommandContext, id: string, kind?: StatusK
  */
 function notFound(ctx: CommandContext, id: string, status: number, envelope: ErrorEnvelope | undefined): ApiResponseError {
   const error = ApiResponseError.fromEnvelope(status, envelope);
-  return new ApiResponseError(`No payment link, checkout or payment ${id} for business ${ctx.client.businessId}: check the id and the business id (each business sees only its own).`, error.status, error.envelope);
+  return new ApiResponseError(
+    `No payment link, checkout or payment ${id} for business ${ctx.client.businessId}: check the id and the business id (each business sees only its own).`,
+    error.status,
+    error.envelope,
+  );
 }
 
 /** `paylink status`: prints the view for people, or as JSON. */
@@ -170,7 +175,13 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
     if (view.attempts.length > 0) {
       ui.table(
         ['#', 'RESULT', 'PAYMENT ID', 'CARD', 'TOKEN'],
-        view.attempts.map((a, i) => [String(i + 1), ui.result(a.result, a.description), a.id ?? '-', a.lastFourDigits ? `${brandName(a.brandId)} ····${a.lastFourDigits}` : '-', a.token ?? '-']),
+        view.attempts.map((a, i) => [
+          String(i + 1),
+          ui.result(a.result, a.description),
+          a.id ?? '-',
+          a.lastFourDigits ? `${brandName(a.brandId)} ····${a.lastFourDigits}` : '-',
+          a.token ?? '-',
+        ]),
       );
     }
   } else if (view.attempts[0]?.lastFourDigits) {

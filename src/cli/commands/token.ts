@@ -24,7 +24,8 @@ export async function tokenCreate(flags: CardFlags & { customer?: string }, ctx:
   const card = await resolveCard(flags, ctx.ui);
   if (card.brandId === undefined) throw new UsageError('token create: cannot tell the brand of this card number; give --brand.');
   const brand = brandById(card.brandId);
-  if (brand !== undefined && brand.kind !== 'card') throw new UsageError(`--brand ${brand.name}: a token saves a card; give a card brand (visa, mastercard, amex...).`);
+  if (brand !== undefined && brand.kind !== 'card')
+    throw new UsageError(`--brand ${brand.name}: a token saves a card; give a card brand (visa, mastercard, amex...).`);
   const body: Record<string, unknown> = {
     brandId: card.brandId,
     card: { holderName: card.holderName, number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear },

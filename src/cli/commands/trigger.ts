@@ -50,7 +50,9 @@ export async function trigger(name: string | undefined, flags: TriggerFlags, ctx
   const client = new ApiClient({ ...connection, ...(flags.business !== undefined ? { businessId: flags.business } : {}), fetch: ctx.fetch, client: 'trigger' });
   const admin = { ...ctx.admin, client: 'trigger' as const };
   const { ui } = ctx;
-  const result = await ui.spin(`Triggering ${scenario.name}`, (spinner) => runScenario(client, admin, scenario, { ...options, onStep: (text) => spinner.text(`${text}...`) }));
+  const result = await ui.spin(`Triggering ${scenario.name}`, (spinner) =>
+    runScenario(client, admin, scenario, { ...options, onStep: (text) => spinner.text(`${text}...`) }),
+  );
   if (ui.options.json) {
     ui.json(result);
     return result;
@@ -66,7 +68,8 @@ export async function trigger(name: string | undefined, flags: TriggerFlags, ctx
       ui.line(`  ${e.type.padEnd(18)} ${e.id}  ${(e.action ?? '').padEnd(9)} ${String(e.result ?? '').padStart(3)}  payment ${e.paymentId}  ${to}`);
     }
     if (result.events.length === 0) ui.info('No events: the payments made none (see docs/webhooks.md).');
-    else if (result.events.every((e) => e.deliveries.length === 0)) ui.info('No destination: give --notify-url, or register one with `paylink webhooks add <url>`.');
+    else if (result.events.every((e) => e.deliveries.length === 0))
+      ui.info('No destination: give --notify-url, or register one with `paylink webhooks add <url>`.');
   }
   return result;
 }

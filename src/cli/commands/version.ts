@@ -29,7 +29,8 @@ export async function version(ctx: CommandContext): Promise<VersionInfo> {
   try {
     const answer = await adminRequest(ctx.admin, 'GET', '/__sandbox/health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS });
     reachable = answer.status === 200;
-    if (!reachable) problem = `it answered HTTP ${answer.status}${answer.status === 401 ? ': pass its admin token (--admin-token or PAYLINK_ADMIN_TOKEN)' : ''}`;
+    if (!reachable)
+      problem = `it answered HTTP ${answer.status}${answer.status === 401 ? ': pass its admin token (--admin-token or PAYLINK_ADMIN_TOKEN)' : ''}`;
   } catch (error) {
     reachable = false;
     // An untrusted certificate answers, and is not "does not answer": the message the commands give says which.

@@ -23,7 +23,8 @@ const POLL_MS = 100;
 export function parseWaitTimeout(value: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
   const ms = match ? Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1000) : NaN;
-  if (!(ms >= 100 && ms <= 3_600_000)) throw new UsageError(`wait --timeout: expected a duration from 100ms to 60m such as 30s, 500ms, 2m or 30 (seconds), got "${value}".`);
+  if (!(ms >= 100 && ms <= 3_600_000))
+    throw new UsageError(`wait --timeout: expected a duration from 100ms to 60m such as 30s, 500ms, 2m or 30 (seconds), got "${value}".`);
   return Math.round(ms);
 }
 
@@ -74,13 +75,16 @@ export async function runWait(ui: Ui, flags: GlobalFlags & AdminFlags, env: Node
         const origin = startedFrom(DEFAULT_BASE_URL);
         if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
           foreign = origin;
-          sayOnce(`The sandbox at ${DEFAULT_BASE_URL} was started from ${origin}, not from this folder: waiting for the one started here (pass --base-url ${DEFAULT_BASE_URL} to use that one).`);
+          sayOnce(
+            `The sandbox at ${DEFAULT_BASE_URL} was started from ${origin}, not from this folder: waiting for the one started here (pass --base-url ${DEFAULT_BASE_URL} to use that one).`,
+          );
         } else if (await answers({ baseUrl: DEFAULT_BASE_URL, adminToken }, Math.min(2000, Math.max(left, 50)))) {
           return done(DEFAULT_BASE_URL, 'nothing was started from this folder, so the default address');
         }
       }
     }
-    if (round === 0) sayOnce(`Waiting for ${explicit ? `the sandbox at ${configured.baseUrl}` : 'the sandbox started from this folder'} (up to ${formatMs(limitMs)})...`);
+    if (round === 0)
+      sayOnce(`Waiting for ${explicit ? `the sandbox at ${configured.baseUrl}` : 'the sandbox started from this folder'} (up to ${formatMs(limitMs)})...`);
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, limitMs - (performance.now() - started)))));
   }
   const seconds = formatMs(limitMs);

@@ -75,14 +75,20 @@ export function parseEventTypes(values: string[] | undefined, flag = '--events')
     .filter(Boolean)
     .map((v) => {
       const found = EVENT_TYPES.find((t) => t.toLowerCase() === v.toLowerCase() || t.slice('Transaction.'.length).toLowerCase() === v.toLowerCase());
-      if (found === undefined) throw new UsageError(`${flag}: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`);
+      if (found === undefined)
+        throw new UsageError(
+          `${flag}: unknown event type "${v}". Use Transaction.Create, Transaction.Update (or create, update), Tokenization.Create, Tokenization.Update.`,
+        );
       return found;
     });
 }
 
 /** `--fault duplicate,bad-signature` to the fault names. */
 export function parseFaults(values: string[] | undefined): string[] {
-  const names = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const names = (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!(FAULTS as readonly string[]).includes(name)) throw new UsageError(`--fault: unknown fault "${name}". Use ${FAULTS.join(', ')}.`);
   }
@@ -113,7 +119,9 @@ export async function webhooksAdd(conn: AdminConnection, ui: Ui, url: string, op
   parseHttpUrl(url, 'webhooks add <url>');
   const own = ownAddressReason(url, conn.baseUrl);
   if (own !== undefined) {
-    throw new UsageError(`webhooks add ${url}: ${own}, and the sandbox never delivers webhooks to itself (its deliveries to it would fail as "not sent"). Give your webhook receiver's URL, such as http://localhost:3000/webhooks.`);
+    throw new UsageError(
+      `webhooks add ${url}: ${own}, and the sandbox never delivers webhooks to itself (its deliveries to it would fail as "not sent"). Give your webhook receiver's URL, such as http://localhost:3000/webhooks.`,
+    );
   }
   const answer = await adminOk<{ body: { endpoint: EndpointEntry; header: string } }>(conn, 'POST', '/__sandbox/webhooks', {
     businessId: options.businessId,
@@ -164,7 +172,10 @@ export async function webhooksList(conn: AdminConnection, ui: Ui, options: { bus
   const query = options.businessId ? `?businessId=${encodeURIComponent(options.businessId)}` : '';
   const answer = await adminOk<{ body: { endpoints: EndpointEntry[]; header: string; secret: string } }>(conn, 'GET', `/__sandbox/webhooks${query}`);
   // Whatever answered may not be a sandbox at all: a clear error rather than a TypeError (exit 70).
-  if (!Array.isArray(answer?.body?.endpoints) || !answer.body.endpoints.every((e) => e !== null && typeof e === 'object' && Array.isArray(e.events) && Array.isArray(e.faults))) {
+  if (
+    !Array.isArray(answer?.body?.endpoints) ||
+    !answer.body.endpoints.every((e) => e !== null && typeof e === 'object' && Array.isArray(e.events) && Array.isArray(e.faults))
+  ) {
     throw new UnreachableError(`${conn.baseUrl} answered GET /__sandbox/webhooks without the sandbox's list of endpoints: is it a paylink sandbox?`);
   }
   const { endpoints } = answer.body;
@@ -173,7 +184,11 @@ export async function webhooksList(conn: AdminConnection, ui: Ui, options: { bus
     return endpoints;
   }
   if (endpoints.length === 0) ui.info('No webhook endpoints. Add one with `paylink webhooks add <url>`, or send a notifyUrl with a payment.');
-  else ui.table(['hook id', 'business', 'url', 'events', 'secret', 'faults'], endpoints.map((e) => [e.hookId, e.businessId, e.url, e.events.map((t) => t.replace('Transaction.', '')).join(','), e.secret, e.faults.join(',') || '-']));
+  else
+    ui.table(
+      ['hook id', 'business', 'url', 'events', 'secret', 'faults'],
+      endpoints.map((e) => [e.hookId, e.businessId, e.url, e.events.map((t) => t.replace('Transaction.', '')).join(','), e.secret, e.faults.join(',') || '-']),
+    );
   ui.info(`Signature header ${answer.body.header}; sandbox secret ${answer.body.secret}.`);
   return endpoints;
 }
@@ -221,11 +236,21 @@ export async function eventsList(conn: AdminConnection, ui: Ui, options: EventsL
   // Columns padded to their widest cell, under a header; times with their date once the clock left today.
   const rows = events.map((e) => ({ e, time: logTime(e.createdAt) }));
   const width = (cells: string[]) => Math.max(...cells.map((c) => c.length));
-  const w = { time: width(['TIME', ...rows.map((r) => r.time)]), id: width(['EVENT', ...events.map((e) => e.id)]), payment: width(['PAYMENT', ...events.map((e) => e.paymentId)]) };
-  ui.line(ui.color.dim(`${'TIME'.padEnd(w.time)} ${'EVENT'.padEnd(w.id)}  ${'TYPE'.padEnd(18)} ${'ACTION'.padEnd(9)} ${'RESULT'.padStart(6)}  ${'PAYMENT'.padEnd(w.payment)}  DELIVERIES`));
+  const w = {
+    time: width(['TIME', ...rows.map((r) => r.time)]),
+    id: width(['EVENT', ...events.map((e) => e.id)]),
+    payment: width(['PAYMENT', ...events.map((e) => e.paymentId)]),
+  };
+  ui.line(
+    ui.color.dim(
+      `${'TIME'.padEnd(w.time)} ${'EVENT'.padEnd(w.id)}  ${'TYPE'.padEnd(18)} ${'ACTION'.padEnd(9)} ${'RESULT'.padStart(6)}  ${'PAYMENT'.padEnd(w.payment)}  DELIVERIES`,
+    ),
+  );
   for (const { e, time } of rows) {
     const deliveries = e.deliveries.length === 0 ? ui.color.dim('no destination') : e.deliveries.map((d) => deliverySummary(ui, d)).join(' ');
-    ui.line(`${ui.color.dim(time.padEnd(w.time))} ${e.id.padEnd(w.id)}  ${e.type.padEnd(18)} ${(e.action ?? '').padEnd(9)} ${String(e.result ?? '').padStart(6)}  ${e.paymentId.padEnd(w.payment)}  ${deliveries}`);
+    ui.line(
+      `${ui.color.dim(time.padEnd(w.time))} ${e.id.padEnd(w.id)}  ${e.type.padEnd(18)} ${(e.action ?? '').padEnd(9)} ${String(e.result ?? '').padStart(6)}  ${e.paymentId.padEnd(w.payment)}  ${deliveries}`,
+    );
   }
   const findings = events.reduce((n, e) => n + e.findings, 0);
   if (findings > 0) ui.warn(`${findings} FINDING(S): an endpoint accepted an event it had to refuse. See \`paylink events show <id>\`.`);
@@ -247,11 +272,16 @@ export async function eventsShow(conn: AdminConnection, ui: Ui, id: string): Pro
   if (e.deliveries.length === 0) ui.info('No destination: no endpoint of this business and no notifyUrl.');
   for (const d of e.deliveries) {
     ui.line();
-    ui.line(`${deliverySummary(ui, d)}  ${d.kind === 'notify' ? 'notifyUrl' : `hook ${d.hookId}`}  ${d.url}${d.faults.length > 0 ? `  faults: ${d.faults.join(', ')}` : ''}`);
+    ui.line(
+      `${deliverySummary(ui, d)}  ${d.kind === 'notify' ? 'notifyUrl' : `hook ${d.hookId}`}  ${d.url}${d.faults.length > 0 ? `  faults: ${d.faults.join(', ')}` : ''}`,
+    );
     if (d.nextAttemptAt) ui.line(ui.color.dim(`  next attempt ${d.nextAttemptAt}`));
     for (const a of d.log ?? []) {
-      const status = a.status === null ? ui.color.red(a.error ?? 'no answer') : a.status < 300 ? ui.color.green(String(a.status)) : ui.color.yellow(String(a.status));
-      ui.line(`  #${a.attempt} ${a.at}  ${status}  ${a.latencyMs} ms${a.fault ? `  [${a.fault}]` : ''}${a.response ? ui.color.dim(`  ${a.response.slice(0, 80).replace(/\s+/g, ' ')}`) : ''}`);
+      const status =
+        a.status === null ? ui.color.red(a.error ?? 'no answer') : a.status < 300 ? ui.color.green(String(a.status)) : ui.color.yellow(String(a.status));
+      ui.line(
+        `  #${a.attempt} ${a.at}  ${status}  ${a.latencyMs} ms${a.fault ? `  [${a.fault}]` : ''}${a.response ? ui.color.dim(`  ${a.response.slice(0, 80).replace(/\s+/g, ' ')}`) : ''}`,
+      );
       if (a.finding) ui.line(ui.color.red(`  ${a.finding}`));
     }
   }
@@ -264,8 +294,16 @@ export async function eventsShow(conn: AdminConnection, ui: Ui, id: string): Pro
 
 /** `paylink events resend <id>`: delivers the event again (to one hook with `hookId`). */
 export async function eventsResend(conn: AdminConnection, ui: Ui, id: string, options: { hookId?: string | undefined } = {}): Promise<{ resent: number[] }> {
-  const answer = await adminOk<{ body: { resent: number[] } }>(conn, 'POST', `/__sandbox/events/${encodeURIComponent(id)}/resend`, options.hookId ? { hookId: options.hookId } : {});
+  const answer = await adminOk<{ body: { resent: number[] } }>(
+    conn,
+    'POST',
+    `/__sandbox/events/${encodeURIComponent(id)}/resend`,
+    options.hookId ? { hookId: options.hookId } : {},
+  );
   if (ui.options.json) ui.json(answer.body);
-  else ui.info(`Queued ${answer.body.resent.length} deliver${answer.body.resent.length === 1 ? 'y' : 'ies'} of ${id}; \`paylink events show ${id}\` shows how they went.`);
+  else
+    ui.info(
+      `Queued ${answer.body.resent.length} deliver${answer.body.resent.length === 1 ? 'y' : 'ies'} of ${id}; \`paylink events show ${id}\` shows how they went.`,
+    );
   return answer.body;
 }

@@ -58,5 +58,10 @@ export async function loadFixtures(paths: string[], options: LoadFixturesOptions
     }
     return client;
   };
-  return runFixtures(files, { clientFor, admin: { ...options.admin, fetch: options.fetch ?? options.admin.fetch, client: 'fixtures' }, env: options.env, onStep: options.onStep });
+  return runFixtures(files, {
+    clientFor,
+    admin: { ...options.admin, fetch: options.fetch ?? options.admin.fetch, client: 'fixtures' },
+    env: options.env,
+    onStep: options.onStep,
+  });
 }

@@ -60,7 +60,8 @@ function pathKeys(path: string): string[] {
   const keys = path.split('.').filter((k) => k.length > 0);
   if (keys.length === 0) throw new UsageError(`--set: "${path}" names no field.`);
   const bad = keys.find((key) => FORBIDDEN_KEYS.has(key));
-  if (bad !== undefined) throw new UsageError(`--set: "${path}" uses "${bad}", which names no field of a request (__proto__, constructor and prototype are refused).`);
+  if (bad !== undefined)
+    throw new UsageError(`--set: "${path}" uses "${bad}", which names no field of a request (__proto__, constructor and prototype are refused).`);
   return keys;
 }
 
@@ -113,8 +114,17 @@ export function checkBrandFits(scenario: Scenario, brandId: number | undefined):
   const isCard = brand.kind === 'card';
   const isBank = !isCard && brand.kind !== 'invoice' && brand.kind !== 'debit';
   if ((card && isCard) || (bank && isBank)) return;
-  const wants = card && bank ? 'a card brand or a bank or wallet brand' : card ? 'a card brand (visa, mastercard, amex...)' : bank ? 'a bank or wallet brand (ideal, sofort, giropay, eps, paypal)' : 'no brand';
-  throw new UsageError(`--brand ${brand.name}: trigger ${scenario.name} ${card ? 'pays by card' : bank ? 'pays by bank or wallet' : 'makes no payment a brand applies to'}; give ${wants}.`);
+  const wants =
+    card && bank
+      ? 'a card brand or a bank or wallet brand'
+      : card
+        ? 'a card brand (visa, mastercard, amex...)'
+        : bank
+          ? 'a bank or wallet brand (ideal, sofort, giropay, eps, paypal)'
+          : 'no brand';
+  throw new UsageError(
+    `--brand ${brand.name}: trigger ${scenario.name} ${card ? 'pays by card' : bank ? 'pays by bank or wallet' : 'makes no payment a brand applies to'}; give ${wants}.`,
+  );
 }
 
 export async function runScenario(client: ApiClient, admin: AdminConnection, scenario: Scenario, options: TriggerOptions = {}): Promise<TriggerResult> {
@@ -144,7 +154,8 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     if (id === undefined) throw new Error(`scenario ${scenario.name}: step refers to "${name}" before it was made`);
     return id;
   };
-  const post = async (kind: keyof typeof CREATE_ROUTE, doc: Record<string, unknown>, what: string) => expectOk(await client.api.createFrom<any>(kind, finish(doc)), what).body;
+  const post = async (kind: keyof typeof CREATE_ROUTE, doc: Record<string, unknown>, what: string) =>
+    expectOk(await client.api.createFrom<any>(kind, finish(doc)), what).body;
   // The customer of the one-click scenario: whose saved cards a checkout offers.
   const customerId = trackingCode(scenario.name, 'customer');
 
@@ -168,7 +179,13 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...t, brandId: card.brandId },
-              card: { number: card.number, cvv: card.brandId === 1030 ? '1234' : '123', expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER },
+              card: {
+                number: card.number,
+                cvv: card.brandId === 1030 ? '1234' : '123',
+                expiryMonth: '12',
+                expiryYear: String(new Date().getUTCFullYear() + 3),
+                holderName: TEST_HOLDER,
+              },
               ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
           }),
@@ -217,11 +234,22 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const brandIds = brand?.kind === 'card' ? [brand.id] : [...CARD_BRAND_IDS];
         const doc =
           step.do === 'link'
-            ? { body: { transaction: t, link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) } } }
+            ? {
+                body: {
+                  transaction: t,
+                  link: { duration: 'P1D', returnUrl: 'http://127.0.0.1:9/return', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}) },
+                },
+              }
             : {
                 body: {
                   transaction: t,
-                  checkout: { returnUrl: 'http://127.0.0.1:9/return', tokenize: step.tokenize ?? 'false', brandIds, ...(step.threeDSecure ? { threeDSecure: true } : {}), ...(step.oneClick ? { oneClick: { useCustomerTokens: true } } : {}) },
+                  checkout: {
+                    returnUrl: 'http://127.0.0.1:9/return',
+                    tokenize: step.tokenize ?? 'false',
+                    brandIds,
+                    ...(step.threeDSecure ? { threeDSecure: true } : {}),
+                    ...(step.oneClick ? { oneClick: { useCustomerTokens: true } } : {}),
+                  },
                   ...(step.oneClick ? { customer: { customerId } } : {}),
                 },
               };
@@ -256,7 +284,9 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...transaction(step.as, amount), brandId: bankBrand.id, returnUrl: 'http://127.0.0.1:9/return' },
-              ...(bankBrand.kind === 'bank' ? { bank: { countryCode: bankBrand.id === 3010 ? 'NL' : 'DE', ...(bankBrand.id === 3010 ? { issuerId: 20 } : {}) } } : {}),
+              ...(bankBrand.kind === 'bank'
+                ? { bank: { countryCode: bankBrand.id === 3010 ? 'NL' : 'DE', ...(bankBrand.id === 3010 ? { issuerId: 20 } : {}) } }
+                : {}),
             },
           },
           `${scenario.name}: ${step.as}`,
@@ -304,7 +334,12 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const card = cardForOutcome('approved', brand?.kind === 'card' ? [brand.id] : undefined)!;
         const body = await post(
           'credit',
-          { body: { transaction: transaction(step.as), card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER } } },
+          {
+            body: {
+              transaction: transaction(step.as),
+              card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER },
+            },
+          },
           `${scenario.name}: credit`,
         );
         ids[step.as] = body.body.id;
@@ -341,7 +376,14 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     }
     result.events = (events as Array<TriggeredEvent & { seq: number }>)
       .sort((a, b) => a.seq - b.seq)
-      .map((e) => ({ id: e.id, type: e.type, paymentId: e.paymentId, action: e.action, result: e.result, deliveries: e.deliveries.map((d) => ({ url: d.url, status: d.status })) }));
+      .map((e) => ({
+        id: e.id,
+        type: e.type,
+        paymentId: e.paymentId,
+        action: e.action,
+        result: e.result,
+        deliveries: e.deliveries.map((d) => ({ url: d.url, status: d.status })),
+      }));
   } catch (error) {
     result.eventsError = (error as Error).message;
   }

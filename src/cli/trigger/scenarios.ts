@@ -154,7 +154,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'bank.expired',
-    description: 'An iDEAL payment the customer never finishes, read by the merchant as 4 Timeout (the provider\'s amount convention: 3.xx).',
+    description: "An iDEAL payment the customer never finishes, read by the merchant as 4 Timeout (the provider's amount convention: 3.xx).",
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'bank-payment', as: 'payment', amount: 3.5 },
@@ -193,7 +193,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'checkout.one-click',
-    description: "A card saved for a customer id, then a one-click checkout (useCustomerTokens) paid with that saved card and its CVV only: a token payment.",
+    description: 'A card saved for a customer id, then a one-click checkout (useCustomerTokens) paid with that saved card and its CVV only: a token payment.',
     events: ['Transaction.Create'],
     steps: [
       { do: 'token', as: 'token' },
@@ -231,7 +231,15 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'sepa-debit.captured',
     description: 'A SEPA Direct Debit (6010) authorization, half captured, the rest captured, then the whole refunded.',
-    events: ['Transaction.Create', 'Transaction.Create', 'Transaction.Update', 'Transaction.Create', 'Transaction.Update', 'Transaction.Create', 'Transaction.Update'],
+    events: [
+      'Transaction.Create',
+      'Transaction.Create',
+      'Transaction.Update',
+      'Transaction.Create',
+      'Transaction.Update',
+      'Transaction.Create',
+      'Transaction.Update',
+    ],
     steps: [
       { do: 'sepa-debit', as: 'authorization', authorize: true },
       { do: 'capture', of: 'authorization', as: 'capture', part: 0.5 },

@@ -28,7 +28,8 @@ function finding(f: FindingView): SafeHtml {
   return html`<tr data-check="${f.check}" data-severity="${f.severity}"><td data-label="severity"><span class="state sev-${f.severity}">${f.severity}</span></td><td data-label="check"><code>${f.check}</code></td><td data-label="business">${f.businessId ?? ''}</td>
 <td data-label="finding">${f.message}<div class="muted">${resource}</div>
 <details><summary>evidence (${f.evidence.length})</summary><ul>${f.evidence.map(
-    (e) => html`<li><span class="mono">${e.at}</span> ${e.seq !== undefined ? html`<a href="${requestHref(e.seq)}" data-seq="${e.seq}">request #${e.seq}</a> ` : ''}${e.deliveryId !== undefined ? html`delivery #${e.deliveryId} ` : ''}<span class="mono">${e.summary}</span></li>`,
+    (e) =>
+      html`<li><span class="mono">${e.at}</span> ${e.seq !== undefined ? html`<a href="${requestHref(e.seq)}" data-seq="${e.seq}">request #${e.seq}</a> ` : ''}${e.deliveryId !== undefined ? html`delivery #${e.deliveryId} ` : ''}<span class="mono">${e.summary}</span></li>`,
   )}</ul><p class="muted">How to fix: ${f.doc}</p></details></td></tr>`;
 }
 
@@ -41,7 +42,8 @@ export function renderAdvisor(view: AdvisorView): string {
   }
   const checks = html`<section id="checks" data-testid="advisor-checks"><h2>Checks</h2>
 <table><thead><tr><th>check</th><th>what it asks</th><th>severity</th><th>status</th><th>findings</th></tr></thead><tbody>${a.checks.map(
-    (c) => html`<tr data-check="${c.id}" data-status="${c.status}"><td data-label="check"><code>${c.id}</code></td><td data-label="what it asks">${c.title}</td><td data-label="severity">${c.severity}</td><td data-label="status"><span class="state state-${c.status === 'passed' ? 'ok' : c.status === 'failed' ? 'failed' : 'pending'}">${c.status}</span>${c.needs ? html`<div class="muted">${c.needs}</div>` : ''}${c.pending > 0 ? html`<div class="muted">${c.pending} still inside their window</div>` : ''}</td><td data-label="findings">${c.findings}</td></tr>`,
+    (c) =>
+      html`<tr data-check="${c.id}" data-status="${c.status}"><td data-label="check"><code>${c.id}</code></td><td data-label="what it asks">${c.title}</td><td data-label="severity">${c.severity}</td><td data-label="status"><span class="state state-${c.status === 'passed' ? 'ok' : c.status === 'failed' ? 'failed' : 'pending'}">${c.status}</span>${c.needs ? html`<div class="muted">${c.needs}</div>` : ''}${c.pending > 0 ? html`<div class="muted">${c.pending} still inside their window</div>` : ''}</td><td data-label="findings">${c.findings}</td></tr>`,
   )}</tbody></table></section>`;
   const findings =
     a.findings.length === 0

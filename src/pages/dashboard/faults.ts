@@ -11,7 +11,8 @@ export function renderFaults(view: FaultsView): string {
     view.rules.length === 0
       ? html`<tr><td colspan="8" class="muted">No fault rules: the API answers normally.</td></tr>`
       : view.rules.map(
-          (r) => html`<tr data-fault="${r.id}"><td class="mono" data-label="rule">${r.id}</td><td data-label="kind">${r.kind}</td><td data-label="matches">${r.matches}</td><td data-label="does">${r.does}</td><td data-label="probability">${r.probability === 1 ? 'always' : String(r.probability)}</td><td data-label="times">${r.times}</td><td data-label="fired">${r.fired}</td><td><form method="post" action="${r.removeAction}"><button type="submit" data-testid="remove-${r.id}">Remove</button></form></td></tr>`,
+          (r) =>
+            html`<tr data-fault="${r.id}"><td class="mono" data-label="rule">${r.id}</td><td data-label="kind">${r.kind}</td><td data-label="matches">${r.matches}</td><td data-label="does">${r.does}</td><td data-label="probability">${r.probability === 1 ? 'always' : String(r.probability)}</td><td data-label="times">${r.times}</td><td data-label="fired">${r.fired}</td><td><form method="post" action="${r.removeAction}"><button type="submit" data-testid="remove-${r.id}">Remove</button></form></td></tr>`,
         );
   return layout(
     view,

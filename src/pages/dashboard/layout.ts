@@ -131,7 +131,9 @@ export function requestsPanel(panel: RequestsPanel): SafeHtml {
     panel.rows.length === 0
       ? html`<tr><td colspan="6" class="muted">${panel.empty}</td></tr>`
       : panel.rows.map(
-          (r) => html`<tr data-seq="${r.seq}"><td class="mono" data-label="time" title="${r.at}">${shortTime(r.at)}</td><td data-label="method">${r.method}</td><td class="mono" data-label="path">${r.path}</td><td data-label="status"><span class="state status-${String(r.status).charAt(0)}">${r.status === 0 ? 'none' : r.status}</span>${r.fault !== undefined ? html` <span class="state state-fault" data-testid="request-fault">${r.fault}</span>` : ''}</td><td data-label="duration">${Math.round(r.durationMs)} ms</td><td data-label="business">${r.businessId}</td></tr>
+          (
+            r,
+          ) => html`<tr data-seq="${r.seq}"><td class="mono" data-label="time" title="${r.at}">${shortTime(r.at)}</td><td data-label="method">${r.method}</td><td class="mono" data-label="path">${r.path}</td><td data-label="status"><span class="state status-${String(r.status).charAt(0)}">${r.status === 0 ? 'none' : r.status}</span>${r.fault !== undefined ? html` <span class="state state-fault" data-testid="request-fault">${r.fault}</span>` : ''}</td><td data-label="duration">${Math.round(r.durationMs)} ms</td><td data-label="business">${r.businessId}</td></tr>
 ${r.request !== undefined || r.response !== undefined ? html`<tr><td colspan="6"><details><summary>bodies</summary>${r.request !== undefined ? html`<div class="muted">request</div><pre>${r.request}</pre>` : ''}${r.response !== undefined ? html`<div class="muted">response</div><pre>${r.response}</pre>` : ''}</details></td></tr>` : ''}`,
         );
   const pager = panel.pager

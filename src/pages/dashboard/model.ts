@@ -4,7 +4,10 @@
  */
 
 /** A table cell: text, optionally a link, a state badge or monospace. */
-export type Cell = string | number | { text: string; href?: string | undefined; state?: string | undefined; mono?: boolean | undefined; title?: string | undefined };
+export type Cell =
+  | string
+  | number
+  | { text: string; href?: string | undefined; state?: string | undefined; mono?: boolean | undefined; title?: string | undefined };
 
 export interface TableView {
   id: string;

@@ -19,7 +19,9 @@ export function renderSnapshots(view: SnapshotsView): string {
     view.snapshots.length === 0
       ? html`<tr><td colspan="4" class="muted">No snapshots yet. Save one below, or with <code>paylink snapshot save &lt;name&gt;</code>.</td></tr>`
       : view.snapshots.map(
-          (s) => html`<tr data-snapshot="${s.name}"><td data-label="name"><code>${s.name}</code></td><td data-label="size">${s.size}</td><td data-label="saved"><time>${s.savedAt}</time></td><td class="actions">
+          (
+            s,
+          ) => html`<tr data-snapshot="${s.name}"><td data-label="name"><code>${s.name}</code></td><td data-label="size">${s.size}</td><td data-label="saved"><time>${s.savedAt}</time></td><td class="actions">
 <form method="post" action="${view.action}/${encodeURIComponent(s.name)}/restore"><button type="submit" class="primary" data-testid="snapshot-restore">Restore</button></form>
 <form method="post" action="${view.action}/${encodeURIComponent(s.name)}/delete"><button type="submit" data-testid="snapshot-delete">Delete</button></form></td></tr>`,
         );

@@ -7,7 +7,10 @@ import { cell, layout, table } from './layout.js';
 import type { EventDetailView, WebhooksView } from './model.js';
 
 export function renderWebhooks(view: WebhooksView): string {
-  const findings = view.findings.rows.length > 0 ? html`<p class="finding" data-testid="webhook-findings">FINDING: a merchant endpoint answered 2xx to ${view.findings.rows.length === 1 ? 'an event' : `${view.findings.rows.length} events`} with a bad signature or a changed body. Its handler must verify the signature and the body's crc32 and refuse them.</p>${table(view.findings)}` : '';
+  const findings =
+    view.findings.rows.length > 0
+      ? html`<p class="finding" data-testid="webhook-findings">FINDING: a merchant endpoint answered 2xx to ${view.findings.rows.length === 1 ? 'an event' : `${view.findings.rows.length} events`} with a bad signature or a changed body. Its handler must verify the signature and the body's crc32 and refuse them.</p>${table(view.findings)}`
+      : '';
   return layout(
     view,
     html`<h1>${view.title}</h1>

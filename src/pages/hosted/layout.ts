@@ -13,17 +13,7 @@ import { STYLE_PROPERTIES } from './styles.js';
 import { HOSTED_BASE } from '../../sandbox/domain/routes.js';
 
 /** Where a customer is; scripts, the library and tests read it from `<body data-paylink-state>`. */
-export type HostedState =
-  | 'form'
-  | 'result'
-  | 'expired'
-  | 'cancelled'
-  | 'paid'
-  | 'declined'
-  | 'declinedbycustomer'
-  | 'notfound'
-  | 'challenge'
-  | 'error';
+export type HostedState = 'form' | 'result' | 'expired' | 'cancelled' | 'paid' | 'declined' | 'declinedbycustomer' | 'notfound' | 'challenge' | 'error';
 
 /** Root-relative, so the assets load from whatever origin served the page (public URL, tunnel, localhost). */
 export const ASSET_PATH = `${HOSTED_BASE}/assets`;
@@ -50,7 +40,11 @@ export interface LayoutInput {
 /** The banner's groups, by what a card does, in the order a person tries them. */
 const CARD_GROUPS: ReadonlyArray<{ id: string; title: string; outcomes: readonly OutcomeName[] }> = [
   { id: 'approved', title: 'Approved', outcomes: ['approved'] },
-  { id: 'declined', title: 'Declined', outcomes: ['declined', 'insufficient-funds', 'expired-card', 'cvv-mismatch', 'declined-retry', 'business-rule', 'fraud', 'customer-cancelled', 'referral'] },
+  {
+    id: 'declined',
+    title: 'Declined',
+    outcomes: ['declined', 'insufficient-funds', 'expired-card', 'cvv-mismatch', 'declined-retry', 'business-rule', 'fraud', 'customer-cancelled', 'referral'],
+  },
   { id: 'failed', title: 'Failed', outcomes: ['failed', 'failed-retry', 'internal-error'] },
   { id: '3ds', title: '3-D Secure', outcomes: ['3ds'] },
 ];
@@ -81,7 +75,10 @@ function banner(fillable: boolean, brandIds: readonly number[] | undefined, year
       seenBrands.add(card.brandId);
       return true;
     });
-    const missing = cards.length === 0 ? [...new Set(TEST_CARDS.filter((c) => group.outcomes.includes(c.outcome)).map((c) => brandById(c.brandId)?.name ?? String(c.brandId)))] : [];
+    const missing =
+      cards.length === 0
+        ? [...new Set(TEST_CARDS.filter((c) => group.outcomes.includes(c.outcome)).map((c) => brandById(c.brandId)?.name ?? String(c.brandId)))]
+        : [];
     return html`<section class="pl-card-group" data-group="${group.id}">
     <h2 class="pl-card-title">${group.title}</h2>
     ${

@@ -34,9 +34,7 @@ const ICONS: Record<StatePageView['tone'], string> = { good: '✓', bad: '!', wa
 /** A page that says what happened and offers no form. */
 export function renderStatePage(view: StatePageView): string {
   const returnLink: SafeHtml | string =
-    view.returnUrl !== undefined
-      ? html`<p><a id="pl-return" href="${view.returnUrl}" target="_top" rel="noopener">Return to the shop</a></p>`
-      : '';
+    view.returnUrl !== undefined ? html`<p><a id="pl-return" href="${view.returnUrl}" target="_top" rel="noopener">Return to the shop</a></p>` : '';
   const content = html`<section class="pl-panel pl-state pl-${view.tone}" aria-labelledby="pl-title">
 ${view.order ? orderHead(view.order) : html`<img id="pl-logo" class="pl-logo pl-hidden" alt="Shop logo">`}
 <div class="pl-icon" aria-hidden="true">${ICONS[view.tone]}</div>

@@ -6,7 +6,12 @@
  */
 
 /** Spec 4.10 style options and the custom property each one sets, with its default. */
-export const STYLE_PROPERTIES: ReadonlyArray<{ group: 'generalStyles' | 'formStyles' | 'paymentButtonStyles'; option: string; property: string; fallback: string }> = [
+export const STYLE_PROPERTIES: ReadonlyArray<{
+  group: 'generalStyles' | 'formStyles' | 'paymentButtonStyles';
+  option: string;
+  property: string;
+  fallback: string;
+}> = [
   { group: 'generalStyles', option: 'fontFamily', property: '--pl-font-family', fallback: '"Source Sans Pro", Arial, Verdana, sans-serif' },
   { group: 'generalStyles', option: 'backgroundColor', property: '--pl-background', fallback: '#f6f7fb' },
   { group: 'generalStyles', option: 'primaryThemeColor', property: '--pl-primary', fallback: '#213d8f' },

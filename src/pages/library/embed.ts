@@ -55,7 +55,10 @@ namespace PaylinkLibrary {
     else if (given !== undefined) report('error', label + ': options.baseUrl must be a URL or {staging, live}; ignored.');
     if (typeof base !== 'string' || originOf(base) === null) {
       throw new ReferenceError(
-        label + ': no base URL to load the ' + (live ? 'live' : 'staging') + ' form from. Pass options.baseUrl (an http(s) URL, or {staging, live}) when the library is bundled from npm.',
+        label +
+          ': no base URL to load the ' +
+          (live ? 'live' : 'staging') +
+          ' form from. Pass options.baseUrl (an http(s) URL, or {staging, live}) when the library is bundled from npm.',
       );
     }
     return base.replace(/\/+$/, '');
@@ -101,7 +104,10 @@ namespace PaylinkLibrary {
     constructor(kindName: string, config: LibraryConfig, id: unknown, containerElementId: unknown, options?: unknown) {
       const kind = KINDS[kindName]!;
       this.kind = kind;
-      if (typeof id !== 'string' || id === '') throw new ReferenceError(kind.label + ': the ' + kind.idName + ' argument is missing. Call new ' + kind.label + '(' + kind.idName + ', containerElementId, options).');
+      if (typeof id !== 'string' || id === '')
+        throw new ReferenceError(
+          kind.label + ': the ' + kind.idName + ' argument is missing. Call new ' + kind.label + '(' + kind.idName + ', containerElementId, options).',
+        );
       if (typeof containerElementId !== 'string' || containerElementId === '') {
         throw new ReferenceError(kind.label + ': the containerElementId argument is missing. Give the id of an empty element that will hold the form.');
       }
@@ -111,20 +117,31 @@ namespace PaylinkLibrary {
       const given = typeof options === 'object' && options !== null ? (options as { baseUrl?: unknown }).baseUrl : undefined;
       const base = pickBase(kind.label, config, given, this.options.live);
       if (this.options.live && config.sandbox && given === undefined) {
-        report('warn', kind.label + ': live is true, but this script was served by a paylink sandbox (' + base + '): the form still comes from the sandbox, and no real payment is made. Load the provider\'s script for production.');
+        report(
+          'warn',
+          kind.label +
+            ': live is true, but this script was served by a paylink sandbox (' +
+            base +
+            "): the form still comes from the sandbox, and no real payment is made. Load the provider's script for production.",
+        );
       }
       this.origin = originOf(base)!;
       const encoded = encodeURIComponent(id);
       // A function, so that `$` in an id is not read as a replacement pattern.
-      this.url = base + config.pages[kindName]!.replace(':' + kind.idName, function () {
-        return encoded;
-      });
+      this.url =
+        base +
+        config.pages[kindName]!.replace(':' + kind.idName, function () {
+          return encoded;
+        });
     }
 
     /** Puts the form's iframe in the container (replacing an earlier one). Throws ReferenceError if the element is missing. */
     render(): this {
       const container = document.getElementById(this.containerElementId);
-      if (!container) throw new ReferenceError(this.kind.label + ': no element with id "' + this.containerElementId + '" on the page. Add an empty element with that id before calling render().');
+      if (!container)
+        throw new ReferenceError(
+          this.kind.label + ': no element with id "' + this.containerElementId + '" on the page. Add an empty element with that id before calling render().',
+        );
       this.teardown();
 
       const iframe = document.createElement('iframe');

@@ -146,7 +146,22 @@ namespace PaylinkLibrary {
       if (key === null) continue;
       const result = check(spec, given[key]);
       if (result.ok) target[spec.name] = result.value;
-      else report('error', label + ': ' + where + (where ? '.' : '') + key + ' must be ' + describe(spec.type) + '; got ' + String(given[key]) + '. Using the default, ' + JSON.stringify(spec.defaultValue) + '.');
+      else
+        report(
+          'error',
+          label +
+            ': ' +
+            where +
+            (where ? '.' : '') +
+            key +
+            ' must be ' +
+            describe(spec.type) +
+            '; got ' +
+            String(given[key]) +
+            '. Using the default, ' +
+            JSON.stringify(spec.defaultValue) +
+            '.',
+        );
     }
     for (const key in given) {
       if (!has(given, key)) continue;

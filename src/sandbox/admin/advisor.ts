@@ -35,7 +35,12 @@ function findingView(f: Finding, docOf: DocOf): FindingView {
   };
 }
 
-function adviceView(sandbox: SandboxView, advice: Advice, options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined }, docOf: DocOf): AdviceView {
+function adviceView(
+  sandbox: SandboxView,
+  advice: Advice,
+  options: { businessId?: string | undefined; since?: string | undefined; from?: number | undefined },
+  docOf: DocOf,
+): AdviceView {
   const count = (severity: string) => advice.findings.filter((f) => f.severity === severity).length;
   return {
     generatedAt: isoUtcMs(sandbox.clock.now()),
@@ -81,7 +86,13 @@ async function advisorPage(req: RouteRequest): Promise<Reply> {
   const view: AdvisorView = {
     title: 'Advisor',
     section: 'advisor',
-    clock: { now: clock.now, offset: formatClockOffset(clock.offsetMs), frozen: clock.frozen, action: '/__sandbox/dashboard/clock', back: '/__sandbox/dashboard/advisor' },
+    clock: {
+      now: clock.now,
+      offset: formatClockOffset(clock.offsetMs),
+      frozen: clock.frozen,
+      action: '/__sandbox/dashboard/clock',
+      back: '/__sandbox/dashboard/advisor',
+    },
     advice,
     filters: { businessId: advice.businessId ?? '', since: advice.since ?? '', action: '/__sandbox/dashboard/advisor' },
     titles: Object.fromEntries(CHECKS.map((c) => [c.meta.id, c.meta.title])),

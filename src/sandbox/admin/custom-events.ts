@@ -15,7 +15,8 @@ async function sendEvent(req: RouteRequest) {
   const typeText = requireString(json.type, 'type', { max: 64 });
   const type = EVENT_TYPES.find((t) => t.toLowerCase() === typeText.toLowerCase()) as EventType | undefined;
   if (type === undefined) throw invalidValue('type', `Use ${EVENT_TYPES.join(' or ')}.`);
-  if (!isObject(json.payload)) throw invalidValue('payload', 'Give the event\'s Payload as a JSON object (a payment envelope: {"result", "description", "header", "body"}).');
+  if (!isObject(json.payload))
+    throw invalidValue('payload', 'Give the event\'s Payload as a JSON object (a payment envelope: {"result", "description", "header", "body"}).');
   const url = json.url === undefined || json.url === null ? undefined : returnUrl(json.url, 'url');
   const businessId = optionalString(json.businessId, 'businessId', { max: 100 }) ?? (url !== undefined ? 'custom' : undefined);
   if (businessId === undefined) throw invalidValue('businessId', 'Give url (one receiver) or businessId (its webhook endpoints).');

@@ -88,13 +88,22 @@ const LINK_COLUMNS = ['link', 'business', 'tracking code', 'amount', 'status', '
 
 function checkoutRow(c: CheckoutRecord, now: number): Cell[] {
   const state = checkoutState(c, now);
-  return [{ text: c.id, href: detailHref('checkouts', c.id), mono: true }, c.businessId, c.trackingCode ?? '', money(c.transaction.amount, c.transaction.currencyCode), { text: state, state }, when(c.createdAt), when(c.expiresAt)];
+  return [
+    { text: c.id, href: detailHref('checkouts', c.id), mono: true },
+    c.businessId,
+    c.trackingCode ?? '',
+    money(c.transaction.amount, c.transaction.currencyCode),
+    { text: state, state },
+    when(c.createdAt),
+    when(c.expiresAt),
+  ];
 }
 const CHECKOUT_COLUMNS = ['checkout', 'business', 'tracking code', 'amount', 'state', 'created', 'expires'];
 
 function parentCell(p: PaymentRecord): Cell {
   // Ids start with their creation time, so neighbours share a prefix: show the random tail instead.
-  if (p.parentKind && p.parentId) return { text: `${p.parentKind} …${p.parentId.slice(-12)}`, href: detailHref(p.parentKind === 'link' ? 'links' : 'checkouts', p.parentId) };
+  if (p.parentKind && p.parentId)
+    return { text: `${p.parentKind} …${p.parentId.slice(-12)}`, href: detailHref(p.parentKind === 'link' ? 'links' : 'checkouts', p.parentId) };
   if (p.parentPaymentId) return { text: `payment …${p.parentPaymentId.slice(-12)}`, href: detailHref('payments', p.parentPaymentId) };
   return 'API';
 }
@@ -115,7 +124,15 @@ function paymentRow(p: PaymentRecord): Cell[] {
 const PAYMENT_COLUMNS = ['payment', 'business', 'action', 'amount', 'result', 'card', 'made from', 'created'];
 
 function tokenRow(t: TokenRecord): Cell[] {
-  return [{ text: t.token, href: detailHref('tokens', t.id), mono: true }, t.businessId, t.displayHint, brandText(t.brandId), t.holderName, `${t.expiryMonth}/${t.expiryYear}`, when(t.createdAt)];
+  return [
+    { text: t.token, href: detailHref('tokens', t.id), mono: true },
+    t.businessId,
+    t.displayHint,
+    brandText(t.brandId),
+    t.holderName,
+    `${t.expiryMonth}/${t.expiryYear}`,
+    when(t.createdAt),
+  ];
 }
 const TOKEN_COLUMNS = ['token', 'business', 'card', 'brand', 'holder', 'expiry', 'created'];
 
@@ -173,7 +190,15 @@ function tableOf(sandbox: SandboxView, table: ResourceTable, pageNo: number, pag
     rows,
     empty: `No ${TABLE_TITLES[table].toLowerCase()} yet.`,
     more: withPager || paged.total <= pageSize ? undefined : { href: `${BASE}/${table}`, label: `All ${paged.total} ${TABLE_TITLES[table].toLowerCase()}` },
-    pager: withPager ? { page: paged.page, pages: paged.pages, total: paged.total, prevHref: paged.page > 1 ? href(paged.page - 1) : undefined, nextHref: paged.page < paged.pages ? href(paged.page + 1) : undefined } : undefined,
+    pager: withPager
+      ? {
+          page: paged.page,
+          pages: paged.pages,
+          total: paged.total,
+          prevHref: paged.page > 1 ? href(paged.page - 1) : undefined,
+          nextHref: paged.page < paged.pages ? href(paged.page + 1) : undefined,
+        }
+      : undefined,
   };
 }
 
@@ -224,8 +249,17 @@ async function overview(req: RouteRequest): Promise<Reply> {
       section: 'overview',
       clock: clockPanel(sandbox, '/'),
       notice: noticeOf(req),
-      tables: [...waiting, ...(['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false)), storageTable(sandbox)],
-      requests: { title: 'Latest requests', rows: recent.map(requestView), empty: 'No requests logged yet.', more: { href: `${BASE}/requests`, label: 'Request log' } },
+      tables: [
+        ...waiting,
+        ...(['links', 'checkouts', 'payments', 'tokens'] as const).map((t) => tableOf(sandbox, t, 1, 10, undefined, false)),
+        storageTable(sandbox),
+      ],
+      requests: {
+        title: 'Latest requests',
+        rows: recent.map(requestView),
+        empty: 'No requests logged yet.',
+        more: { href: `${BASE}/requests`, label: 'Request log' },
+      },
     }),
   );
 }
@@ -303,7 +337,15 @@ function linkDetail(req: RouteRequest): Reply {
       ['Customer sent to', ending ? { text: merchantRedirect(parent, ending, lastPayment), mono: true } : 'not yet'],
     ],
     actions,
-    tables: [{ id: 'attempts', title: `Attempts (${payments.length})`, columns: PAYMENT_COLUMNS, rows: payments.map(paymentRow), empty: 'The customer has not submitted the form yet.' }],
+    tables: [
+      {
+        id: 'attempts',
+        title: `Attempts (${payments.length})`,
+        columns: PAYMENT_COLUMNS,
+        rows: payments.map(paymentRow),
+        empty: 'The customer has not submitted the form yet.',
+      },
+    ],
     requests: requestsFor(sandbox, link.id),
   };
   return page(renderDetail(view));
@@ -351,7 +393,15 @@ function checkoutDetail(req: RouteRequest): Reply {
         ['Customer sent to', ending ? { text: merchantRedirect(parent, ending, checkout.paymentIds.at(-1)), mono: true } : 'not yet'],
       ],
       actions,
-      tables: [{ id: 'attempts', title: `Attempts (${payments.length})`, columns: PAYMENT_COLUMNS, rows: payments.map(paymentRow), empty: 'The customer has not submitted the form yet.' }],
+      tables: [
+        {
+          id: 'attempts',
+          title: `Attempts (${payments.length})`,
+          columns: PAYMENT_COLUMNS,
+          rows: payments.map(paymentRow),
+          empty: 'The customer has not submitted the form yet.',
+        },
+      ],
       requests: requestsFor(sandbox, checkout.id),
     }),
   );
@@ -383,7 +433,11 @@ function paymentDetail(req: RouteRequest): Reply {
     ['Made from', parentCell(p)],
   ];
   if (p.error) fields.push(['Error', `${p.error.code}: ${p.error.message}`]);
-  if (p.card) fields.push(['Card', `${p.card.firstSixDigits}…${p.card.lastFourDigits} ${p.card.expiryMonth}/${p.card.expiryYear} ${p.card.holderName} (approval ${p.card.approvalCode}, CVV ${p.card.cvvResult})`]);
+  if (p.card)
+    fields.push([
+      'Card',
+      `${p.card.firstSixDigits}…${p.card.lastFourDigits} ${p.card.expiryMonth}/${p.card.expiryYear} ${p.card.holderName} (approval ${p.card.approvalCode}, CVV ${p.card.cvvResult})`,
+    ]);
   if (p.token) fields.push(['Token', { text: p.token.token, href: detailHref('tokens', p.token.token), mono: true }]);
   if (p.redirect) fields.push(['Redirect', { text: p.redirect.url, mono: true }]);
   if (p.capturedAmount !== undefined) fields.push(['Captured', money(p.capturedAmount, p.currencyCode)]);
@@ -392,7 +446,8 @@ function paymentDetail(req: RouteRequest): Reply {
   const settles = timeSettlementOf(p, simulatorFlow(p));
   if (settles !== undefined) fields.push(['Settles by time', `${isoUtc(settles.dueAt)}: ${SETTLE_TEXT[settles.kind]}`]);
   if (p.settlesAt !== undefined) fields.push(['Settles at', `${isoUtc(p.settlesAt)} (sandbox clock: advancing the clock past it settles the credit)`]);
-  if (p.action === 'CREDIT' && p.bank?.iban !== undefined) fields.push(['Paid to', `${p.bank.accountHolderName ?? ''} ${p.bank.iban}${p.bank.bic ? ` (${p.bank.bic})` : ''}`.trim()]);
+  if (p.action === 'CREDIT' && p.bank?.iban !== undefined)
+    fields.push(['Paid to', `${p.bank.accountHolderName ?? ''} ${p.bank.iban}${p.bank.bic ? ` (${p.bank.bic})` : ''}`.trim()]);
   return page(
     renderDetail({
       title: 'Payment',
@@ -431,7 +486,15 @@ function tokenDetail(req: RouteRequest): Reply {
         ['Created', isoUtc(t.createdAt)],
       ],
       actions: [],
-      tables: [{ id: 'token-payments', title: 'Payments that returned this token', columns: PAYMENT_COLUMNS, rows: sandbox.services.admin.paymentsWithToken(t.token).map(paymentRow), empty: 'None.' }],
+      tables: [
+        {
+          id: 'token-payments',
+          title: 'Payments that returned this token',
+          columns: PAYMENT_COLUMNS,
+          rows: sandbox.services.admin.paymentsWithToken(t.token).map(paymentRow),
+          empty: 'None.',
+        },
+      ],
       requests: requestsFor(sandbox, t.id),
     }),
   );

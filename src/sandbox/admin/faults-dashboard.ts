@@ -39,7 +39,11 @@ function faultsPage(req: RouteRequest): Reply {
   });
   const removed = req.query.get('removed');
   const notice = removed === null ? undefined : removed === 'all' ? 'Removed every fault rule.' : `Removed fault rule ${removed}.`;
-  return Reply.html(200, renderFaults({ title: 'Faults', section: 'faults', clock: clockPanel(sandbox), notice, rules, clearAction: `${PAGE}/clear` }), HEADERS);
+  return Reply.html(
+    200,
+    renderFaults({ title: 'Faults', section: 'faults', clock: clockPanel(sandbox), notice, rules, clearAction: `${PAGE}/clear` }),
+    HEADERS,
+  );
 }
 
 async function removeFromPage(req: RouteRequest): Promise<Reply> {

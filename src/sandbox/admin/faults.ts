@@ -58,7 +58,8 @@ function oneOf<T extends string | number>(value: Json | undefined, path: string,
 }
 
 function wholeMs(value: Json, path: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalidValue(path, `Use whole milliseconds from ${min} to ${max}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw invalidValue(path, `Use whole milliseconds from ${min} to ${max}.`);
   return value;
 }
 
@@ -92,7 +93,8 @@ function parseAmount(value: Json | undefined): Pick<FaultMatch, 'amountMin' | 'a
 
 /** Refuses an option that means nothing for the rule's kind, instead of silently ignoring it. */
 function onlyFor(json: JsonObject, field: string, kinds: readonly FaultKind[], kind: FaultKind): void {
-  if (json[field] !== undefined && json[field] !== null && !kinds.includes(kind)) throw invalidValue(field, `Only a ${kinds.join(' or ')} fault takes ${field}.`);
+  if (json[field] !== undefined && json[field] !== null && !kinds.includes(kind))
+    throw invalidValue(field, `Only a ${kinds.join(' or ')} fault takes ${field}.`);
 }
 
 /** A new rule from `POST /__sandbox/faults`, checked field by field. */
@@ -109,7 +111,8 @@ export function parseFaultRule(json: JsonObject): FaultRuleInput {
   if (!validPathPattern(path)) throw invalidValue('path', 'Use path segments (payments, payments/*/refund), * for one segment, ** for any number.');
   const businessId = optionalString(json.businessId, 'businessId', { max: 100 });
   const brandId = optionalNumber(json.brandId, 'brandId');
-  if (brandId !== undefined && brandById(brandId) === undefined) throw invalidValue('brandId', 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
+  if (brandId !== undefined && brandById(brandId) === undefined)
+    throw invalidValue('brandId', 'Unknown brand id; see docs/api.md for the brands the sandbox knows.');
   const includePaylink = optionalBoolean(json.includePaylink, 'includePaylink');
   const match: FaultMatch = {
     path,
@@ -121,22 +124,34 @@ export function parseFaultRule(json: JsonObject): FaultRuleInput {
   };
 
   const probability = optionalNumber(json.probability, 'probability');
-  if (probability !== undefined && !(probability > 0 && probability <= 1)) throw invalidValue('probability', 'Use a number above 0 and at most 1 (0.3 faults about 3 requests in 10).');
+  if (probability !== undefined && !(probability > 0 && probability <= 1))
+    throw invalidValue('probability', 'Use a number above 0 and at most 1 (0.3 faults about 3 requests in 10).');
   let times: number | undefined;
   if (json.times !== undefined && json.times !== null) {
-    if (typeof json.times !== 'number' || !Number.isInteger(json.times) || json.times < 1 || json.times > 1_000_000) throw invalidValue('times', 'Use a whole number from 1 to 1000000.');
+    if (typeof json.times !== 'number' || !Number.isInteger(json.times) || json.times < 1 || json.times > 1_000_000)
+      throw invalidValue('times', 'Use a whole number from 1 to 1000000.');
     times = json.times;
   }
 
-  const input: FaultRuleInput = { kind, match, ...(probability !== undefined && probability < 1 ? { probability } : {}), ...(times !== undefined ? { times } : {}) };
+  const input: FaultRuleInput = {
+    kind,
+    match,
+    ...(probability !== undefined && probability < 1 ? { probability } : {}),
+    ...(times !== undefined ? { times } : {}),
+  };
   if (kind === 'status') {
-    input.status = oneOf(json.status, 'status', FAULT_STATUSES, (v) => (typeof v === 'number' ? (v as FaultStatus) : typeof v === 'string' ? (Number(v) as FaultStatus) : undefined)) ?? 503;
+    input.status =
+      oneOf(json.status, 'status', FAULT_STATUSES, (v) =>
+        typeof v === 'number' ? (v as FaultStatus) : typeof v === 'string' ? (Number(v) as FaultStatus) : undefined,
+      ) ?? 503;
   }
   if (kind === 'latency') [input.latencyMinMs, input.latencyMaxMs] = parseLatency(json.latencyMs);
-  if ((kind === 'timeout' || kind === 'ghost') && json.holdMs !== undefined && json.holdMs !== null) input.holdMs = wholeMs(json.holdMs, 'holdMs', 1, MAX_HOLD_MS);
+  if ((kind === 'timeout' || kind === 'ghost') && json.holdMs !== undefined && json.holdMs !== null)
+    input.holdMs = wholeMs(json.holdMs, 'holdMs', 1, MAX_HOLD_MS);
   if (kind === 'ghost') {
     input.ghostAs = oneOf(json.ghostAs, 'ghostAs', GHOST_MODES, (v) => (typeof v === 'string' ? (v.toLowerCase() as GhostMode) : undefined)) ?? 'timeout';
-    if (input.ghostAs === 'reset' && input.holdMs !== undefined) throw invalidValue('holdMs', 'A ghost answered as a reset holds nothing; leave holdMs out or use ghostAs timeout.');
+    if (input.ghostAs === 'reset' && input.holdMs !== undefined)
+      throw invalidValue('holdMs', 'A ghost answered as a reset holds nothing; leave holdMs out or use ghostAs timeout.');
   }
   return input;
 }

@@ -65,7 +65,8 @@ function sinceOf(sandbox: SandboxView, query: URLSearchParams): number | undefin
   if (/^\d+$/.test(text)) return Number(text);
   if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return Date.parse(text);
   const back = parseClockStep(text);
-  if (back === undefined || back < 0) throw invalidValue('since', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "1h" or "2d".');
+  if (back === undefined || back < 0)
+    throw invalidValue('since', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "1h" or "2d".');
   return sandbox.clock.now() - back;
 }
 
@@ -130,7 +131,8 @@ export const adminRoutes: Route[] = [
     handler: async ({ sandbox, query }) => {
       const businessId = query.get('businessId');
       if (businessId === null) return envelope(sandbox, RESULTS.ok, await sandbox.services.admin.reset());
-      if (businessId.trim() === '' || businessId.length > 100) throw invalidValue('businessId', 'Use the business id whose data to delete (1 to 100 characters).');
+      if (businessId.trim() === '' || businessId.length > 100)
+        throw invalidValue('businessId', 'Use the business id whose data to delete (1 to 100 characters).');
       return envelope(sandbox, RESULTS.ok, await sandbox.services.admin.resetBusiness(businessId));
     },
   },

@@ -45,10 +45,12 @@ export async function openTunnel(localUrl: string, options: TunnelOptions = {}):
   })();
 
   const timeout = new Promise<never>((_, reject) => {
-    timer = timers.setTimeout(() => {
-      timedOut = true;
-      reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
-    }, timeoutMs).unref();
+    timer = timers
+      .setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs)
+      .unref();
   });
   attempt.catch(() => undefined);
   try {

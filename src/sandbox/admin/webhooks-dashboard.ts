@@ -57,7 +57,10 @@ function webhooksPage(req: RouteRequest): Reply {
     columns: ['event', 'type', 'payment', 'action', 'result', 'created', 'deliveries'],
     rows: events.map((e) => {
       const v = eventView(sandbox, e);
-      const summary = v.deliveries.length === 0 ? 'no destination' : v.deliveries.map((d) => `${d.status === 'finding' ? 'FINDING' : d.status}${d.attempts > 1 ? ` x${d.attempts}` : ''}`).join(', ');
+      const summary =
+        v.deliveries.length === 0
+          ? 'no destination'
+          : v.deliveries.map((d) => `${d.status === 'finding' ? 'FINDING' : d.status}${d.attempts > 1 ? ` x${d.attempts}` : ''}`).join(', ');
       return [
         { text: v.id, href: eventHref(v.id), mono: true },
         v.type,
@@ -77,7 +80,15 @@ function webhooksPage(req: RouteRequest): Reply {
   ];
   return Reply.html(
     200,
-    renderWebhooks({ title: 'Webhooks', section: 'webhooks', clock: clockPanel(sandbox, `${BASE}/webhooks`), settings, findings: findingsTable, endpoints, events: eventsTable }),
+    renderWebhooks({
+      title: 'Webhooks',
+      section: 'webhooks',
+      clock: clockPanel(sandbox, `${BASE}/webhooks`),
+      settings,
+      findings: findingsTable,
+      endpoints,
+      events: eventsTable,
+    }),
     HEADERS,
   );
 }
@@ -96,7 +107,9 @@ function eventPage(req: RouteRequest): Reply {
       rows: (dv.log ?? []).map((a) => [
         a.attempt,
         a.at,
-        a.status === null ? { text: a.error ?? 'no answer', state: 'failed' } : { text: String(a.status), state: a.finding ? 'finding' : a.status < 300 ? 'delivered' : 'failed' },
+        a.status === null
+          ? { text: a.error ?? 'no answer', state: 'failed' }
+          : { text: String(a.status), state: a.finding ? 'finding' : a.status < 300 ? 'delivered' : 'failed' },
         `${a.latencyMs} ms`,
         a.fault ?? '',
         a.finding ?? a.response ?? '',

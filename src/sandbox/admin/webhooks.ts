@@ -47,10 +47,14 @@ function parseFaults(value: Json | undefined, delay: Json | undefined): WebhookF
   }
   let delayMs: number | undefined;
   if (delay !== undefined && delay !== null) {
-    if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 3_600_000) throw invalidValue('delayMs', 'Use whole milliseconds from 0 to 3600000.');
+    if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 3_600_000)
+      throw invalidValue('delayMs', 'Use whole milliseconds from 0 to 3600000.');
     delayMs = delay;
   }
-  const faults = faultsOf((names as string[]).map((n) => n.trim()), delayMs);
+  const faults = faultsOf(
+    (names as string[]).map((n) => n.trim()),
+    delayMs,
+  );
   return Object.keys(faults).length > 0 ? faults : undefined;
 }
 
@@ -133,7 +137,10 @@ function showSecret({ sandbox }: RouteRequest) {
 
 function listEndpoints({ sandbox, query }: RouteRequest) {
   const businessId = query.get('businessId') || undefined;
-  return envelope(sandbox, RESULTS.ok, { ...settings(sandbox), endpoints: sandbox.services.webhooks.endpoints(businessId).map((e) => endpointView(sandbox, e)) });
+  return envelope(sandbox, RESULTS.ok, {
+    ...settings(sandbox),
+    endpoints: sandbox.services.webhooks.endpoints(businessId).map((e) => endpointView(sandbox, e)),
+  });
 }
 
 async function addEndpoint(req: RouteRequest) {
@@ -147,7 +154,10 @@ async function addEndpoint(req: RouteRequest) {
   const faults = parseFaults(json.faults, json.delayMs);
   const endpoint = await sandbox.services.webhooks.addEndpoint({ businessId, url, secret, events, faults });
   // The one answer that carries an endpoint's own secret in full (the sandbox's was shown when it started).
-  return envelope(sandbox, RESULTS.ok, { endpoint: { ...endpointView(sandbox, endpoint), ...(endpoint.secret !== undefined ? { secret: endpoint.secret } : {}) }, header: settings(sandbox).header });
+  return envelope(sandbox, RESULTS.ok, {
+    endpoint: { ...endpointView(sandbox, endpoint), ...(endpoint.secret !== undefined ? { secret: endpoint.secret } : {}) },
+    header: settings(sandbox).header,
+  });
 }
 
 async function removeEndpoint(req: RouteRequest) {
@@ -175,7 +185,8 @@ function fromTime(sandbox: SandboxView, query: URLSearchParams): number | undefi
   if (/^\d+$/.test(text)) return Number(text);
   if (/^\d{4}-\d{2}-\d{2}/.test(text) && Number.isFinite(Date.parse(text))) return Date.parse(text);
   const back = parseClockStep(text);
-  if (back === undefined || back < 0) throw invalidValue('from', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "10m" or "2h".');
+  if (back === undefined || back < 0)
+    throw invalidValue('from', 'Use an ISO 8601 date-time, epoch milliseconds, or a duration back from now such as "10m" or "2h".');
   return sandbox.clock.now() - back;
 }
 
@@ -218,7 +229,12 @@ async function resendEvent(req: RouteRequest) {
   const hookId = optionalString(json.hookId, 'hookId', { max: 100 });
   const ids = await sandbox.services.webhooks.resend(event, hookId);
   if (ids.length === 0) {
-    throw invalidValue(hookId ? 'hookId' : 'id', hookId ? 'No endpoint or notifyUrl of this event has that hookId.' : 'The event has no destination: register an endpoint (paylink webhooks add) or send a notifyUrl.');
+    throw invalidValue(
+      hookId ? 'hookId' : 'id',
+      hookId
+        ? 'No endpoint or notifyUrl of this event has that hookId.'
+        : 'The event has no destination: register an endpoint (paylink webhooks add) or send a notifyUrl.',
+    );
   }
   return envelope(sandbox, RESULTS.ok, { event: eventView(sandbox, event), resent: ids });
 }

@@ -2,7 +2,18 @@
  * Checkouts (docs/hosted-pages.md, "Lifecycle on submission"): created Pending, valid for 30 minutes, optionally
  * tokenizing the card.
  */
-import { brandIds, isObject, optionalBoolean, optionalIdentifier, optionalObject, requireObject, returnUrl, threeDSecureVersion, tokenize, type JsonObject } from '../http/fields.js';
+import {
+  brandIds,
+  isObject,
+  optionalBoolean,
+  optionalIdentifier,
+  optionalObject,
+  requireObject,
+  returnUrl,
+  threeDSecureVersion,
+  tokenize,
+  type JsonObject,
+} from '../http/fields.js';
 import { checkoutState, RESULT_OF_CHECKOUT_STATE } from '../domain/lifecycle.js';
 import type { CheckoutRecord, CheckoutState, OneClickRequest } from '../domain/records.js';
 import { envelope } from '../http/envelope.js';
@@ -32,7 +43,9 @@ function oneClickOf(c: JsonObject): { oneClick: OneClickRequest; tokensPath: str
   const nested = optionalObject(c.oneClick, 'body.checkout.oneClick') ?? {};
   const nestedTokens = tokenList(nested.tokens, 'body.checkout.oneClick.tokens');
   const flatTokens = tokenList(c.tokens, 'body.checkout.tokens');
-  const useCustomerTokens = optionalBoolean(nested.useCustomerTokens, 'body.checkout.oneClick.useCustomerTokens') ?? optionalBoolean(c.useCustomerTokens, 'body.checkout.useCustomerTokens');
+  const useCustomerTokens =
+    optionalBoolean(nested.useCustomerTokens, 'body.checkout.oneClick.useCustomerTokens') ??
+    optionalBoolean(c.useCustomerTokens, 'body.checkout.useCustomerTokens');
   const requireCvv = optionalBoolean(nested.requireCvv, 'body.checkout.oneClick.requireCvv');
   const threeDSecure = optionalBoolean(nested.threeDSecure, 'body.checkout.oneClick.threeDSecure');
   if (!isObject(c.oneClick) && flatTokens === undefined && useCustomerTokens === undefined) return undefined;

@@ -1,7 +1,19 @@
 /**
  * Parsing shared by the API resources: the `body.transaction` block and the payment entries of a link or checkout.
  */
-import { absent, optionalString, requireString, authorizationMode, transactionReferences, requireAmount, requireCurrency, requireObject, returnUrl, trackingCode, type JsonObject } from '../http/fields.js';
+import {
+  absent,
+  optionalString,
+  requireString,
+  authorizationMode,
+  transactionReferences,
+  requireAmount,
+  requireCurrency,
+  requireObject,
+  returnUrl,
+  trackingCode,
+  type JsonObject,
+} from '../http/fields.js';
 import type { TransactionFields } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { normalIban } from '../domain/iban.js';
@@ -45,8 +57,10 @@ export function parseBankAccount(bank: JsonObject): BankAccount {
   if (iban === undefined) throw invalidValue('body.bank.iban', 'Expected an IBAN with valid check digits, such as NL91ABNA0417164300.');
   const accountHolderName = requireString(bank.accountHolderName, 'body.bank.accountHolderName', { max: 100 });
   const bic = optionalString(bank.bic, 'body.bank.bic')?.toUpperCase();
-  if (bic !== undefined && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) throw invalidValue('body.bank.bic', 'Expected a BIC of 8 or 11 characters, such as ABNANL2A.');
+  if (bic !== undefined && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic))
+    throw invalidValue('body.bank.bic', 'Expected a BIC of 8 or 11 characters, such as ABNANL2A.');
   const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
-  if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+  if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode))
+    throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
   return { iban, accountHolderName, ...(bic !== undefined ? { bic } : {}), ...(countryCode !== undefined ? { countryCode } : {}) };
 }

@@ -24,9 +24,11 @@ async function createCredit(req: RouteRequest) {
   const descriptor = descriptorField(t.descriptor, 'body.transaction.descriptor');
   // A credit to a bank account: SEPA, named by its brand or by a bank account sent without a card.
   if (brandId === SEPA_CREDIT.id || (brandId === undefined && bank !== undefined && optionalObject(body.card, 'body.card') === undefined)) {
-    if (optionalObject(body.card, 'body.card') !== undefined) throw invalidValue('body.card', 'A SEPA credit (brandId 6010) is paid to body.bank: leave body.card out.');
+    if (optionalObject(body.card, 'body.card') !== undefined)
+      throw invalidValue('body.card', 'A SEPA credit (brandId 6010) is paid to body.bank: leave body.card out.');
     if (bank === undefined) throw missingProperty('body.bank');
-    if (!(SEPA_CREDIT.currencies as readonly string[]).includes(transaction.currencyCode)) throw invalidValue('body.transaction.currencyCode', 'A SEPA credit is paid in EUR.');
+    if (!(SEPA_CREDIT.currencies as readonly string[]).includes(transaction.currencyCode))
+      throw invalidValue('body.transaction.currencyCode', 'A SEPA credit is paid in EUR.');
     const record = await req.sandbox.services.credits.createToBank({
       businessId,
       amount: transaction.amount,
@@ -39,7 +41,10 @@ async function createCredit(req: RouteRequest) {
     return Reply.json(record.httpStatus, paymentEnvelope(record));
   }
   if (brandId !== undefined && brandById(brandId)?.kind !== 'card') {
-    throw invalidValue('body.transaction.brandId', 'A credit is paid out to a card (a card brand, or leave brandId out) or to a bank account (6010 SEPA with body.bank).');
+    throw invalidValue(
+      'body.transaction.brandId',
+      'A credit is paid out to a card (a card brand, or leave brandId out) or to a bank account (6010 SEPA with body.bank).',
+    );
   }
   if (bank !== undefined) throw invalidValue('body.bank', 'Only a SEPA credit (brandId 6010) takes body.bank; a card credit takes body.card.');
   const card = parseCardInput(requireObject(body.card, 'body.card'), { cvvRequired: false });

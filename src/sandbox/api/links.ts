@@ -1,7 +1,18 @@
 /**
  * Payment links (docs/hosted-pages.md, "Lifecycle on submission"): parse -> validate -> domain -> envelope.
  */
-import { absent, brandIds, duration, optionalBoolean, optionalString, requireObject, returnUrl, threeDSecureVersion, tokenize, type JsonObject } from '../http/fields.js';
+import {
+  absent,
+  brandIds,
+  duration,
+  optionalBoolean,
+  optionalString,
+  requireObject,
+  returnUrl,
+  threeDSecureVersion,
+  tokenize,
+  type JsonObject,
+} from '../http/fields.js';
 import { LINK_DEFAULT_BRAND_IDS } from '../domain/brands.js';
 import { customerActed, linkStatus } from '../domain/lifecycle.js';
 import { isoUtc } from '../domain/clock.js';

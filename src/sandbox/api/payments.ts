@@ -139,7 +139,8 @@ function parseInvoiceDetails(body: JsonObject): { birthDate?: string | undefined
     const path = `body.order.orderLines[${index}]`;
     if (!isObject(line)) throw invalidValue(path, 'Expected an object.');
     checkTexts(line, path, ['description', 'productCode', 'purchaseType']);
-    for (const field of ['itemAmount', 'totalAmount', 'quantity', 'taxPercentage', 'discountAmount', 'taxAmount']) optionalNumber(line[field], `${path}.${field}`);
+    for (const field of ['itemAmount', 'totalAmount', 'quantity', 'taxPercentage', 'discountAmount', 'taxAmount'])
+      optionalNumber(line[field], `${path}.${field}`);
   });
   return { birthDate };
 }
@@ -167,7 +168,8 @@ async function createPayment(req: RouteRequest) {
   const payments = req.sandbox.services.payments;
 
   if (brand !== undefined && brand.kind !== 'card') {
-    if (card !== undefined || token !== undefined) throw invalidValue('body.transaction.brandId', `A ${brand.name} payment takes no card or token; leave out body.card and body.transaction.token.`);
+    if (card !== undefined || token !== undefined)
+      throw invalidValue('body.transaction.brandId', `A ${brand.name} payment takes no card or token; leave out body.card and body.transaction.token.`);
     if (!brandTakesCurrency(brand, transaction.currencyCode)) {
       throw invalidValue('body.transaction.currencyCode', `${brand.name} takes ${brand.currencies!.join(', ')}; see docs/api.md.`);
     }
@@ -191,7 +193,8 @@ async function createPayment(req: RouteRequest) {
       if (bank === undefined) throw missingProperty('body.bank');
       // The provider's clients send issuerId as a number and often no countryCode (iDEAL is Dutch).
       const countryCode = optionalString(bank.countryCode, 'body.bank.countryCode')?.toUpperCase();
-      if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode)) throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
+      if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode))
+        throw invalidValue('body.bank.countryCode', 'Expected an ISO 3166 alpha-2 country code, such as NL.');
       bankInput = { countryCode, issuerId: optionalIdentifier(bank.issuerId, 'body.bank.issuerId', { max: 50 }) };
     } else if (bank !== undefined) {
       throw invalidValue('body.bank', `A ${brand.name} payment takes no body.bank.`);
@@ -205,7 +208,11 @@ async function createPayment(req: RouteRequest) {
     return paymentReply(await payments.create({ via: 'brand', request: { ...common, brand, returnUrl: back, tokenize } }));
   }
 
-  if (bank !== undefined) throw invalidValue('body.bank', 'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) or a SEPA Direct Debit (6010) takes body.bank.');
+  if (bank !== undefined)
+    throw invalidValue(
+      'body.bank',
+      'Only a bank payment (body.transaction.brandId 3010 iDEAL, 3020 Sofort, 3025 Giropay, 3030 EPS) or a SEPA Direct Debit (6010) takes body.bank.',
+    );
   if (card !== undefined && token !== undefined) throw invalidValue('body.card', 'Send either body.card or body.transaction.token, not both.');
   if (card === undefined && token === undefined) throw missingProperty('body.card');
   const source = card !== undefined ? { card: parseCardInput(card, { cvvRequired: false }) } : { token: token! };

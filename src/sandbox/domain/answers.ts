@@ -7,7 +7,20 @@ import { isoUtc } from './clock.js';
 import { errorBody } from '../errors.js';
 import { hostedPageUrl } from './paths.js';
 import { brandById } from './brands.js';
-import type { AuthorizationMode, CardSummary, CheckoutRecord, OneClickRequest, ThreeDSecureResult, TokenRecord, LinkRecord, LinkStatus, PaymentRecord, PaymentRedirect, TransactionFields, TransactionReferences } from './records.js';
+import type {
+  AuthorizationMode,
+  CardSummary,
+  CheckoutRecord,
+  OneClickRequest,
+  ThreeDSecureResult,
+  TokenRecord,
+  LinkRecord,
+  LinkStatus,
+  PaymentRecord,
+  PaymentRedirect,
+  TransactionFields,
+  TransactionReferences,
+} from './records.js';
 
 // ---- The wire types: what the API answers ----
 
@@ -162,7 +175,6 @@ export interface TokenAnswer {
   customer?: TokenRecord['customer'];
 }
 
-
 export function transactionView(t: TransactionFields): TransactionAnswer {
   const view: TransactionAnswer = {
     amount: t.amount,
@@ -185,7 +197,6 @@ export function referencesView(refs: TransactionReferences | undefined): Referen
   }
   return view;
 }
-
 
 /**
  * `body.link` on creation (docs/api.md). The provider's creation answer carried what its retrieval answer

@@ -36,8 +36,31 @@ export interface Brand {
 
 /** PayPal's currencies (its published list, those the sandbox knows). */
 const PAYPAL_CURRENCIES = [
-  'AUD', 'BRL', 'CAD', 'CHF', 'CNY', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'ILS', 'JPY', 'MXN', 'MYR', 'NOK', 'NZD',
-  'PHP', 'PLN', 'RUB', 'SEK', 'SGD', 'THB', 'TWD', 'USD',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'ILS',
+  'JPY',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'PLN',
+  'RUB',
+  'SEK',
+  'SGD',
+  'THB',
+  'TWD',
+  'USD',
 ] as const;
 
 export const BRANDS: readonly Brand[] = [
@@ -108,6 +131,6 @@ export function brandSessionMs(brandId: number): number | undefined {
  * "Get Payment Link" and "Cancel Payment Link" answers show for such a link (1010 ... 4010, 6010, 5020,
  * 8010), in its order, less 8010 (no brand the sandbox knows). 6010 is SEPA Direct Debit.
  */
-export const LINK_DEFAULT_BRAND_IDS: readonly number[] = [1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 6010, 5020, 8010].filter(
-  (id) => BY_ID.has(id),
-);
+export const LINK_DEFAULT_BRAND_IDS: readonly number[] = [
+  1010, 1011, 1013, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210, 3010, 3020, 3025, 4010, 6010, 5020, 8010,
+].filter((id) => BY_ID.has(id));

@@ -93,7 +93,10 @@ export interface FaultRequestFacts {
 export function patternSegments(pattern: string): string[] {
   const trimmed = pattern.trim();
   const absolute = trimmed.startsWith('/');
-  const segments = trimmed.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+  const segments = trimmed
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((s) => s.toLowerCase());
   return absolute ? segments : [...API_SEGMENTS, ...segments];
 }
 
@@ -120,7 +123,10 @@ function segmentsMatch(pattern: readonly string[], path: readonly string[], p = 
 
 /** Whether `path` (as requested, any case, empty segments ignored) matches the rule's pattern. */
 export function pathMatches(pattern: string, path: string): boolean {
-  const parts = path.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+  const parts = path
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((s) => s.toLowerCase());
   return segmentsMatch(patternSegments(pattern), parts);
 }
 
@@ -133,7 +139,8 @@ export function matchesRoute(rule: FaultRule, facts: Pick<FaultRequestFacts, 'me
 function routeAllows(rule: FaultRule, facts: Pick<FaultRequestFacts, 'method' | 'marked'>): boolean {
   if (rule.remaining !== undefined && rule.remaining <= 0) return false;
   if (facts.marked && rule.match.includePaylink !== true) return false;
-  if (rule.match.method !== undefined && rule.match.method !== facts.method.toUpperCase() && !(rule.match.method === 'GET' && facts.method === 'HEAD')) return false;
+  if (rule.match.method !== undefined && rule.match.method !== facts.method.toUpperCase() && !(rule.match.method === 'GET' && facts.method === 'HEAD'))
+    return false;
   return true;
 }
 
@@ -235,7 +242,10 @@ export class FaultRuleIndex {
 
   /** The rules that may fire for this method and path (see {@link matchesRoute}), in the order added. */
   candidates(facts: Pick<FaultRequestFacts, 'method' | 'path' | 'marked'>): FaultRule[] {
-    const parts = facts.path.split('/').filter((s) => s.length > 0).map((s) => s.toLowerCase());
+    const parts = facts.path
+      .split('/')
+      .filter((s) => s.length > 0)
+      .map((s) => s.toLowerCase());
     const found: IndexedRule[] = [];
     let node: IndexNode | undefined = this.root;
     for (let depth = 0; node !== undefined; depth++) {
@@ -297,7 +307,9 @@ export function describeFault(rule: FaultRule): string {
     case 'status':
       return `answer ${rule.status ?? 503}`;
     case 'latency':
-      return rule.latencyMaxMs !== undefined && rule.latencyMaxMs !== rule.latencyMinMs ? `delay ${rule.latencyMinMs}-${rule.latencyMaxMs} ms` : `delay ${rule.latencyMinMs ?? 0} ms`;
+      return rule.latencyMaxMs !== undefined && rule.latencyMaxMs !== rule.latencyMinMs
+        ? `delay ${rule.latencyMinMs}-${rule.latencyMaxMs} ms`
+        : `delay ${rule.latencyMinMs ?? 0} ms`;
     case 'timeout':
       return `hold up to ${holdOf(rule)} ms, no answer`;
     case 'reset':
@@ -333,7 +345,13 @@ export function seededRandom(seed: string): () => number {
 }
 
 /** What a fault did to one request, as a request log line says it: `fault f3 ghost: 200 withheld, client gave up`. */
-export function describeFiredFault(fault: { rule: string; kind: string; delayMs?: number | undefined; withheldStatus?: number | undefined; ended?: string | undefined }): string {
+export function describeFiredFault(fault: {
+  rule: string;
+  kind: string;
+  delayMs?: number | undefined;
+  withheldStatus?: number | undefined;
+  ended?: string | undefined;
+}): string {
   const details: string[] = [];
   if (fault.delayMs !== undefined) details.push(`answer delayed ${fault.delayMs} ms`);
   if (fault.withheldStatus !== undefined) details.push(`acted, ${fault.withheldStatus} withheld`);

@@ -20,7 +20,9 @@ function refuse(message: string): never {
  * clients match "the operation needs at least one successful previous transaction" in the error text.
  */
 function refuseNoSuccess(verb: string, original: PaymentRecord): never {
-  refuse(`Invalid ${verb}: the operation needs at least one successful previous transaction (the ${original.action.toLowerCase()} is ${original.result} ${original.description}).`);
+  refuse(
+    `Invalid ${verb}: the operation needs at least one successful previous transaction (the ${original.action.toLowerCase()} is ${original.result} ${original.description}).`,
+  );
 }
 
 function toMinor(amount: number, currencyCode: string): number {
@@ -55,7 +57,11 @@ export function allowedFollowUpAmount(original: PaymentRecord, action: FollowUpA
   const refunded = original.refundedAmount ?? 0;
   if (action === 'CAPTURE' || action === 'CANCEL') {
     if (original.action !== 'AUTHORIZE') {
-      refuse(action === 'CAPTURE' ? 'Only an authorization can be captured; this payment was charged at once.' : 'Only an authorization can be cancelled; refund a payment instead.');
+      refuse(
+        action === 'CAPTURE'
+          ? 'Only an authorization can be captured; this payment was charged at once.'
+          : 'Only an authorization can be cancelled; refund a payment instead.',
+      );
     }
     if (original.cancelled) refuse('The authorization was cancelled.');
     if (action === 'CANCEL') {

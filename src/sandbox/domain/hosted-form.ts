@@ -94,7 +94,9 @@ export function defaultCardFields(brandId: number | undefined, year: number): Fi
  */
 export const CARD_RULES = {
   ranges: CARD_RANGES,
-  brands: Object.fromEntries(BRANDS.filter((b) => b.kind === 'card').map((b) => [String(b.id), { name: b.name, cvvLength: cvvLength(b.id), groups: b.groups }])),
+  brands: Object.fromEntries(
+    BRANDS.filter((b) => b.kind === 'card').map((b) => [String(b.id), { name: b.name, cvvLength: cvvLength(b.id), groups: b.groups }]),
+  ),
   testCards: Object.fromEntries(TEST_CARDS.map((card) => [card.number, card.brandId])),
 };
 

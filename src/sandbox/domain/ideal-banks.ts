@@ -50,7 +50,6 @@ export function idealBankOf(issuerId: string | undefined): IdealBank | undefined
 /** The account number every sandbox iDEAL payer has, at whichever bank (nobody's account). */
 const SANDBOX_ACCOUNT_NUMBER = '0417164300';
 
-
 /** The sandbox payer's account at `bank`: a Dutch IBAN with valid check digits, the bank's BIC. */
 export function idealAccount(bank: IdealBank): { iban: string; bic: string; accountNumber: string } {
   const bban = bank.ibanCode + SANDBOX_ACCOUNT_NUMBER;

@@ -15,7 +15,23 @@
  */
 const NUMBER_KEYS = new Set(['number', 'cardnumber', 'pan', 'cardno', 'ccnumber', 'cardpan', 'primaryaccountnumber']);
 // `secret`: a webhook endpoint's, sent to and answered by POST /__sandbox/webhooks (never logged).
-const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2', 'cvc2', 'cvn', 'csc', 'cid', 'securitycode', 'cardcvv', 'cardcvc', 'cardcvn', 'cardcsc', 'cardsecuritycode', 'cvvcode', 'secret']);
+const SECRET_KEYS = new Set([
+  'cvv',
+  'cvc',
+  'cvv2',
+  'cvc2',
+  'cvn',
+  'csc',
+  'cid',
+  'securitycode',
+  'cardcvv',
+  'cardcvc',
+  'cardcvn',
+  'cardcsc',
+  'cardsecuritycode',
+  'cvvcode',
+  'secret',
+]);
 
 function normalKey(key: string): string {
   return key.toLowerCase().replace(/[\s_-]/g, '');
@@ -221,7 +237,7 @@ function maskRun(digits: string, groupStarts: number[]): string | undefined {
   for (let d = 0; d <= m; d++) {
     const before = depth;
     depth += marks[d]!;
-    if ((before > 0) === (depth > 0) && d < m) continue;
+    if (before > 0 === depth > 0 && d < m) continue;
     // A stretch of kept or starred digits ends at d.
     out += before > 0 ? '*'.repeat(d - from) : digits.slice(from, d);
     from = d;

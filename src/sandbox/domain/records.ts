@@ -229,7 +229,13 @@ export interface PaymentRecord extends StoredDocument {
    */
   /** `body.threeDSecure` of a direct card payment that sent one: how 3-D Secure went (answered as `body.threeDSecure`). */
   threeDSecure?: ThreeDSecureResult | undefined;
-  challenge?: { behaviour: string; cvvPresented: boolean; tokenize?: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined } | undefined } | undefined;
+  challenge?:
+    | {
+        behaviour: string;
+        cvvPresented: boolean;
+        tokenize?: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined } | undefined;
+      }
+    | undefined;
   updatedAt: number;
 }
 

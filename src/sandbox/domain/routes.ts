@@ -241,14 +241,25 @@ function bucketOf(list: readonly Compiled[]): LengthBucket {
   let position = 0;
   let most = -1;
   for (let i = 0; i < length; i++) {
-    const literals = new Set(list.flatMap((c) => { const segment = c.segments[i]!; return 'literal' in segment ? [segment.literal] : []; }));
+    const literals = new Set(
+      list.flatMap((c) => {
+        const segment = c.segments[i]!;
+        return 'literal' in segment ? [segment.literal] : [];
+      }),
+    );
     if (literals.size > most) [position, most] = [i, literals.size];
   }
   const byLiteral = new Map<string, readonly Compiled[]>();
   for (const c of length === 0 ? [] : list) {
     const segment = c.segments[position]!;
     if ('literal' in segment && !byLiteral.has(segment.literal)) {
-      byLiteral.set(segment.literal, list.filter((other) => { const at = other.segments[position]!; return 'param' in at || at.literal === segment.literal; }));
+      byLiteral.set(
+        segment.literal,
+        list.filter((other) => {
+          const at = other.segments[position]!;
+          return 'param' in at || at.literal === segment.literal;
+        }),
+      );
     }
   }
   return { position, byLiteral, paramOnly: list.filter((c) => length === 0 || 'param' in c.segments[position]!) };

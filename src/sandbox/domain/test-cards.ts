@@ -122,7 +122,6 @@ export function cardForOutcome(outcome: OutcomeName, acceptedBrandIds?: readonly
   return accepted ?? TEST_CARDS.find((card) => card.outcome === outcome);
 }
 
-
 /** The 3-D Secure code that approves a challenge. */
 export const THREE_DS_APPROVE_CODE = '1234';
 

@@ -42,7 +42,9 @@ export function timeSettlementOf(p: PaymentRecord, flow: 'bank' | 'wallet' | und
   if (p.challenge !== undefined) return { kind: 'challenge-abandoned', dueAt: p.createdAt + CHALLENGE_OPEN_MS };
   if (flow === undefined || Math.trunc(p.amount) === 4) return undefined;
   const window = brandSessionMs(p.brandId);
-  return flow === 'bank' ? { kind: 'bank-expired', dueAt: p.createdAt + (window ?? BANK_PENDING_MS) } : { kind: 'wallet-expired', dueAt: p.createdAt + (window ?? WALLET_PENDING_MS) };
+  return flow === 'bank'
+    ? { kind: 'bank-expired', dueAt: p.createdAt + (window ?? BANK_PENDING_MS) }
+    : { kind: 'wallet-expired', dueAt: p.createdAt + (window ?? WALLET_PENDING_MS) };
 }
 
 /**

@@ -21,7 +21,10 @@ export interface AuthorityFiles {
 
 /** Where this user's authority lives, from the environment (`XDG_CONFIG_HOME`, `HOME`). */
 export function authorityFiles(env: NodeJS.ProcessEnv = process.env): AuthorityFiles {
-  const config = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir(), '.config');
+  const config =
+    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ''
+      ? env.XDG_CONFIG_HOME
+      : join(env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir(), '.config');
   const dir = join(config, 'paylink', 'ca');
   return { dir, cert: join(dir, 'ca.pem'), key: join(dir, 'ca-key.pem') };
 }
@@ -47,7 +50,11 @@ export function loadAuthority(files: AuthorityFiles = authorityFiles()): LocalAu
     new X509Certificate(cert);
     return { cert, key, files, created: false };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`paylink's local certificate authority in ${files.dir} cannot be read (${(error as Error).message}); remove that folder to make a new one.`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(
+        `paylink's local certificate authority in ${files.dir} cannot be read (${(error as Error).message}); remove that folder to make a new one.`,
+        { cause: error },
+      );
   }
   mkdirSync(files.dir, { recursive: true, mode: 0o700 });
   chmodSync(files.dir, 0o700);
@@ -75,7 +82,10 @@ export function serverNames(listenHost: string): string[] {
 
 /** A server certificate from the authority for the provider hosts, localhost and loopback; the chain includes the authority. */
 export function serverCertificate(authority: Authority, listenHost = '127.0.0.1'): { cert: string; key: string } {
-  const leaf = issueLeaf(authority, serverNames(listenHost).filter((n) => n === 'localhost' || AUTHORITY_NAMES.includes(n) || /^127\.|^::1$/.test(n)));
+  const leaf = issueLeaf(
+    authority,
+    serverNames(listenHost).filter((n) => n === 'localhost' || AUTHORITY_NAMES.includes(n) || /^127\.|^::1$/.test(n)),
+  );
   return { cert: leaf.cert + authority.cert, key: leaf.key };
 }
 

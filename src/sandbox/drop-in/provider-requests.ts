@@ -43,7 +43,10 @@ function sandboxPathOf(host: ProviderHost, url: string): string | undefined {
  * The app's listener, answering requests under a provider Host as the provider; `secure` says whether the
  * listener is TLS (the scheme of the addresses handed out).
  */
-export function asProvider(listener: (req: IncomingMessage, res: ServerResponse) => void, secure: boolean): (req: IncomingMessage, res: ServerResponse) => void {
+export function asProvider(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  secure: boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const host = providerHost(req.headers.host);
     if (host === undefined) {

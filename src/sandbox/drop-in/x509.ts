@@ -72,12 +72,23 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 function keyIdentifier(publicKey: KeyObject): Buffer {
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   // The subjectPublicKey BIT STRING is the SPKI's last element: for P-256, its last 65 bytes.
-  return createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
+  return createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest();
 }
 
 const ECDSA_SHA256 = sequence(oid('1.2.840.10045.4.3.2'));
 
-function certificate(fields: { serial?: Buffer; issuer: Buffer; subject: Buffer; notBefore: Date; notAfter: Date; publicKey: KeyObject; extensions: Buffer[]; signer: KeyObject }): string {
+function certificate(fields: {
+  serial?: Buffer;
+  issuer: Buffer;
+  subject: Buffer;
+  notBefore: Date;
+  notAfter: Date;
+  publicKey: KeyObject;
+  extensions: Buffer[];
+  signer: KeyObject;
+}): string {
   const serial = fields.serial ?? randomBytes(16);
   serial[0] = serial[0]! & 0x7f;
   const tbs = sequence(
@@ -95,7 +106,10 @@ function certificate(fields: { serial?: Buffer; issuer: Buffer; subject: Buffer;
 }
 
 function pem(label: string, der: Buffer): string {
-  const base64 = der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const base64 = der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${base64}\n-----END ${label}-----\n`;
 }
 

@@ -16,12 +16,7 @@ export interface EnvelopeContext {
 }
 
 /** A success (or pending) envelope; `requestCode` is added when `withRequestCode` is set. */
-export function envelope<B>(
-  ctx: EnvelopeContext,
-  kind: { result: number; description: string },
-  body: B,
-  withRequestCode = false,
-): Envelope<B> {
+export function envelope<B>(ctx: EnvelopeContext, kind: { result: number; description: string }, body: B, withRequestCode = false): Envelope<B> {
   const header: EnvelopeHeader = { requestTimestamp: isoUtc(ctx.clock.now()) };
   if (withRequestCode) header.requestCode = ctx.ids.requestCode();
   return { result: kind.result, description: kind.description, header, body };

@@ -170,8 +170,6 @@ export function requireAmount(value: unknown, path: string, currencyCode: string
   return amount;
 }
 
-
-
 /** `payment` or `authorize` in any case, returned upper case; `PAYMENT` when absent. */
 export function authorizationMode(value: unknown, path: string): AuthorizationMode {
   if (absent(value)) return 'PAYMENT';
@@ -194,10 +192,9 @@ export function trackingCode(value: unknown, path: string, required: boolean): s
  */
 export function paymentTrackingCode(value: unknown, path: string): string {
   const code = trackingCode(value, path, true)!;
-  if (code.length < 8) throw invalidValue(path, 'At least 8 characters (the provider\'s minimum for a payment\'s tracking code).');
+  if (code.length < 8) throw invalidValue(path, "At least 8 characters (the provider's minimum for a payment's tracking code).");
   return code;
 }
-
 
 /**
  * `body.transaction.descriptor`, the statement text: 1-127 characters. Echoed in answers and webhook bodies,
@@ -212,8 +209,6 @@ export function descriptor(value: unknown, path: string): string | undefined {
   if (maskDigitRuns(text) !== text) throw invalidValue(path, 'Must not hold a card number.');
   return text;
 }
-
-
 
 /**
  * `storeId`, `invoiceId`, `purchaseId`, `countryCode` and `languageCode` of `body.transaction`, with the
@@ -290,7 +285,6 @@ export function returnUrl(value: unknown, path: string): string {
   refuseControlCharacters(text, path);
   return text;
 }
-
 
 /**
  * `P<n>D` (n 1-365) as the spec shows, or `PT<n>H` / `PT<n>M` for testing expiry; returns milliseconds.

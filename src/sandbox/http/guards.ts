@@ -46,12 +46,15 @@ export function authorize(owned: Set<string> | undefined, businessId: string): v
   if (owned !== undefined && !owned.has(businessId) && !owned.has('*')) throw forbidden();
 }
 
-
 /**
  * Throws 401 unless the request carries the admin token (when one is configured): as a bearer token, an
  * `x-paylink-admin-token` header, or a `token` query parameter (for the dashboard opened in a browser).
  */
-export function checkAdminAccess(sandbox: { readonly baseUrl: string; readonly config: Pick<SandboxConfig, 'adminToken'> }, event: H3Event, query: URLSearchParams): void {
+export function checkAdminAccess(
+  sandbox: { readonly baseUrl: string; readonly config: Pick<SandboxConfig, 'adminToken'> },
+  event: H3Event,
+  query: URLSearchParams,
+): void {
   if (event.method !== 'GET' && event.method !== 'HEAD') refuseCrossSite(sandbox, event);
   const expected = sandbox.config.adminToken;
   if (expected === undefined) {

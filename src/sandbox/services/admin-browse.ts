@@ -34,7 +34,6 @@ export interface Paged<T> {
   pages: number;
 }
 
-
 /** Highest page number served; beyond it every page is empty anyway. */
 const MAX_PAGE = 1_000_000;
 
@@ -91,7 +90,11 @@ export function paymentsWithToken(sandbox: Pick<Deps, 'browse'>, token: string):
 }
 
 /** A record of any business by its id (the operator sees every business), or undefined. */
-export function recordById<K extends ResourceTable>(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, table: K, id: string): RecordOf[K] | undefined {
+export function recordById<K extends ResourceTable>(
+  deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>,
+  table: K,
+  id: string,
+): RecordOf[K] | undefined {
   return deps[table].get(id) as RecordOf[K] | undefined;
 }
 
@@ -101,8 +104,17 @@ export function paymentsOf(deps: Pick<Deps, 'payments'>, ids: readonly string[])
 }
 
 /** What an id names (`link`, `checkout`, `payment`, `token`), or null; only the business's own when one is given. */
-export function kindOfId(deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>, id: string, businessId?: string): 'link' | 'checkout' | 'payment' | 'credit' | 'token' | null {
-  const tables = [['link', deps.links], ['checkout', deps.checkouts], ['payment', deps.payments], ['token', deps.tokens]] as const;
+export function kindOfId(
+  deps: Pick<Deps, 'links' | 'checkouts' | 'payments' | 'tokens'>,
+  id: string,
+  businessId?: string,
+): 'link' | 'checkout' | 'payment' | 'credit' | 'token' | null {
+  const tables = [
+    ['link', deps.links],
+    ['checkout', deps.checkouts],
+    ['payment', deps.payments],
+    ['token', deps.tokens],
+  ] as const;
   for (const [kind, table] of tables) {
     const doc = table.get(id);
     if (doc === undefined || (businessId !== undefined && doc.businessId !== businessId)) continue;

@@ -49,7 +49,10 @@ function withinClockRange(epochMs: number): boolean {
  * Applies one clock change, `{advance}`, `{set, freeze?}`, `{reset: true}` or `{freeze: boolean}`, and
  * persists it so a restarted sandbox keeps the moved time. Throws the input error naming the field.
  */
-export async function changeClock(sandbox: Pick<Deps, 'clock' | 'store' | 'meta' | 'waitingCredits'> & TimeSettleDeps, body: ClockChange): Promise<ClockView & { settled: Array<Omit<Settled, 'dueAt'> & { dueAt: string }> }> {
+export async function changeClock(
+  sandbox: Pick<Deps, 'clock' | 'store' | 'meta' | 'waitingCredits'> & TimeSettleDeps,
+  body: ClockChange,
+): Promise<ClockView & { settled: Array<Omit<Settled, 'dueAt'> & { dueAt: string }> }> {
   const freeze = body.freeze;
   if (freeze !== undefined && typeof freeze !== 'boolean') throw invalidValue('freeze', 'Use true or false.');
   if (body.reset === true) {

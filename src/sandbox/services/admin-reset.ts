@@ -23,7 +23,10 @@ export interface ResetSummary {
  * business changes. Its webhook endpoints stay (configuration, as with the whole reset), and so do the
  * clock and the id counter, which every business shares.
  */
-export async function resetBusiness(sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>, businessId: string): Promise<ResetSummary & { businessId: string }> {
+export async function resetBusiness(
+  sandbox: Pick<Deps, 'store' | 'log' | 'reset' | 'forgetCaches'>,
+  businessId: string,
+): Promise<ResetSummary & { businessId: string }> {
   const log = sandbox.log;
   // Logged requests still in memory are written first, so the delete finds the business's rows among them.
   log.flush();

@@ -17,7 +17,14 @@
 import { isoUtcMs } from '../domain/clock.js';
 import { invalidValue, notFound } from '../errors.js';
 import { HOLDER_KEY } from '../store/lock.js';
-import { DEFAULT_SNAPSHOTS_MAX_BYTES, SNAPSHOT_NAME, SnapshotNotFoundError, SnapshotSpaceError, SnapshotUnusableError, type SnapshotInfo } from '../store/snapshots.js';
+import {
+  DEFAULT_SNAPSHOTS_MAX_BYTES,
+  SNAPSHOT_NAME,
+  SnapshotNotFoundError,
+  SnapshotSpaceError,
+  SnapshotUnusableError,
+  type SnapshotInfo,
+} from '../store/snapshots.js';
 import { clockView, type ClockView } from './admin-clock.js';
 import { TOKEN_SECRET_KEY } from './tokens.js';
 import type { Deps } from './deps.js';

@@ -11,15 +11,7 @@
  * API's p99 while advice runs.
  */
 import type { Deps } from './deps.js';
-import {
-  adviseStepwise,
-  targetOfRequest,
-  type Advice,
-  type ResourceInfo,
-  type Traffic,
-  type TrafficRequest,
-  type WebhookDelivery,
-} from '../domain/advisor.js';
+import { adviseStepwise, targetOfRequest, type Advice, type ResourceInfo, type Traffic, type TrafficRequest, type WebhookDelivery } from '../domain/advisor.js';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { maskUrlPasswords } from '../domain/mask.js';
 import { decodeRequestRow } from '../store/request-log.js';
@@ -136,7 +128,12 @@ async function addResources(sandbox: AdvisorDeps, resources: Map<string, Resourc
  * The webhook deliveries of events at or after `from`, attempts in sandbox time. Attempts are stamped with
  * the wall clock; the clock's present offset converts them (exact unless the clock moved since).
  */
-export async function deliveriesSince(reader: DeliveryReader, from: number | undefined, wallToSandbox: number, pause: () => Promise<void> = async () => {}): Promise<WebhookDelivery[]> {
+export async function deliveriesSince(
+  reader: DeliveryReader,
+  from: number | undefined,
+  wallToSandbox: number,
+  pause: () => Promise<void> = async () => {},
+): Promise<WebhookDelivery[]> {
   const out: WebhookDelivery[] = [];
   for (const event of reader.events({ limit: MAX_EVENTS })) {
     if (from !== undefined && event.createdAt < from) continue;
@@ -225,7 +222,12 @@ async function gatherTraffic(sandbox: AdvisorDeps, traffic: KeptTraffic, options
   const all = await deliveriesSince(sandbox.eventStore, from, now - Date.now(), () => slicer.pause());
   // Deliveries name their business: another business's webhooks say nothing about this one's handler.
   const webhooks = options.businessId === undefined ? all : all.filter((d) => d.businessId === options.businessId);
-  await addResources(sandbox, traffic.resources, webhooks.map((d) => d.paymentId), slicer);
+  await addResources(
+    sandbox,
+    traffic.resources,
+    webhooks.map((d) => d.paymentId),
+    slicer,
+  );
   return { now, requests, resources: traffic.resources, webhooks };
 }
 

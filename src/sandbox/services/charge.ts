@@ -6,7 +6,18 @@
  */
 import { refuseControlCharacters } from '../domain/text.js';
 import { brandById } from '../domain/brands.js';
-import { cardDigitsSummary, isExpired, looksLikeCardNumber, maskCardNumber, normalizeCardNumber, parseExpiryMonth, parseExpiryYear, validCvv, cvvLength, HOLDER_NAME_MAX } from '../domain/cards.js';
+import {
+  cardDigitsSummary,
+  isExpired,
+  looksLikeCardNumber,
+  maskCardNumber,
+  normalizeCardNumber,
+  parseExpiryMonth,
+  parseExpiryYear,
+  validCvv,
+  cvvLength,
+  HOLDER_NAME_MAX,
+} from '../domain/cards.js';
 import { maskDigitRuns } from '../domain/mask.js';
 import { isoUtc } from '../domain/clock.js';
 import { challengeOutcome, decideOutcome, type Behaviour, type Outcome } from '../domain/outcomes.js';
@@ -70,7 +81,6 @@ export interface ChargeRequest {
    */
   into?: PaymentRecord;
 }
-
 
 /** A charge source after validation: what the outcome engine and the record need, without the CVV. */
 interface Source {
@@ -334,10 +344,7 @@ export function resolveChallenge(sandbox: Pick<Deps, 'payments' | 'clock' | 'ids
   const current = sandbox.payments.get(paymentId);
   if (!current) throw notFound('Payment');
   if (current.result !== 2 || current.challenge === undefined) {
-    throw businessRule(
-      `This payment is not waiting for 3-D Secure (its result is ${current.result} ${current.description}).`,
-      ERROR_CODES.invalidTransition,
-    );
+    throw businessRule(`This payment is not waiting for 3-D Secure (its result is ${current.result} ${current.description}).`, ERROR_CODES.invalidTransition);
   }
   const now = sandbox.clock.now();
   const outcome = challengeOutcome(code, THREE_DS_APPROVE_CODE, current.brandId, current.challenge.cvvPresented, sandbox.ids);

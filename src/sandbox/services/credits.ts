@@ -123,7 +123,10 @@ export function settleDueCreditsNow(deps: Pick<Deps, 'payments' | 'waitingCredit
  * Settles every SEPA credit whose settlement time has come by the sandbox clock (or at `now`), in one
  * write; returns them. Time moving (the admin clock, a general sweep of what time settles) calls this.
  */
-export function settleDueCredits(deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>, now: number = deps.clock.now()): Promise<PaymentRecord[]> {
+export function settleDueCredits(
+  deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>,
+  now: number = deps.clock.now(),
+): Promise<PaymentRecord[]> {
   return deps.store.write(() => settleDueCreditsNow(deps, now));
 }
 
@@ -140,7 +143,11 @@ export function waitingCredits(deps: Pick<Deps, 'payments' | 'waitingCredits' | 
 }
 
 /** The business's credit; 404 for anything else. */
-export async function getCredit(deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>, businessId: string, creditId: string): Promise<PaymentRecord> {
+export async function getCredit(
+  deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>,
+  businessId: string,
+  creditId: string,
+): Promise<PaymentRecord> {
   const credit = deps.payments.getOwned(creditId, businessId);
   if (credit?.action !== 'CREDIT') throw notFound('Credit');
   return current(deps, credit);
@@ -151,7 +158,11 @@ export async function getCredit(deps: Pick<Deps, 'store' | 'payments' | 'waiting
  * tracking code as a single credit): the one holding the code (succeeded or waiting) if any, else the
  * latest attempt; 404 when the business has none.
  */
-export async function findCredit(deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>, businessId: string, trackingCode: string): Promise<PaymentRecord> {
+export async function findCredit(
+  deps: Pick<Deps, 'store' | 'payments' | 'waitingCredits' | 'clock'>,
+  businessId: string,
+  trackingCode: string,
+): Promise<PaymentRecord> {
   const credits = deps.payments.byTrackingCode(businessId, trackingCode).filter((p) => p.action === 'CREDIT');
   const chosen = credits.find((p) => p.result === 0 || p.result === RESULTS.waiting.result) ?? credits[credits.length - 1];
   if (chosen === undefined) throw notFound('Credit');

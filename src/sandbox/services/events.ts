@@ -8,7 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { paymentEnvelope } from '../domain/answers.js';
 import type { Clock } from '../domain/clock.js';
-import { DEFAULT_EVENT_TYPES, eventBody, orderKeyOf, paymentEventType, serializeEvent, tokenEventType, type EventType, type WebhookFaults } from '../domain/events.js';
+import {
+  DEFAULT_EVENT_TYPES,
+  eventBody,
+  orderKeyOf,
+  paymentEventType,
+  serializeEvent,
+  tokenEventType,
+  type EventType,
+  type WebhookFaults,
+} from '../domain/events.js';
 import { isoUtc } from '../domain/clock.js';
 import { tokenView } from '../domain/answers.js';
 import { uuidFromText } from '../domain/ids.js';
@@ -167,7 +176,10 @@ export class EventService {
    * retried, resent, forwarded by `listen`). It goes to `url` only when given, else to the business's
    * endpoints. Call inside a write; throws when it has nowhere to go.
    */
-  custom(input: { type: EventType; payload: Record<string, unknown>; businessId: string; url?: string | undefined }): { event: EventRow; deliveries: number[] } {
+  custom(input: { type: EventType; payload: Record<string, unknown>; businessId: string; url?: string | undefined }): {
+    event: EventRow;
+    deliveries: number[];
+  } {
     const { seq, id, createdAt } = this.nextEvent();
     const body = serializeEvent(eventBody(id, input.type, createdAt, input.payload));
     const paymentId = payloadPaymentId(input.payload) ?? id;
@@ -177,7 +189,10 @@ export class EventService {
     // A url only: the sandbox's own hookId keeps every endpoint out.
     const deliveries = this.deliver(event, paymentId, input.url, input.url !== undefined ? { hookId: this.deps.hookId } : undefined);
     if (deliveries.length === 0) {
-      throw invalidValue('businessId', `Business ${input.businessId} has no webhook endpoint taking ${input.type}: give a url, or register one with paylink webhooks add.`);
+      throw invalidValue(
+        'businessId',
+        `Business ${input.businessId} has no webhook endpoint taking ${input.type}: give a url, or register one with paylink webhooks add.`,
+      );
     }
     return { event, deliveries };
   }
@@ -265,7 +280,13 @@ export class EventService {
   }
 
   /** Registers an endpoint. Call inside a write. */
-  addEndpoint(input: { businessId: string; url: string; secret?: string | undefined; events?: EventType[] | undefined; faults?: WebhookFaults | undefined }): EndpointRecord {
+  addEndpoint(input: {
+    businessId: string;
+    url: string;
+    secret?: string | undefined;
+    events?: EventType[] | undefined;
+    faults?: WebhookFaults | undefined;
+  }): EndpointRecord {
     const endpoint: EndpointRecord = {
       hookId: randomUUID(),
       businessId: input.businessId,

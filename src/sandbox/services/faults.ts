@@ -30,9 +30,7 @@ export interface FiredFault {
 export class FaultService {
   private rules: FaultRuleIndex;
 
-  constructor(
-    private readonly deps: { store: Store; faults: FaultRepository; random: () => number; now: () => number },
-  ) {
+  constructor(private readonly deps: { store: Store; faults: FaultRepository; random: () => number; now: () => number }) {
     this.rules = new FaultRuleIndex(deps.faults.list());
   }
 

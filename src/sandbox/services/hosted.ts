@@ -53,7 +53,11 @@ export function postCardForm(deps: SubmissionDeps, parent: Parent, post: CardFor
 }
 
 /** Posts the 3-D Secure form of a payment; returns what it led to and the payment as it is after it. */
-export async function postChallenge(deps: SubmissionDeps, payment: PaymentRecord, post: ChallengePost): Promise<{ outcome: ChallengeOutcome; current: PaymentRecord }> {
+export async function postChallenge(
+  deps: SubmissionDeps,
+  payment: PaymentRecord,
+  post: ChallengePost,
+): Promise<{ outcome: ChallengeOutcome; current: PaymentRecord }> {
   const outcome = await deps.store.write(() => submitChallenge(deps, payment, post));
   return { outcome, current: deps.payments.get(payment.id) ?? payment };
 }
@@ -79,7 +83,12 @@ export function simulatorPayment(deps: Pick<Deps, 'payments'>, flow: 'bank' | 'w
 }
 
 /** A button of the bank or wallet page: settles the payment (read again inside the write) and returns it. */
-export function pressSimulatorButton(deps: Pick<Deps, 'store' | 'payments' | 'clock'>, payment: PaymentRecord, how: Settlement, chosenIssuerId?: string): Promise<PaymentRecord> {
+export function pressSimulatorButton(
+  deps: Pick<Deps, 'store' | 'payments' | 'clock'>,
+  payment: PaymentRecord,
+  how: Settlement,
+  chosenIssuerId?: string,
+): Promise<PaymentRecord> {
   return deps.store.write(() => settleBankPayment(deps, deps.payments.get(payment.id) ?? payment, how, chosenIssuerId));
 }
 

@@ -45,7 +45,10 @@ export async function createLink(deps: LinkWriteDeps, input: NewLink): Promise<L
   const now = deps.clock.now();
   // The API writes date-times with a four-digit year: an expiry past 9999 would answer `+010000-...`.
   if (now + input.duration.ms >= LATEST_EXPIRY_MS) {
-    throw invalidValue('body.link.duration', 'The link would expire after the year 9999 by the sandbox clock. Use a shorter duration or set the sandbox clock back.');
+    throw invalidValue(
+      'body.link.duration',
+      'The link would expire after the year 9999 by the sandbox clock. Use a shorter duration or set the sandbox clock back.',
+    );
   }
   const link: LinkRecord = {
     kind: 'link',
@@ -117,4 +120,3 @@ export function findLink(deps: Pick<Deps, 'links'>, businessId: string, tracking
   if (!link) throw notFound('Payment link');
   return link;
 }
-

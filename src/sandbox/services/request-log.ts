@@ -256,7 +256,8 @@ export class RequestLog {
       if (entry.fault !== undefined) request += `,"fault":${JSON.stringify(entry.fault)}`;
       if (entry.route !== undefined) request += `,"route":${JSON.stringify(maskedRoute(entry.route))}`;
       request += '}';
-      const response = bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, BODY_LIMIT) : maskedJson(entry.responseBody, BODY_LIMIT)) ?? null;
+      const response =
+        bounded(entry.responseJson !== undefined ? maskedJsonText(entry.responseJson, BODY_LIMIT) : maskedJson(entry.responseBody, BODY_LIMIT)) ?? null;
       const path = maskEncoded(cutText(entry.path, MAX_BODY_CHARS));
       const bytes = path.length + request.length + (response?.length ?? 0);
       this.rows.insert({
@@ -377,4 +378,3 @@ function toLogged(row: RequestLogRow): LoggedRequest {
   const decoded = decodeRequestRow(row);
   return { ...decoded, at: isoUtcMs(decoded.at) };
 }
-

@@ -49,9 +49,12 @@ export function storageSizes(deps: StorageDeps, withDisk = false): StorageView {
   if (withDisk) view.diskFreeBytes = free ?? null;
   const warnings: string[] = [];
   if (free !== undefined && free < LOW_DISK_BYTES) {
-    warnings.push(`The disk holding ${deps.snapshots.location} has ${mib(free)} free: delete snapshots or free space (saves stop at ${mib(DISK_RESERVE_BYTES)}).`);
+    warnings.push(
+      `The disk holding ${deps.snapshots.location} has ${mib(free)} free: delete snapshots or free space (saves stop at ${mib(DISK_RESERVE_BYTES)}).`,
+    );
   }
-  if (snapshotBytes > 0.9 * snapshotsMax) warnings.push(`Snapshots take ${mib(snapshotBytes)} of their ${mib(snapshotsMax)}: delete some before the next save is refused.`);
+  if (snapshotBytes > 0.9 * snapshotsMax)
+    warnings.push(`Snapshots take ${mib(snapshotBytes)} of their ${mib(snapshotsMax)}: delete some before the next save is refused.`);
   if (warnings.length > 0) view.warnings = warnings;
   return view;
 }

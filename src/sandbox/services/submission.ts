@@ -308,7 +308,8 @@ function submitSaved(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
   const token = savedCards(sandbox, parent.record).find((t) => t.id === tokenId);
   if (token === undefined) return retry('Choose one of the saved cards, or enter a card.');
   const oneClick = parent.record.oneClick ?? {};
-  if (oneClick.requireCvv !== false && !validCvv(post.cvv.trim(), token.brandId)) return retry(`Enter the ${cvvLength(token.brandId)}-digit security code of the saved card.`);
+  if (oneClick.requireCvv !== false && !validCvv(post.cvv.trim(), token.brandId))
+    return retry(`Enter the ${cvvLength(token.brandId)}-digit security code of the saved card.`);
   const { record } = parent;
   let payment: PaymentRecord;
   try {
@@ -526,7 +527,8 @@ export function playCustomer(sandbox: SubmissionDeps, parent: Parent, play: Cust
   if (outcome.kind === 'refused') throw notPayable(kind, parentStatus(parent, sandbox.clock.now()));
   if (outcome.kind === 'challenge' && play.action === 'pay') {
     const payment = sandbox.payments.get(outcome.paymentId);
-    if (payment) submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, formTarget('challenge', payment.id)), action: 'submit', code: play.threeDsCode });
+    if (payment)
+      submitChallenge(sandbox, payment, { formToken: issueFormToken(sandbox, formTarget('challenge', payment.id)), action: 'submit', code: play.threeDsCode });
   }
   return loadParent(sandbox, kind, record.id) ?? parent;
 }

@@ -29,7 +29,10 @@ export interface NewToken {
 export function createToken(deps: Pick<Deps, 'store'> & SaveTokenDeps, input: NewToken): Promise<TokenRecord> {
   const card = inspectCard(input.card);
   if (input.brandId !== undefined && input.brandId !== card.brandId) {
-    throw invalidValue('body.brandId', `The card is ${card.brandId === 0 ? 'of no brand the sandbox knows' : `a ${brandById(card.brandId)?.name} card (brandId ${card.brandId})`}.`);
+    throw invalidValue(
+      'body.brandId',
+      `The card is ${card.brandId === 0 ? 'of no brand the sandbox knows' : `a ${brandById(card.brandId)?.name} card (brandId ${card.brandId})`}.`,
+    );
   }
   const refusal = card.refusal(deps.clock.now());
   if (refusal) throw new ApiError(refusal);

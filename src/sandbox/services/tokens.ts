@@ -28,7 +28,14 @@ function secret(sandbox: Pick<Deps, 'meta'>): string {
  * are the provider's ("Create Token": business, customer id when given, card number, expiry month and
  * year); a card saved without a customer id keeps the fingerprint it always had.
  */
-export function cardFingerprint(sandbox: Pick<Deps, 'meta'>, businessId: string, number: string, expiryMonth: string, expiryYear: string, customerId?: string): string {
+export function cardFingerprint(
+  sandbox: Pick<Deps, 'meta'>,
+  businessId: string,
+  number: string,
+  expiryMonth: string,
+  expiryYear: string,
+  customerId?: string,
+): string {
   const key = `${businessId}\n${number}\n${expiryMonth}\n${expiryYear}${customerId !== undefined ? `\ncustomer:${customerId}` : ''}`;
   return createHmac('sha256', secret(sandbox)).update(key).digest('hex');
 }
@@ -72,4 +79,3 @@ export function saveToken(sandbox: SaveTokenDeps, input: SaveTokenInput): TokenR
   sandbox.tokens.insert(token);
   return token;
 }
-

@@ -82,7 +82,10 @@ export function interfaceAddresses(): string[] {
  * The address to connect to for `target`: its IP, or what its name resolves to (every address is checked;
  * the connection goes to the first, so the name cannot resolve elsewhere between check and connection).
  */
-async function resolveTarget(target: URL, own: OwnAddressSource | undefined): Promise<{ address: string; family: 4 | 6 } | { own: string } | { error: string }> {
+async function resolveTarget(
+  target: URL,
+  own: OwnAddressSource | undefined,
+): Promise<{ address: string; family: 4 | 6 } | { own: string } | { error: string }> {
   // The public URL (a tunnel's name resolves elsewhere) is known before any lookup.
   const byOrigin = own === undefined ? undefined : ownTargetReason(target, [], own());
   if (byOrigin !== undefined) return { own: byOrigin };
@@ -100,7 +103,11 @@ async function resolveTarget(target: URL, own: OwnAddressSource | undefined): Pr
     if (addresses.length === 0) return { error: 'ENOTFOUND' };
   }
   if (own !== undefined) {
-    const reason = ownTargetReason(target, addresses.map((a) => a.address), own());
+    const reason = ownTargetReason(
+      target,
+      addresses.map((a) => a.address),
+      own(),
+    );
     if (reason !== undefined) return { own: reason };
   }
   return { address: addresses[0]!.address, family: addresses[0]!.family === 6 ? 6 : 4 };
@@ -111,7 +118,15 @@ async function resolveTarget(target: URL, own: OwnAddressSource | undefined): Pr
  * error. With `own`, a URL that reaches the sandbox itself (any spelling of its address) is not sent.
  * The timeout runs on `timers`; the latency recorded is measured (performance.now).
  */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal, own?: OwnAddressSource, timers: Timers = realTimers): Promise<Answer> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  own?: OwnAddressSource,
+  timers: Timers = realTimers,
+): Promise<Answer> {
   const started = performance.now();
   const waitStarted = timers.now();
   const latency = () => Math.round((performance.now() - started) * 10) / 10;
@@ -121,9 +136,11 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   } catch {
     return { status: null, error: 'invalid URL', latencyMs: latency() };
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { status: null, error: 'only http and https URLs are delivered to', latencyMs: latency() };
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return { status: null, error: 'only http and https URLs are delivered to', latencyMs: latency() };
   const resolved = await resolveTarget(target, own);
-  if ('own' in resolved) return { status: null, error: `not sent: ${resolved.own}; deliveries never go to the sandbox itself`, own: resolved.own, latencyMs: latency() };
+  if ('own' in resolved)
+    return { status: null, error: `not sent: ${resolved.own}; deliveries never go to the sandbox itself`, own: resolved.own, latencyMs: latency() };
   if ('error' in resolved) return { status: null, error: resolved.error, latencyMs: latency() };
   const pinned = resolved;
   return new Promise((resolve) => {
@@ -145,10 +162,13 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         else callback(null, pinned.address, pinned.family);
       }) as unknown as LookupFunction,
     });
-    const timer = timers.setTimeout(() => {
-      req.destroy();
-      finish({ status: null, error: `timed out after ${timeoutMs} ms` });
-    }, Math.max(0, timeoutMs - (timers.now() - waitStarted)));
+    const timer = timers.setTimeout(
+      () => {
+        req.destroy();
+        finish({ status: null, error: `timed out after ${timeoutMs} ms` });
+      },
+      Math.max(0, timeoutMs - (timers.now() - waitStarted)),
+    );
     req.on('response', (res) => {
       // The status decides; of the body, only the first KB is kept, so no more is read: at most
       // ANSWER_BYTES or ANSWER_READ_MS, then the connection is closed (an endless answer costs nothing).
@@ -175,7 +195,13 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
 }
 
 /** The headers of one delivery of `event`. */
-export function deliveryHeaders(header: string, signature: string, event: Pick<EventRow, 'id' | 'type'>, attempt: number, deliveryId: number): Record<string, string> {
+export function deliveryHeaders(
+  header: string,
+  signature: string,
+  event: Pick<EventRow, 'id' | 'type'>,
+  attempt: number,
+  deliveryId: number,
+): Record<string, string> {
   return {
     'content-type': 'application/json; charset=utf-8',
     'user-agent': 'paylink-webhooks/1',
@@ -369,7 +395,15 @@ export class DeliveryWorker {
     } else {
       signature = signEvent(event.body, secret, claims());
     }
-    const answer = await postWebhook(d.url, deliveryHeaders(this.options.header, signature, event, n, d.id), body, this.options.timeoutMs, this.aborts.signal, this.options.own, this.timers);
+    const answer = await postWebhook(
+      d.url,
+      deliveryHeaders(this.options.header, signature, event, n, d.id),
+      body,
+      this.options.timeoutMs,
+      this.aborts.signal,
+      this.options.own,
+      this.timers,
+    );
     if (this.stopped) return;
     const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
     const record: AttemptRecord = { deliveryId: d.id, n, at: this.timers.now(), status: answer.status, latencyMs: answer.latencyMs };
@@ -399,7 +433,15 @@ export class DeliveryWorker {
       next.status = 'delivered';
       next.data.note = undefined;
       if (faults?.duplicate) {
-        const again = await postWebhook(d.url, deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n, d.id), event.body, this.options.timeoutMs, this.aborts.signal, this.options.own, this.timers);
+        const again = await postWebhook(
+          d.url,
+          deliveryHeaders(this.options.header, signEvent(event.body, secret, claims()), event, n, d.id),
+          event.body,
+          this.options.timeoutMs,
+          this.aborts.signal,
+          this.options.own,
+          this.timers,
+        );
         if (this.stopped) return;
         const dup: AttemptRecord = { deliveryId: d.id, n, at: this.timers.now(), status: again.status, latencyMs: again.latencyMs, fault: 'duplicate' };
         if (again.error !== undefined) dup.error = again.error;

@@ -6,7 +6,9 @@ export class AttemptRepository {
 
   constructor(db: Db) {
     this.countStmt = db
-      .prepare('INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts')
+      .prepare(
+        'INSERT INTO charge_attempts (attempt_key, attempts) VALUES (?, 1) ON CONFLICT (attempt_key) DO UPDATE SET attempts = attempts + 1 RETURNING attempts',
+      )
       .pluck();
   }
 

@@ -54,13 +54,17 @@ export class BrowseRepository {
   /** How many documents `table` holds that match `filter` (a string: of that business). */
   count(table: ResourceTable, filter?: string | BrowseFilter): number {
     const { where, args } = whereOf(filter);
-    return this.statements.get(`SELECT COUNT(*) FROM ${table} ${where}`).pluck().get(...args) as number;
+    return this.statements
+      .get(`SELECT COUNT(*) FROM ${table} ${where}`)
+      .pluck()
+      .get(...args) as number;
   }
 
   /** Documents of `table` that match `filter`, newest first, `limit` of them (-1: all) after skipping `offset`. */
   newest<K extends ResourceTable>(table: K, limit: number, offset: number, filter?: string | BrowseFilter): Array<RecordOf[K]> {
     const { where, args } = whereOf(filter);
-    const rows = this.statements.get(`SELECT data FROM ${table} ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
+    const rows = this.statements
+      .get(`SELECT data FROM ${table} ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
       .pluck()
       .all(...args, limit, offset) as string[];
     return rows.map((data) => JSON.parse(data) as RecordOf[K]);

@@ -53,9 +53,7 @@ export function migrate(db: Db, migrations: readonly Migration[]): void {
   const run = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > latest) {
-      throw new Error(
-        `The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`,
-      );
+      throw new Error(`The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`);
     }
     for (const migration of migrations) {
       if (migration.version <= current) continue;

@@ -73,16 +73,16 @@ export class DocumentTable<T extends StoredDocument> {
     this.updateLegacyStmt = db.prepare(`UPDATE ${t} ${set} WHERE id = ? AND legacy = 1`);
     this.byKeyStmt = db.prepare(`SELECT data FROM ${t} WHERE key = ? AND id = ?`).pluck();
     this.byLegacyIdStmt = db.prepare(`SELECT data FROM ${t} WHERE id = ? AND legacy = 1`).pluck();
-    this.byTrackingStmt = db.prepare(
-      `SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`,
-    ).pluck();
+    this.byTrackingStmt = db.prepare(`SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`).pluck();
     this.lastKey = (db.prepare(`SELECT max(key) FROM ${t}`).pluck().get() as number | null) ?? 0;
     const reader = options.reads?.reader ?? db;
     this.store = options.reads?.store;
     this.readByKeyStmt = reader === db ? this.byKeyStmt : reader.prepare(`SELECT data FROM ${t} WHERE key = ? AND id = ?`).pluck();
     this.readByLegacyIdStmt = reader === db ? this.byLegacyIdStmt : reader.prepare(`SELECT data FROM ${t} WHERE id = ? AND legacy = 1`).pluck();
     this.readByTrackingStmt =
-      reader === db ? this.byTrackingStmt : reader.prepare(`SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`).pluck();
+      reader === db
+        ? this.byTrackingStmt
+        : reader.prepare(`SELECT data FROM ${t} WHERE business_id = ? AND tracking_code = ? ORDER BY created_at, rowid`).pluck();
     this.store?.onCommit(() => this.committed());
     this.store?.onRollback(() => this.rolledBack());
   }

@@ -132,7 +132,9 @@ export class EventRepository {
       `${destinations} SELECT destination, (SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND destination = d.destination) AS first_due_at FROM d WHERE destination IS NOT NULL`,
     );
     this.nextDueAfterStmt = db
-      .prepare(`${destinations} SELECT min((SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND destination = d.destination AND next_at > ?)) FROM d WHERE destination IS NOT NULL`)
+      .prepare(
+        `${destinations} SELECT min((SELECT min(next_at) FROM deliveries WHERE status = 'pending' AND destination = d.destination AND next_at > ?)) FROM d WHERE destination IS NOT NULL`,
+      )
       .pluck();
     // One destination's due deliveries in due order, through the same index; `+event_seq`: never through the
     // index on event_seq, which would range over every delivery ever made.
@@ -140,7 +142,9 @@ export class EventRepository {
       "SELECT id, target, order_key, url, next_at FROM deliveries WHERE status = 'pending' AND destination = ? AND next_at <= ? AND (next_at, id) > (?, ?) AND +event_seq <= ? ORDER BY next_at, id LIMIT ?",
     );
     this.earlierPendingStmt = db.prepare("SELECT 1 FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND id < ? LIMIT 1").pluck();
-    this.newestPendingStmt = db.prepare("SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1");
+    this.newestPendingStmt = db.prepare(
+      "SELECT * FROM deliveries WHERE status = 'pending' AND target = ? AND order_key = ? AND event_seq <= ? ORDER BY id DESC LIMIT 1",
+    );
     this.updateDeliveryStmt = db.prepare('UPDATE deliveries SET status = ?, attempts = ?, next_at = ?, data = ? WHERE id = ?');
     this.deliveriesOfStmt = db.prepare('SELECT * FROM deliveries WHERE event_seq = ? ORDER BY id');
     this.deliveryStmt = db.prepare('SELECT * FROM deliveries WHERE id = ?');
@@ -154,9 +158,13 @@ export class EventRepository {
     // Retention: the newest `keep` events stay; older ones go once none of their deliveries is pending.
     this.retentionCutoffStmt = db.prepare('SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck();
     this.settledBeforeStmt = db
-      .prepare("SELECT seq FROM events WHERE seq <= ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_seq = events.seq AND status = 'pending') ORDER BY seq LIMIT ?")
+      .prepare(
+        "SELECT seq FROM events WHERE seq <= ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_seq = events.seq AND status = 'pending') ORDER BY seq LIMIT ?",
+      )
       .pluck();
-    this.deleteAttemptsStmt = db.prepare('DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?)))');
+    this.deleteAttemptsStmt = db.prepare(
+      'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?)))',
+    );
     this.deleteDeliveriesStmt = db.prepare('DELETE FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?))');
     this.deleteEventsStmt = db.prepare('DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))');
     this.countsStmt = db.prepare(
@@ -271,7 +279,10 @@ export class EventRepository {
   // ---- Deliveries ----
 
   insertDelivery(d: Omit<DeliveryRow, 'id' | 'status' | 'attempts'>): number {
-    return Number(this.insertDeliveryStmt.run(d.eventSeq, d.target, d.orderKey, d.hookId, d.url, destinationOf(d.url), d.nextAt, d.createdAt, JSON.stringify(d.data)).lastInsertRowid);
+    return Number(
+      this.insertDeliveryStmt.run(d.eventSeq, d.target, d.orderKey, d.hookId, d.url, destinationOf(d.url), d.nextAt, d.createdAt, JSON.stringify(d.data))
+        .lastInsertRowid,
+    );
   }
 
   delivery(id: number): DeliveryRow | undefined {
@@ -287,7 +298,10 @@ export class EventRepository {
 
   /** Every destination with deliveries pending, and when its first is due (one index seek each). */
   pendingDestinations(): PendingDestination[] {
-    return (this.destinationsStmt.all() as Array<{ destination: string; first_due_at: number }>).map((r) => ({ destination: r.destination, firstDueAt: r.first_due_at }));
+    return (this.destinationsStmt.all() as Array<{ destination: string; first_due_at: number }>).map((r) => ({
+      destination: r.destination,
+      firstDueAt: r.first_due_at,
+    }));
   }
 
   /**
@@ -295,7 +309,13 @@ export class EventRepository {
    * data parsed): the worker pages through them past payments waiting on an earlier event.
    */
   dueRefs(destination: string, now: number, upTo: number, after: { nextAt: number; id: number } | undefined, limit: number): DueRef[] {
-    const rows = this.dueRefsStmt.all(destination, now, after?.nextAt ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, upTo, limit) as Array<{ id: number; target: string; order_key: string; url: string; next_at: number }>;
+    const rows = this.dueRefsStmt.all(destination, now, after?.nextAt ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, upTo, limit) as Array<{
+      id: number;
+      target: string;
+      order_key: string;
+      url: string;
+      next_at: number;
+    }>;
     return rows.map((r) => ({ id: r.id, target: r.target, orderKey: r.order_key, url: r.url, nextAt: r.next_at }));
   }
 

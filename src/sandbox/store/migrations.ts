@@ -126,19 +126,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description:
       'key the document tables by an INTEGER rowid taken from the id (see timeKeyOf) instead of a separate index on the id text; rows already stored keep their rowid and are marked legacy, found through a partial index',
     sql: `
-      ${rekey('links', 'tracking_code TEXT', [
-        'CREATE UNIQUE INDEX links_tracking ON links (business_id, tracking_code)',
-      ])}
-      ${rekey('checkouts', 'tracking_code TEXT', [
-        'CREATE UNIQUE INDEX checkouts_tracking ON checkouts (business_id, tracking_code)',
-      ])}
+      ${rekey('links', 'tracking_code TEXT', ['CREATE UNIQUE INDEX links_tracking ON links (business_id, tracking_code)'])}
+      ${rekey('checkouts', 'tracking_code TEXT', ['CREATE UNIQUE INDEX checkouts_tracking ON checkouts (business_id, tracking_code)'])}
       ${rekey('payments', 'tracking_code TEXT, parent_kind TEXT, parent_id TEXT', [
         'CREATE INDEX payments_tracking ON payments (business_id, tracking_code)',
         'CREATE INDEX payments_parent ON payments (parent_id, created_at)',
       ])}
-      ${rekey('tokens', 'tracking_code TEXT, fingerprint TEXT NOT NULL', [
-        'CREATE UNIQUE INDEX tokens_fingerprint ON tokens (business_id, fingerprint)',
-      ])}
+      ${rekey('tokens', 'tracking_code TEXT, fingerprint TEXT NOT NULL', ['CREATE UNIQUE INDEX tokens_fingerprint ON tokens (business_id, fingerprint)'])}
     `,
   },
   {
@@ -259,7 +253,10 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     backfill(db) {
       const update = db.prepare('UPDATE payments SET time_due_at = ? WHERE key = ?');
-      const rows = db.prepare("SELECT key, data FROM payments WHERE json_valid(data) AND json_extract(data, '$.result') IN (1, 2)").all() as Array<{ key: number; data: string }>;
+      const rows = db.prepare("SELECT key, data FROM payments WHERE json_valid(data) AND json_extract(data, '$.result') IN (1, 2)").all() as Array<{
+        key: number;
+        data: string;
+      }>;
       for (const row of rows) {
         const due = timeDueAt(JSON.parse(row.data) as PaymentRecord);
         if (due !== undefined) update.run(due, row.key);

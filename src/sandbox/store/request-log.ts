@@ -34,7 +34,16 @@ function parseStored(text: string | null): unknown {
 export function decodeRequestRow(row: RequestLogRow): DecodedRequestRow {
   // Written by the request log service only: the fields are the logged request's own.
   const packed = parseStored(row.request) as
-    | { kind?: LoggedRequest['kind']; query?: string; body?: unknown; location?: string; client?: LoggedRequest['client']; authorization?: boolean; fault?: LoggedRequest['fault']; route?: LoggedRequest['route'] }
+    | {
+        kind?: LoggedRequest['kind'];
+        query?: string;
+        body?: unknown;
+        location?: string;
+        client?: LoggedRequest['client'];
+        authorization?: boolean;
+        fault?: LoggedRequest['fault'];
+        route?: LoggedRequest['route'];
+      }
     | undefined;
   const decoded: DecodedRequestRow = {
     seq: row.seq,

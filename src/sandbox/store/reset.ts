@@ -50,7 +50,8 @@ export class ResetRepository {
       const targets = Object.values(FORM_TARGETS)
         .filter((target) => has(OWNER_TABLE[target.owner]))
         .map((target) => `SELECT '${target.prefix}' || id FROM ${OWNER_TABLE[target.owner]} WHERE business_id = @b`);
-      if (targets.length > 0) count('form_tokens', this.db.prepare(`DELETE FROM form_tokens WHERE target_id IN (${targets.join(' UNION ALL ')})`).run({ b: businessId }).changes);
+      if (targets.length > 0)
+        count('form_tokens', this.db.prepare(`DELETE FROM form_tokens WHERE target_id IN (${targets.join(' UNION ALL ')})`).run({ b: businessId }).changes);
     }
     if (has('charge_attempts')) {
       const owned = [
@@ -68,7 +69,8 @@ export class ResetRepository {
     }
     if (has('events') && has('deliveries')) {
       const deliveries = 'SELECT d.id FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.business_id = ?';
-      if (has('delivery_attempts')) count('delivery_attempts', this.db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (${deliveries})`).run(businessId).changes);
+      if (has('delivery_attempts'))
+        count('delivery_attempts', this.db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (${deliveries})`).run(businessId).changes);
       count('deliveries', this.db.prepare(`DELETE FROM deliveries WHERE event_seq IN (SELECT seq FROM events WHERE business_id = ?)`).run(businessId).changes);
     }
     for (const table of tables) {

@@ -110,9 +110,7 @@ export class SnapshotRepository {
       this.dir = `${path}.snapshots`;
       removeAbandonedSaves(this.dir);
     }
-    this.tablesStmt = store.db
-      .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .pluck();
+    this.tablesStmt = store.db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck();
   }
 
   /** Where snapshots are kept: the folder, or `memory` (a temporary folder that goes with the process). */
@@ -162,7 +160,9 @@ export class SnapshotRepository {
    */
   private checkRoom(name: string, maxBytes: number): void {
     const copyBytes = this.databaseBytes();
-    const others = this.list().filter((s) => s.name !== name).reduce((sum, s) => sum + s.bytes, 0);
+    const others = this.list()
+      .filter((s) => s.name !== name)
+      .reduce((sum, s) => sum + s.bytes, 0);
     if (others + copyBytes > maxBytes) {
       throw new SnapshotSpaceError(
         `Saving "${name}" (about ${mib(copyBytes)}) would take the snapshots to ${mib(others + copyBytes)}, past their limit of ${mib(maxBytes)}: delete some (paylink snapshot delete <name>) or raise the limit (snapshotsMaxBytes).`,
@@ -170,7 +170,9 @@ export class SnapshotRepository {
     }
     const free = freeBytes(this.dir);
     if (free !== undefined && free - copyBytes < DISK_RESERVE_BYTES) {
-      throw new SnapshotSpaceError(`Saving "${name}" (about ${mib(copyBytes)}) would leave less than ${mib(DISK_RESERVE_BYTES)} free on the disk of ${this.location}: delete some snapshots or free space first.`);
+      throw new SnapshotSpaceError(
+        `Saving "${name}" (about ${mib(copyBytes)}) would leave less than ${mib(DISK_RESERVE_BYTES)} free on the disk of ${this.location}: delete some snapshots or free space first.`,
+      );
     }
   }
 
@@ -237,7 +239,8 @@ export class SnapshotRepository {
     }
     if (this.sound.get(path) === stamp) return { path, remove: () => undefined, trusted: true };
     this.sound.delete(path);
-    const unusable = (why: string) => new SnapshotUnusableError(`The snapshot "${name}" cannot be restored: ${why}. Nothing was changed; save a new snapshot or delete this one.`);
+    const unusable = (why: string) =>
+      new SnapshotUnusableError(`The snapshot "${name}" cannot be restored: ${why}. Nothing was changed; save a new snapshot or delete this one.`);
     if (!hasSqliteHeader(path)) throw unusable('it is not a SQLite database (empty, truncated or another kind of file)');
     let version: number;
     try {
@@ -254,7 +257,9 @@ export class SnapshotRepository {
     }
     const latest = MIGRATIONS.at(-1)?.version ?? 0;
     if (version > latest) {
-      throw new SnapshotUnusableError(`The snapshot "${name}" was saved by a newer paylink (schema ${version}, this one ${latest}); upgrade paylink to restore it.`);
+      throw new SnapshotUnusableError(
+        `The snapshot "${name}" was saved by a newer paylink (schema ${version}, this one ${latest}); upgrade paylink to restore it.`,
+      );
     }
     if (version < 1) throw unusable('it was not saved by paylink (no schema version)');
     let source: { path: string; remove(): void; trusted: boolean; stamp?: string } = { path, remove: () => undefined, trusted: false, stamp };
@@ -291,7 +296,11 @@ export class SnapshotRepository {
   private shapeProblem(tables: readonly string[]): string | undefined {
     const db = this.store.db;
     for (const table of tables) {
-      const ours = db.prepare("SELECT name, type, \"notnull\" AS required FROM pragma_table_info(?, 'main')").all(table) as Array<{ name: string; type: string; required: number }>;
+      const ours = db.prepare('SELECT name, type, "notnull" AS required FROM pragma_table_info(?, \'main\')').all(table) as Array<{
+        name: string;
+        type: string;
+        required: number;
+      }>;
       const saved = db.prepare("SELECT name FROM pragma_table_info(?, 'snapshot')").pluck().all(table) as string[];
       if (saved.length === 0) return `its table ${table} is missing`;
       const missing = ours.filter((c) => !saved.includes(c.name)).map((c) => c.name);
@@ -356,7 +365,8 @@ export class SnapshotRepository {
       );
       if (!trusted) {
         const problem = this.shapeProblem(tables);
-        if (problem !== undefined) throw new SnapshotUnusableError(`The snapshot cannot be restored: ${problem}. Nothing was changed; save a new snapshot or delete this one.`);
+        if (problem !== undefined)
+          throw new SnapshotUnusableError(`The snapshot cannot be restored: ${problem}. Nothing was changed; save a new snapshot or delete this one.`);
       }
       const kept = [...keep];
       const placeholders = kept.map(() => '?').join(', ');
@@ -387,7 +397,11 @@ export class SnapshotRepository {
             this.sql(`INSERT INTO main."${table}" SELECT * FROM snapshot."${table}"`).run();
           } else {
             const savedColumns = saved.split('\0');
-            const columns = ours.split('\0').filter((c) => savedColumns.includes(c)).map((c) => `"${c}"`).join(', ');
+            const columns = ours
+              .split('\0')
+              .filter((c) => savedColumns.includes(c))
+              .map((c) => `"${c}"`)
+              .join(', ');
             db.prepare(`INSERT INTO main."${table}" (${columns}) SELECT ${columns} FROM snapshot."${table}"`).run();
           }
         }

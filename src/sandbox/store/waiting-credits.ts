@@ -10,7 +10,9 @@ export class WaitingCreditRepository {
 
   constructor(db: Db) {
     const waiting = "json_extract(data, '$.action') = 'CREDIT' AND json_extract(data, '$.result') = 1";
-    this.dueStmt = db.prepare(`SELECT id FROM payments WHERE ${waiting} AND json_extract(data, '$.settlesAt') <= ? ORDER BY json_extract(data, '$.settlesAt'), key`).pluck();
+    this.dueStmt = db
+      .prepare(`SELECT id FROM payments WHERE ${waiting} AND json_extract(data, '$.settlesAt') <= ? ORDER BY json_extract(data, '$.settlesAt'), key`)
+      .pluck();
     this.listStmt = db.prepare(`SELECT id FROM payments WHERE ${waiting} ORDER BY json_extract(data, '$.settlesAt'), key`).pluck();
   }
 

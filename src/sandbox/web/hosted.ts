@@ -11,14 +11,7 @@ import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
-import {
-  HOSTED_CSS,
-  renderCardFormPage,
-  renderChallengePage,
-  renderStatePage,
-  type OrderSummary,
-  type StatePageView,
-} from '../../pages/hosted/index.js';
+import { HOSTED_CSS, renderCardFormPage, renderChallengePage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
 import type { CardFormPost, ChallengeOutcome, KeptValues } from '../services/submission.js';
 import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
 import { challengePath, hostedPath, merchantRedirect, paymentFormPath } from '../domain/paths.js';
@@ -71,7 +64,6 @@ export function nowParts(sandbox: SandboxView): { year: number; month: number } 
 
 const NOUN: Record<Parent['kind'], string> = { link: 'payment link', checkout: 'checkout' };
 
-
 function lastPaymentId(parent: Parent): string | undefined {
   return parent.record.paymentIds[parent.record.paymentIds.length - 1];
 }
@@ -80,7 +72,10 @@ function lastPaymentId(parent: Parent): string | undefined {
 function statePageView(sandbox: SandboxView, parent: Parent, state: Exclude<ParentState, 'open' | 'challenge'>, alert?: string): StatePageView {
   const noun = NOUN[parent.kind];
   const status = parentStatus(parent, sandbox.clock.now());
-  const texts: Record<typeof state, { title: string; message: string; tone: StatePageView['tone']; back?: { ending: Ending; paymentId?: string | undefined } }> = {
+  const texts: Record<
+    typeof state,
+    { title: string; message: string; tone: StatePageView['tone']; back?: { ending: Ending; paymentId?: string | undefined } }
+  > = {
     expired: { title: `This ${noun} has expired`, message: `It can no longer be paid. Ask the shop for a new one.`, tone: 'warn' },
     cancelled: { title: `This ${noun} was cancelled`, message: 'The shop cancelled it, so it can no longer be paid.', tone: 'warn' },
     paid: {
@@ -268,7 +263,9 @@ function finishedView(payment: PaymentRecord): StatePageView {
   return {
     state: 'result',
     title: approved ? '3-D Secure check passed' : '3-D Secure check failed',
-    message: approved ? 'The payment is approved. You can close this page.' : `The payment was not approved (${payment.result} ${payment.description}). You can close this page.`,
+    message: approved
+      ? 'The payment is approved. You can close this page.'
+      : `The payment was not approved (${payment.result} ${payment.description}). You can close this page.`,
     tone: approved ? 'good' : 'bad',
     order: { merchant: payment.businessId, amountText: formatAmount(payment.amount, payment.currencyCode), trackingCode: payment.trackingCode },
   };
@@ -392,12 +389,7 @@ const assetRoutes: Route[] = [
 ];
 
 /** Every hosted-page route; listed in `webRoutes`. */
-export const hostedRoutes: Route[] = [
-  ...parentRoutes('link', 'linkId'),
-  ...parentRoutes('checkout', 'checkoutId'),
-  ...challengeRoutes,
-  ...assetRoutes,
-];
+export const hostedRoutes: Route[] = [...parentRoutes('link', 'linkId'), ...parentRoutes('checkout', 'checkoutId'), ...challengeRoutes, ...assetRoutes];
 
 /** The page for a failure on a page route: the 404 page for an unknown id, an error page otherwise. */
 export function hostedErrorPage(error: ApiError): Reply {

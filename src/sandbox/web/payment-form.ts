@@ -100,7 +100,12 @@ export const paymentFormRoutes: Route[] = [
           if (outcome.outcome?.kind === 'challenge') return seeOther(outcome.outcome.url);
           return seeOther(paymentFormPath(payment.id));
         case 'stale':
-          return currentPage(sandbox, current(), 'This form has expired or was not sent from this page, so nothing was charged. Please enter the card again.', 400);
+          return currentPage(
+            sandbox,
+            current(),
+            'This form has expired or was not sent from this page, so nothing was charged. Please enter the card again.',
+            400,
+          );
       }
     },
   },

@@ -10,5 +10,10 @@ if (!out) throw new Error('record.mjs: set PAYLINK_LOAD_RECORD to the file to wr
 register('./hooks.mjs', import.meta.url, { data: { out } });
 const require = createRequire(import.meta.url);
 process.on('exit', () => {
-  appendFileSync(out, Object.keys(require.cache).map((file) => `${file}\n`).join(''));
+  appendFileSync(
+    out,
+    Object.keys(require.cache)
+      .map((file) => `${file}\n`)
+      .join(''),
+  );
 });

@@ -47,9 +47,15 @@ export type Target =
   | { op: 'cancel-link'; id: string }
   | { op: 'page'; kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank'; id: string };
 
-const read = (kind: 'link' | 'checkout' | 'payment' | 'token' | 'credit', param: string) => (p: Params): Target => ({ op: 'read', kind, id: p[param] ?? '' });
-const page = (kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank', param: string) => (p: Params): Target => ({ op: 'page', kind, id: p[param] ?? '' });
-const followUp = (action: 'capture' | 'cancel' | 'refund') => (p: Params): Target => ({ op: 'follow-up', action, id: p['paymentId'] ?? '' });
+const read =
+  (kind: 'link' | 'checkout' | 'payment' | 'token' | 'credit', param: string) =>
+  (p: Params): Target => ({ op: 'read', kind, id: p[param] ?? '' });
+const page =
+  (kind: 'link' | 'checkout' | 'payment' | '3ds' | 'bank', param: string) =>
+  (p: Params): Target => ({ op: 'page', kind, id: p[param] ?? '' });
+const followUp =
+  (action: 'capture' | 'cancel' | 'refund') =>
+  (p: Params): Target => ({ op: 'follow-up', action, id: p['paymentId'] ?? '' });
 
 type Params = Record<string, string>;
 

@@ -15,4 +15,15 @@ import * as staleStatus from './checks/stale-status.js';
 import * as doubleChargeAfterGhost from './checks/double-charge-after-ghost.js';
 import * as sendsNoCredentials from './checks/sends-no-credentials.js';
 
-export const CHECKS: readonly CheckModule[] = [trustsTheRedirect, pollsTooFast, reusesTrackingCode, ignoresRetry, money, tokenizeConsent, webhookSignature, staleStatus, doubleChargeAfterGhost, sendsNoCredentials];
+export const CHECKS: readonly CheckModule[] = [
+  trustsTheRedirect,
+  pollsTooFast,
+  reusesTrackingCode,
+  ignoresRetry,
+  money,
+  tokenizeConsent,
+  webhookSignature,
+  staleStatus,
+  doubleChargeAfterGhost,
+  sendsNoCredentials,
+];

@@ -18,7 +18,10 @@ after(async () => {
 
 test('an authorized payment, then captured: both events arrive, verified', async () => {
   const card = { number: '5555555555554444', expiryMonth: 12, expiryYear: 2034, cvv: '123', holderName: 'Grace Hopper' };
-  const authorized = await sandbox.api.payments.create({ transaction: { amount: 25, currencyCode: 'EUR', trackingCode: 'order-0003' }, card }, { action: 'authorize' });
+  const authorized = await sandbox.api.payments.create(
+    { transaction: { amount: 25, currencyCode: 'EUR', trackingCode: 'order-0003' }, card },
+    { action: 'authorize' },
+  );
   assert.equal(authorized.result, 0);
   const created = await received.next({ type: 'Transaction.Create', paymentId: authorized.body.id });
   assert.equal(created.claims.transmissionId, created.id);

@@ -42,7 +42,10 @@ export function check(traffic: TrafficReader): CheckOutcome {
       businessId: ghost.businessId,
       message:
         `The payment with tracking code "${ghost.trackingCode}" got no answer, yet it was made; ${Math.max(1, Math.round((retry.request.at - ghost.request.at) / 1000))} s later ` +
-        `the same ${ghost.amount ?? ''} ${ghost.currencyCode ?? ''} was paid again as "${retry.trackingCode ?? '(none)'}" without looking the first up: the customer was charged twice.`.replace(/ {2,}/g, ' '),
+        `the same ${ghost.amount ?? ''} ${ghost.currencyCode ?? ''} was paid again as "${retry.trackingCode ?? '(none)'}" without looking the first up: the customer was charged twice.`.replace(
+          / {2,}/g,
+          ' ',
+        ),
       evidence: [evidenceOf(ghost.request, 'no answer: the payment was made'), evidenceOf(retry.request, 'paid again under a new tracking code')],
       at: ghost.request.at,
     });

@@ -26,7 +26,11 @@ function attemptKey(r: TrafficRequest): string | undefined {
   const body = obj(obj(r.request)?.body);
   const t = obj(body?.transaction);
   const card = obj(body?.card);
-  const instrument = card ? `card:${text(card.number)}:${text(card.expiryMonth)}:${text(card.expiryYear)}` : t?.token !== undefined ? `token:${text(t.token)}` : undefined;
+  const instrument = card
+    ? `card:${text(card.number)}:${text(card.expiryMonth)}:${text(card.expiryYear)}`
+    : t?.token !== undefined
+      ? `token:${text(t.token)}`
+      : undefined;
   if (!instrument) return undefined;
   return `${amountValue(t?.amount)}:${text(t?.currencyCode)?.toUpperCase()}:${instrument}`;
 }

@@ -57,7 +57,13 @@ export function check(traffic: TrafficReader): CheckOutcome {
     const error = errorOf(r);
     const business = traffic.businessOf(r, target.op === 'follow-up' ? target.id : undefined);
     const decimals = currency === undefined ? undefined : minorUnits(currency);
-    if (amount !== undefined && decimals !== undefined && resultOf(r) === -1 && error?.code === ERROR_CODES.invalidValue && !hasAtMostDecimals(amount, decimals)) {
+    if (
+      amount !== undefined &&
+      decimals !== undefined &&
+      resultOf(r) === -1 &&
+      error?.code === ERROR_CODES.invalidValue &&
+      !hasAtMostDecimals(amount, decimals)
+    ) {
       findings.push({
         check: meta.id,
         severity: 'error',
@@ -68,7 +74,13 @@ export function check(traffic: TrafficReader): CheckOutcome {
       });
       continue;
     }
-    if (target.op === 'follow-up' && target.action !== 'cancel' && resultOf(r) === -8 && error?.code === ERROR_CODES.invalidTransition && amount !== undefined) {
+    if (
+      target.op === 'follow-up' &&
+      target.action !== 'cancel' &&
+      resultOf(r) === -8 &&
+      error?.code === ERROR_CODES.invalidTransition &&
+      amount !== undefined
+    ) {
       // The follow-up rules' own wording (domain/follow-ups.ts) for an amount above what is left.
       if (/^At most .* can be (captured|refunded) now|already (captured|refunded) in full/.test(error.message ?? '')) {
         const original = traffic.resources.get(target.id);
@@ -89,12 +101,18 @@ export function check(traffic: TrafficReader): CheckOutcome {
       const order = traffic.orderOf(target.id);
       // The original may have been created before the window: its record still counts.
       const root = traffic.resources.get(order);
-      if (root && !flows.has(order)) addAmount([order, trackingKey(business, root.trackingCode)], { amount: root.amount, currencyCode: root.currencyCode, what: root.kind });
+      if (root && !flows.has(order))
+        addAmount([order, trackingKey(business, root.trackingCode)], { amount: root.amount, currencyCode: root.currencyCode, what: root.kind });
       addAmount([order, trackingKey(business, original?.trackingCode)], { request: r, amount, currencyCode: currency, what: target.action });
     } else {
       const id = createdIdOf(r);
       const tracking = text(transactionOf(r)?.trackingCode);
-      addAmount([id !== undefined ? traffic.orderOf(id) : undefined, trackingKey(business, tracking)], { request: r, amount, currencyCode: currency, what: target.kind });
+      addAmount([id !== undefined ? traffic.orderOf(id) : undefined, trackingKey(business, tracking)], {
+        request: r,
+        amount,
+        currencyCode: currency,
+        what: target.kind,
+      });
     }
   }
   const flagged = new Set<number>();

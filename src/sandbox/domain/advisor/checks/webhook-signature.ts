@@ -38,7 +38,9 @@ export function check(traffic: TrafficReader): CheckOutcome {
     else byUrl.set(d.url, [d]);
   }
   for (const [url, list] of byUrl) {
-    const valid: Array<{ d: WebhookDelivery; a: WebhookAttempt }> = list.flatMap((d) => d.attempts.filter((a) => !isProbeFault(a.fault)).map((a) => ({ d, a })));
+    const valid: Array<{ d: WebhookDelivery; a: WebhookAttempt }> = list.flatMap((d) =>
+      d.attempts.filter((a) => !isProbeFault(a.fault)).map((a) => ({ d, a })),
+    );
     if (valid.length === 0 || valid.some(({ a }) => a.status !== null && a.status >= 200 && a.status < 300)) continue;
     findings.push({
       check: meta.id,
