@@ -82,10 +82,12 @@ interface CachedBody {
 }
 
 /**
- * Serialized `body` of links nobody has paid yet, the answer merchants poll: keyed by the record object
- * (the store hands out a new one on every update) and checked against everything the body depends on.
+ * Serialized `body` of links nobody has paid yet, the answer merchants poll: kept on the record object (the
+ * store hands out a new one on every update; a symbol stays out of its fields and of JSON) and checked
+ * against everything the body depends on.
  */
-const unpaidBodies = new WeakMap<LinkRecord, CachedBody>();
+const UNPAID_BODY = Symbol('unpaidBody');
+type WithBody = LinkRecord & { [UNPAID_BODY]?: CachedBody };
 
 /** {@link linkStatusEnvelope}, answered from a cached serialized body while nothing was attempted. */
 function linkStatusReply(sandbox: SandboxView, link: LinkRecord): unknown {
@@ -93,7 +95,7 @@ function linkStatusReply(sandbox: SandboxView, link: LinkRecord): unknown {
   const now = sandbox.clock.now();
   const status = linkStatus(link, now);
   const baseUrl = sandbox.baseUrl;
-  let cached = unpaidBodies.get(link);
+  let cached = (link as WithBody)[UNPAID_BODY];
   if (
     cached === undefined ||
     cached.status !== status ||
@@ -104,7 +106,7 @@ function linkStatusReply(sandbox: SandboxView, link: LinkRecord): unknown {
   ) {
     const json = JSON.stringify({ link: linkView(link, status, baseUrl), transaction: transactionView(link.transaction) });
     cached = { status, storedStatus: link.status, updatedAt: link.updatedAt, attempts: link.attempts, baseUrl, json };
-    unpaidBodies.set(link, cached);
+    (link as WithBody)[UNPAID_BODY] = cached;
   }
   const header = JSON.stringify({ requestTimestamp: isoUtc(now) });
   return Reply.jsonText(200, `{"result":${RESULTS.ok.result},"description":"${RESULTS.ok.description}","header":${header},"body":${cached.json}}`);

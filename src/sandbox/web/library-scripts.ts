@@ -24,17 +24,12 @@ export const LIBRARY_PAGES: Record<LibraryKind, string> = { paymentlink: ROUTES[
 /** Where the ES5 core is built (`tsconfig.library.json`); the same path from `src/` (tests) and `dist/`. */
 const CORE_URL = new URL('../../../dist/library/library-core.js', import.meta.url);
 
-let core: string | undefined;
-
 function libraryCore(): string {
-  if (core === undefined) {
-    try {
-      core = readFileSync(CORE_URL, 'utf8');
-    } catch (error) {
-      throw new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error });
-    }
+  try {
+    return readFileSync(CORE_URL, 'utf8');
+  } catch (error) {
+    throw new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error });
   }
-  return core;
 }
 
 export interface ServedLibrary {
@@ -46,25 +41,21 @@ export interface ServedLibrary {
   integrity: string;
 }
 
-const served = new Map<string, ServedLibrary>();
-
-/** The library script a sandbox at `baseUrl` serves for `kind`: built once per base URL and kind. */
+/**
+ * The library script a sandbox at `baseUrl` serves for `kind`. Built on each call (a file read and a hash of
+ * about 30 KB: a fraction of a millisecond, asked once per page that loads the library), so no process-wide
+ * cache outlives a sandbox or grows with the hosts it is reached by.
+ */
 export function servedLibrary(baseUrl: string, kind: LibraryKind): ServedLibrary {
-  const key = `${kind} ${baseUrl}`;
-  let entry = served.get(key);
-  if (entry === undefined) {
-    const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
-    // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
-    const configText = JSON.stringify(config).replace(/</g, '\\u003c');
-    const text =
-      `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
-      `(function (window, document) {\n${libraryCore()}\n` +
-      `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
-      `})(window, document);\n`;
-    entry = { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
-    served.set(key, entry);
-  }
-  return entry;
+  const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
+  // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
+  const configText = JSON.stringify(config).replace(/</g, '\\u003c');
+  const text =
+    `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
+    `(function (window, document) {\n${libraryCore()}\n` +
+    `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
+    `})(window, document);\n`;
+  return { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
 }
 
 /** The versioned path of a library script. */

@@ -102,20 +102,24 @@ export function targetOf(method: string, path: string): Target | undefined {
   return target === undefined ? undefined : targetOfRoute(target);
 }
 
-/** Targets of logged requests, kept as long as the request object is (the service keeps rows between runs). */
-const targets = new WeakMap<TrafficRequest, Target | null>();
+/**
+ * What the reader works out of a logged request once, kept on the request object itself for as long as the
+ * service keeps the row (between runs): its target and its creation. Symbols keep them out of its fields.
+ */
+const TARGET = Symbol('target');
+const CREATION = Symbol('creation');
+type Worked = TrafficRequest & { [TARGET]?: Target | null; [CREATION]?: Creation | null };
 
 /**
  * What a logged request addressed: from the route the router matched, as the request log recorded it; a
  * row without one (written before the log kept routes) is matched by its method and path.
  */
 export function targetOfRequest(r: TrafficRequest): Target | undefined {
-  let target = targets.get(r);
-  if (target === undefined) {
-    target = (r.route !== undefined ? targetOfRoute(r.route) : r.kind === 'webhook' ? undefined : targetOf(r.method, r.path)) ?? null;
-    targets.set(r, target);
+  const worked = r as Worked;
+  if (worked[TARGET] === undefined) {
+    worked[TARGET] = (r.route !== undefined ? targetOfRoute(r.route) : r.kind === 'webhook' ? undefined : targetOf(r.method, r.path)) ?? null;
   }
-  return target ?? undefined;
+  return worked[TARGET] ?? undefined;
 }
 
 // ---- Reading a logged request ----
@@ -424,12 +428,10 @@ export class TrafficReader {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** Creations read from logged requests, kept as long as the request object is (like {@link targetOfRequest}). */
-const creations = new WeakMap<TrafficRequest, Creation | null>();
-
 /** The creation a logged API request made (or was refused), read once per request. */
 function creationOf(r: TrafficRequest): Creation | undefined {
-  let creation = creations.get(r);
+  const worked = r as Worked;
+  let creation = worked[CREATION];
   if (creation === undefined) {
     const target = targetOfRequest(r);
     if (target?.op !== 'create' || (target.kind !== 'link' && target.kind !== 'checkout' && target.kind !== 'payment')) creation = null;
@@ -445,7 +447,7 @@ function creationOf(r: TrafficRequest): Creation | undefined {
         result: resultOf(r),
       };
     }
-    creations.set(r, creation);
+    worked[CREATION] = creation;
   }
   return creation ?? undefined;
 }
