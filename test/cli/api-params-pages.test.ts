@@ -98,7 +98,7 @@ describe('list --page', () => {
     expect(ids.size).toBe(205);
 
     const people = await runCli(['link', 'list', '--limit', '200', '--base-url', sb.url, '--business-id', business]);
-    expect(people.stderr).toContain('Showing 1-200 of 205, newest first; --page 2 for the next 5');
+    expect(people.stderr).toContain('Showing the newest 200 of 205; --page 2 for the next 5');
     const bad = await runCli(['link', 'list', '--page', '0', '--base-url', sb.url]);
     expect(bad.code).toBe(2);
   });

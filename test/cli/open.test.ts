@@ -61,7 +61,6 @@ describe('open dashboard --json', () => {
     const run = await paylink(['open', 'dashboard', '--json'], { PATH, DISPLAY: ':99' });
     expect(JSON.parse(run.stdout)).toEqual({
       kind: 'dashboard',
-      page: 'dashboard',
       url: `${sb.url}/`,
       opened: false,
       reason: 'xdg-open exited with code 4: Running as root without --no-sandbox is not supported',
@@ -74,7 +73,7 @@ describe('open dashboard --json', () => {
       ['slow', 'sleep 4'],
     ] as const) {
       const run = await paylink(['open', 'dashboard', '--json'], { PATH: launcher(name, body), DISPLAY: ':99' });
-      expect(JSON.parse(run.stdout), name).toEqual({ kind: 'dashboard', page: 'dashboard', url: `${sb.url}/`, opened: true });
+      expect(JSON.parse(run.stdout), name).toEqual({ kind: 'dashboard', url: `${sb.url}/`, opened: true });
     }
   });
 });

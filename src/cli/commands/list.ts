@@ -32,7 +32,9 @@ function pageNote(shown: number, total: number, limit: number, page: number): st
   const last = first + shown - 1;
   if (first === 1 && last >= total) return undefined;
   const next = last < total ? `; --page ${page + 1} for the next ${Math.min(limit, total - last)}` : '';
-  return `Showing ${first}-${last} of ${total}, newest first${next} (--limit up to 200 per page).`;
+  // The first page keeps the words it always had; later pages say which items they hold.
+  const which = first === 1 ? `the newest ${shown} of ${total}` : `${first}-${last} of ${total}, newest first`;
+  return `Showing ${which}${next} (--limit up to 200 per page).`;
 }
 
 /** One row of a list (`--json`: `items[]`). */

@@ -20,9 +20,9 @@ export interface OpenResult {
   id?: string | undefined;
   /**
    * Which page: `hosted` (a link's or checkout's), `customer` (the page a pending payment waits on: card
-   * form, bank, wallet or 3-D Secure), `dashboard` (the dashboard, or the id's page in it).
+   * form, bank, wallet or 3-D Secure), `dashboard` (the id's page in the dashboard); absent for the dashboard itself.
    */
-  page: 'hosted' | 'customer' | 'dashboard';
+  page?: 'hosted' | 'customer' | 'dashboard' | undefined;
   url: string;
   opened: boolean;
   /** Why no browser was opened, when one was tried and failed (`xdg-open exited with code 3`). */
@@ -178,7 +178,8 @@ export async function openPage(id: string, flags: { print?: boolean }, ctx: Comm
       }
     } else reason = 'no display (DISPLAY unset) or CI';
   }
-  const result: OpenResult = { kind, ...(kind === 'dashboard' ? {} : { id }), page, url, opened, ...(reason ? { reason } : {}) };
+  // The dashboard itself needs no page name: `open dashboard --json` answers as it always did.
+  const result: OpenResult = { kind, ...(kind === 'dashboard' ? {} : { id, page }), url, opened, ...(reason ? { reason } : {}) };
   const what =
     kind === 'dashboard'
       ? 'the dashboard'
