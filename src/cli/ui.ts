@@ -67,22 +67,49 @@ export function whyNoPrompt(
   return undefined;
 }
 
-/** @inquirer/prompts, drawing on stderr so that stdout stays clean. */
-function inquirerPrompter(): Prompter {
+const same = (text: string) => text;
+
+/**
+ * @inquirer/prompts' theme without a colour: its own theme colours whenever the terminal can (it reads
+ * NO_COLOR once, and never sees `--no-color`), so with colour off every styled piece is replaced by plain
+ * text, keeping its symbols (issue 31, item 17).
+ */
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '\u2714' },
+  spinner: { interval: 80, frames: ['-', '\\', '|', '/'] },
+  icon: { checked: '\u25c9', unchecked: '\u25ef', cursor: '\u276f' },
+  style: {
+    answer: same,
+    message: same,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: same,
+    highlight: same,
+    key: (text: string) => `<${text}>`,
+    description: same,
+    disabled: (text: string) => `- ${text}`,
+    disabledChoice: (text: string) => `- ${text}`,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' \u2022 '),
+  },
+};
+
+/** @inquirer/prompts, drawing on stderr so that stdout stays clean; plain text when `color` is false. */
+function inquirerPrompter(color: boolean): Prompter {
   const context = { output: process.stderr };
+  const theme = color ? undefined : PLAIN_THEME;
   return {
     async input(q) {
       const { input } = await import('@inquirer/prompts');
-      return input({ message: q.message, default: q.default, validate: q.validate }, context);
+      return input({ message: q.message, default: q.default, validate: q.validate, theme }, context);
     },
     async select(q) {
       const { select } = await import('@inquirer/prompts');
-      return select({ message: q.message, choices: q.choices, default: q.default }, context);
+      return select({ message: q.message, choices: q.choices, default: q.default, theme }, context);
     },
     async checkbox(q) {
       const { checkbox } = await import('@inquirer/prompts');
       return checkbox(
-        { message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined },
+        { message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined, theme },
         context,
       );
     },
@@ -107,10 +134,10 @@ export class Ui {
     readonly options: UiOptions = {},
   ) {
     const env = options.env ?? process.env;
-    const useColor = options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && streams.stdout.isTTY === true;
-    this.color = new Chalk({ level: useColor ? 1 : 0 });
+    const colorAllowed = options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '');
+    this.color = new Chalk({ level: colorAllowed && streams.stdout.isTTY === true ? 1 : 0 });
     this.interactive = options.interactive === true;
-    this.prompter = options.prompter ?? inquirerPrompter();
+    this.prompter = options.prompter ?? inquirerPrompter(colorAllowed);
   }
 
   /** Machine output: one JSON document on stdout. */
