@@ -128,6 +128,8 @@ export class Ui {
   readonly color: ChalkInstance;
   readonly interactive: boolean;
   private readonly prompter: Prompter;
+  /** A value the command needs was asked for in this run (see {@link offerAlong}). */
+  private askedNeeded = false;
 
   constructor(
     readonly streams: UiStreams,
@@ -282,6 +284,7 @@ export class Ui {
   async need<T>(given: T | undefined, flag: string, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
     if (!this.interactive) this.missing([flag]);
+    this.askedNeeded = true;
     return asked(ask(this.prompter));
   }
 
@@ -311,6 +314,22 @@ export class Ui {
     if (given !== undefined) return given;
     if (!this.interactive || this.options.json) return fallback;
     return asked(ask(this.prompter));
+  }
+
+  /**
+   * An optional value that is asked only beside the values the command needs: when one of them was asked
+   * (see {@link need}), a person is filling the command in and chooses this too; when every needed flag was
+   * given, the command runs as typed with `fallback`, asking nothing.
+   */
+  async offerAlong<T>(given: T | undefined, fallback: T, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
+    if (given !== undefined) return given;
+    if (!this.askedNeeded) return fallback;
+    return this.offer(given, fallback, ask);
+  }
+
+  /** Would {@link offer} ask a person (a terminal, no `--json`)? */
+  get asks(): boolean {
+    return this.interactive && this.options.json !== true;
   }
 }
 
