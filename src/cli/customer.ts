@@ -151,6 +151,16 @@ export function lifecycleOf(kind: ResourceKind, envelope: any): string {
   return checkoutStateOfResult(envelope?.result as number) ?? String(envelope?.description ?? 'UNKNOWN');
 }
 
+/**
+ * Why the customer can no longer pay a link or checkout (it is paid, declined, cancelled or expired), or
+ * undefined while its page still offers the form.
+ */
+export function notPayable(kind: ResourceKind, id: string, envelope: unknown): string | undefined {
+  const state = lifecycleOf(kind, envelope);
+  if (state === 'READY' || state === 'PENDING') return undefined;
+  return `The ${kind} ${id} cannot be paid: it is ${state}, so its hosted page offers no payment form.`;
+}
+
 /** The value of a hidden input by name, whatever the attribute order. */
 export function hiddenInput(html: string, name: string): string | undefined {
   for (const tag of html.match(/<input\b[^>]*>/gi) ?? []) {

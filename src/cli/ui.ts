@@ -67,22 +67,49 @@ export function whyNoPrompt(
   return undefined;
 }
 
-/** @inquirer/prompts, drawing on stderr so that stdout stays clean. */
-function inquirerPrompter(): Prompter {
+const same = (text: string) => text;
+
+/**
+ * @inquirer/prompts' theme without a colour: its own theme colours whenever the terminal can (it reads
+ * NO_COLOR once, and never sees `--no-color`), so with colour off every styled piece is replaced by plain
+ * text, keeping its symbols (issue 31, item 17).
+ */
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '\u2714' },
+  spinner: { interval: 80, frames: ['-', '\\', '|', '/'] },
+  icon: { checked: '\u25c9', unchecked: '\u25ef', cursor: '\u276f' },
+  style: {
+    answer: same,
+    message: same,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: same,
+    highlight: same,
+    key: (text: string) => `<${text}>`,
+    description: same,
+    disabled: (text: string) => `- ${text}`,
+    disabledChoice: (text: string) => `- ${text}`,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' \u2022 '),
+  },
+};
+
+/** @inquirer/prompts, drawing on stderr so that stdout stays clean; plain text when `color` is false. */
+function inquirerPrompter(color: boolean): Prompter {
   const context = { output: process.stderr };
+  const theme = color ? undefined : PLAIN_THEME;
   return {
     async input(q) {
       const { input } = await import('@inquirer/prompts');
-      return input({ message: q.message, default: q.default, validate: q.validate }, context);
+      return input({ message: q.message, default: q.default, validate: q.validate, theme }, context);
     },
     async select(q) {
       const { select } = await import('@inquirer/prompts');
-      return select({ message: q.message, choices: q.choices, default: q.default }, context);
+      return select({ message: q.message, choices: q.choices, default: q.default, theme }, context);
     },
     async checkbox(q) {
       const { checkbox } = await import('@inquirer/prompts');
       return checkbox(
-        { message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined },
+        { message: q.message, choices: q.choices, validate: q.validate ? (items) => q.validate!(items.map((i) => i.value)) : undefined, theme },
         context,
       );
     },
@@ -101,16 +128,18 @@ export class Ui {
   readonly color: ChalkInstance;
   readonly interactive: boolean;
   private readonly prompter: Prompter;
+  /** A value the command needs was asked for in this run (see {@link offerAlong}). */
+  private askedNeeded = false;
 
   constructor(
     readonly streams: UiStreams,
     readonly options: UiOptions = {},
   ) {
     const env = options.env ?? process.env;
-    const useColor = options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && streams.stdout.isTTY === true;
-    this.color = new Chalk({ level: useColor ? 1 : 0 });
+    const colorAllowed = options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '');
+    this.color = new Chalk({ level: colorAllowed && streams.stdout.isTTY === true ? 1 : 0 });
     this.interactive = options.interactive === true;
-    this.prompter = options.prompter ?? inquirerPrompter();
+    this.prompter = options.prompter ?? inquirerPrompter(colorAllowed);
   }
 
   /** Machine output: one JSON document on stdout. */
@@ -255,6 +284,7 @@ export class Ui {
   async need<T>(given: T | undefined, flag: string, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
     if (given !== undefined) return given;
     if (!this.interactive) this.missing([flag]);
+    this.askedNeeded = true;
     return asked(ask(this.prompter));
   }
 
@@ -284,6 +314,22 @@ export class Ui {
     if (given !== undefined) return given;
     if (!this.interactive || this.options.json) return fallback;
     return asked(ask(this.prompter));
+  }
+
+  /**
+   * An optional value that is asked only beside the values the command needs: when one of them was asked
+   * (see {@link need}), a person is filling the command in and chooses this too; when every needed flag was
+   * given, the command runs as typed with `fallback`, asking nothing.
+   */
+  async offerAlong<T>(given: T | undefined, fallback: T, ask: (prompter: Prompter) => Promise<T>): Promise<T> {
+    if (given !== undefined) return given;
+    if (!this.askedNeeded) return fallback;
+    return this.offer(given, fallback, ask);
+  }
+
+  /** Would {@link offer} ask a person (a terminal, no `--json`)? */
+  get asks(): boolean {
+    return this.interactive && this.options.json !== true;
   }
 }
 

@@ -78,3 +78,46 @@ describe('paylink listen --business-id (issue 31, item 12)', () => {
     }
   });
 });
+
+describe('paylink listen --since on a moved clock (issue 31, item 12)', () => {
+  it('replays only the events of the last minute of the sandbox clock after the clock moved 5 minutes', async () => {
+    const cwd = tempDir();
+    const business = 'since-shop';
+    const old = await pay(business);
+    expect(old.status).toBe(200);
+    const moved = await runCli(['clock', 'advance', '5m', '--base-url', sb.url], { cwd });
+    expect(moved.code, moved.stderr).toBe(0);
+    const recent = await pay(business);
+    const recentId = String(recent.body.body.transaction.id);
+    const target = await startReceiver();
+    const { child, out, err } = spawnCli(['listen', '--forward-to', target.url, '--json', '--base-url', sb.url, '--business-id', business, '--since', '1m'], {
+      cwd,
+    });
+    try {
+      await expect.poll(() => target.deliveries.some((d) => JSON.stringify(d.body).includes(recentId)), { timeout: 15_000 }).toBe(true);
+      // Each forward says when the event was made on the sandbox clock, the time --since compares: the
+      // recent event is 5 minutes ahead of the wall clock, within the last minute of the sandbox's.
+      await expect.poll(() => out(), { timeout: 15_000 }).toContain(recentId);
+      const line = JSON.parse(
+        out()
+          .split('\n')
+          .find((l) => l.includes(recentId))!,
+      );
+      const clock = (await sb.get('/__sandbox/clock')).body.body;
+      const sandboxNow = Date.parse(clock.now);
+      expect(sandboxNow - Date.parse(line.createdAt)).toBeGreaterThanOrEqual(0);
+      expect(sandboxNow - Date.parse(line.createdAt)).toBeLessThan(60_000);
+      // In order: an event of 5 minutes ago would have been forwarded before the recent one.
+      const oldId = String(old.body.body.transaction.id);
+      expect(
+        target.deliveries.some((d) => JSON.stringify(d.body).includes(oldId)),
+        err(),
+      ).toBe(false);
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await target.close();
+      await runCli(['clock', 'reset', '--base-url', sb.url], { cwd });
+    }
+  });
+});

@@ -23,6 +23,8 @@ export interface TtyRun {
   code: number | null;
   /** Everything the terminal showed (stdout and stderr), ANSI sequences removed. */
   screen: string;
+  /** The same with its ANSI sequences, to check colours. */
+  raw: string;
 }
 
 export const CTRL_C = '\u0003';
@@ -89,7 +91,7 @@ export function runInTty(
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, screen: plain(raw) });
+      resolve({ code, screen: plain(raw), raw });
     });
   });
 }

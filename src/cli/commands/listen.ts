@@ -12,6 +12,7 @@ import { adminOk, type AdminConnection } from '../client.js';
 import { ApiResponseError, UnreachableError, UsageError } from '../errors.js';
 import { httpRequest, type Transport } from '../http.js';
 import type { Ui } from '../ui.js';
+import { logTime } from './logs.js';
 import { DEFAULT_EVENT_TYPES, tamperBody } from '../../sandbox/domain/events.js';
 import { parseClockStep } from '../../sandbox/domain/clock.js';
 import { maskUrlPasswords } from '../../sandbox/domain/mask.js';
@@ -42,6 +43,8 @@ interface StreamPage {
 export interface ForwardResult {
   event: string;
   type: string;
+  /** When the sandbox made the event, on its clock (ISO 8601): what `--since <time>` compares. */
+  createdAt: string;
   paymentId: string;
   status: number | null;
   latencyMs: number;
@@ -159,7 +162,7 @@ function print(ui: Ui, r: ForwardResult): void {
         ? ui.color.red(`, gave up: moving on (replay it with --since ${r.event})`)
         : '';
   ui.line(
-    `${ui.color.dim(new Date().toISOString().slice(11, 23))} ${r.type.padEnd(18)} ${r.event}  payment ${r.paymentId}  -> ${status} ${ui.color.dim(`${r.latencyMs} ms`)}${r.fault ? `  [${r.fault}]` : ''}${attempt}${next}`,
+    `${ui.color.dim(logTime(r.createdAt))} ${r.type.padEnd(18)} ${r.event}  payment ${r.paymentId}  -> ${status} ${ui.color.dim(`${r.latencyMs} ms`)}${r.fault ? `  [${r.fault}]` : ''}${attempt}${next}`,
   );
   if (r.finding) ui.line(ui.color.red(`  ${r.finding}`));
 }
@@ -193,7 +196,15 @@ async function deliver(ui: Ui, transport: Transport, options: ListenOptions, url
   for (let i = 0; i < copies; i++) {
     for (let attempt = 1; ; attempt++) {
       const answer = await forward(transport, url, header, event, body, signature, options.signal);
-      const r: ForwardResult = { event: event.id, type: event.type, paymentId: event.paymentId, status: answer.status, latencyMs: answer.latencyMs, attempt };
+      const r: ForwardResult = {
+        event: event.id,
+        type: event.type,
+        createdAt: new Date(event.createdAt).toISOString(),
+        paymentId: event.paymentId,
+        status: answer.status,
+        latencyMs: answer.latencyMs,
+        attempt,
+      };
       if (answer.error !== undefined) r.error = answer.error;
       if (fault !== undefined || i > 0) r.fault = fault ?? 'duplicate';
       if (fault !== undefined && ok(answer.status)) {

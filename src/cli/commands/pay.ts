@@ -8,7 +8,9 @@ import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domai
 import type { CommandContext } from '../context.js';
 import { resolveKind } from '../client.js';
 import {
+  findResource,
   locatePaymentPage,
+  notPayable,
   playCardPage,
   playCustomer,
   playSimulator,
@@ -66,6 +68,13 @@ export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Pro
   let outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
   let decline = flags.decline === true;
   if (flags.card === undefined && outcome === undefined && !decline) {
+    // A link or checkout that cannot be paid any more says so before a person is asked what to do.
+    if (ui.asks) {
+      const found = await ui.spin(`Looking up ${id}`, () => findResource(ctx.client, id, kind, ctx.admin));
+      kind = found.kind;
+      const closed = notPayable(found.kind, id, found.response.body);
+      if (closed !== undefined) throw new ApiResponseError(closed, found.response.status, undefined);
+    }
     // A person picks the outcome; a script without --card/--outcome pays with the approve card.
     const choice = await ui.offer<Choice>(undefined, { outcome: 'approved' }, (p) =>
       p.select<Choice>({

@@ -36,7 +36,10 @@ export interface PaymentCreateFlags extends CardFlags {
   tokenize?: boolean;
 }
 
-/** The card to send: `--card`, else the `--outcome` test card, else (asked on a terminal) the approve card. */
+/**
+ * The card to send: `--card`, else the `--outcome` test card, else the approve card; asked on a terminal
+ * only while the command is being filled in (another value was asked), never when every needed flag was given.
+ */
 export async function resolveCard(
   flags: CardFlags,
   ui: Ui,
@@ -61,7 +64,7 @@ export async function resolveCard(
     const outcome =
       flags.outcome !== undefined
         ? parseOutcome(flags.outcome)
-        : await ui.offer<OutcomeName>(undefined, 'approved', (p) =>
+        : await ui.offerAlong<OutcomeName>(undefined, 'approved', (p) =>
             p.select({
               message: 'Which test card?',
               choices: OUTCOME_NAMES.map((name) => ({ name: `${name.padEnd(20)} ${TEST_CARDS.find((c) => c.outcome === name)?.label ?? ''}`, value: name })),

@@ -80,11 +80,13 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
       '--return-url',
     ),
   );
-  const brandIds = await ui.offer(parseBrands(flags.brand), [...DEFAULT_BRANDS], (p) =>
+  // Asked only beside a missing --amount, --currency or --return-url: with those given the command runs as
+  // typed. Ticked: the brands a test card can pay; a choice nobody could pay is refused where it is made.
+  const brandIds = await ui.offerAlong(parseBrands(flags.brand), [...DEFAULT_BRANDS], (p) =>
     p.checkbox({
       message: 'Card brands offered',
-      choices: DEFAULT_BRANDS.map((id) => ({ name: `${brandName(id)} (${id})`, value: id, checked: true })),
-      validate: (values) => (values.length > 0 ? true : 'Pick at least one brand.'),
+      choices: DEFAULT_BRANDS.map((id) => ({ name: `${brandName(id)} (${id})`, value: id, checked: hasTestCard(id) })),
+      validate: (values) => (values.length > 0 ? validates(() => checkPayable([...values], ui, false)) : 'Pick at least one brand.'),
     }),
   );
   checkPayable(brandIds, ui, flags.brand !== undefined);
@@ -100,11 +102,11 @@ export async function resolveCreateInput(flags: CreateFlags, ui: Ui): Promise<Cr
 }
 
 /**
- * Refuses brands of which no test card exists (iDEAL, VPay...): the hosted form of such a link or checkout
+ * Refuses brands of which no test card exists (iDEAL, PayPal...): the hosted form of such a link or checkout
  * takes only cards of those brands, so nobody could pay it in the sandbox. Warns when only some lack one.
  */
 export function checkPayable(brandIds: number[], ui: Ui, warn = true): void {
-  const without = brandIds.filter((id) => !TEST_CARDS.some((card) => card.brandId === id));
+  const without = brandIds.filter((id) => !hasTestCard(id));
   if (without.length === 0) return;
   const names = without.map((id) => brandName(id)).join(', ');
   const banks = without.filter((id) => brandById(id)?.kind !== 'card').map((id) => brandName(id));
@@ -117,6 +119,11 @@ export function checkPayable(brandIds: number[], ui: Ui, warn = true): void {
     );
   }
   if (warn) ui.warn(`no test card exists for ${names}${note}: the customer can pay only with the other brands offered.`);
+}
+
+/** Can a test card pay a form that offers brand `id`? */
+function hasTestCard(id: number): boolean {
+  return TEST_CARDS.some((card) => card.brandId === id);
 }
 
 /** A prompt's `validate`: true, or the usage error's message without the flag name. */
