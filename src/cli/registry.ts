@@ -404,14 +404,20 @@ function registerToken(program: Command, run: Runner): void {
     .action((value: string, _o, cmd: Command) => run(cmd, load, (m, ctx) => m.tokenGet(value, ctx)));
   token
     .command('list')
-    .description('List the newest saved card tokens of the business: card (last four digits), expiry, the outcome it replays (sandbox only)')
+    .description(
+      'List the newest saved card tokens of the business: card (last four digits), expiry, the outcome it replays, the customer id it is keyed by (sandbox only)',
+    )
     .option('--tracking-code <code>', 'only this tracking code')
+    .option('--customer <id>', 'only the tokens saved for this customer id (customer.customerId, what a one-click checkout offers)')
     .option('--since <time>', 'only created since a date-time (2030-01-01T00:00:00Z) or a duration back from now (1h, 2d)', parseSince)
     .option('-n, --limit <n>', 'how many, newest first (1 to 200)', parseListLimit, 20)
     .option('--page <n>', 'which page of --limit items, 1 the newest: --page 2 shows the ones after them', parsePage)
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
-    .addHelpText('after', '\nExamples:\n  $ paylink token list\n  $ paylink --business-id shop-1 token list --since 1h --json')
-    .action((options: { trackingCode?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ paylink token list\n  $ paylink token list --customer cust-42\n  $ paylink --business-id shop-1 token list --since 1h --json',
+    )
+    .action((options: { trackingCode?: string; customer?: string; since?: string; limit: number; page?: number }, cmd: Command) =>
       run(
         cmd,
         () => import('./commands/list.js'),

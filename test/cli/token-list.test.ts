@@ -40,4 +40,27 @@ describe('paylink token list', () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('No tokens of business shop-3 match.');
   });
+
+  it("shows the customer id a token is keyed by, and --customer lists only that customer's tokens", async () => {
+    const biz = ['--business-id', 'shop-customers'];
+    const saved = JSON.parse(
+      (await paylink([...biz, 'token', 'create', '--card', '4111111111111111', '--customer', '{"customerId":"cust-42"}', '--json'])).stdout,
+    ).body.token as string;
+    const other = JSON.parse((await paylink([...biz, 'token', 'create', '--card', '5555555555554444', '--json'])).stdout).body.token as string;
+
+    const all = JSON.parse((await paylink([...biz, 'token', 'list', '--json'])).stdout);
+    expect(all.items.find((t: { token: string }) => t.token === saved)).toMatchObject({ customerId: 'cust-42' });
+    expect(all.items.find((t: { token: string }) => t.token === other)).not.toHaveProperty('customerId');
+
+    const mine = await paylink([...biz, 'token', 'list', '--customer', 'cust-42', '--json']);
+    expect(mine.code, mine.stderr).toBe(0);
+    expect(JSON.parse(mine.stdout)).toMatchObject({ total: 1, items: [{ token: saved, customerId: 'cust-42' }] });
+
+    const human = await paylink([...biz, 'token', 'list']);
+    expect(human.stdout).toContain('CUSTOMER');
+    expect(human.stdout).toContain('cust-42');
+    const nobody = await paylink([...biz, 'token', 'list', '--customer', 'cust-0']);
+    expect(nobody.code).toBe(0);
+    expect(nobody.stderr).toContain('No tokens of business shop-customers match.');
+  });
 });

@@ -181,13 +181,15 @@ export interface TokenItem {
   /** The test-card outcome payments with this token replay. */
   behaviour: string;
   trackingCode?: string | undefined;
+  /** The `customer.customerId` the token is keyed by (a one-click checkout offers the customer's tokens). */
+  customerId?: string | undefined;
   /** ISO 8601. */
   createdAt: string;
 }
 
 /** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
 export async function listTokens(
-  flags: Omit<ListFlags, 'status'>,
+  flags: Omit<ListFlags, 'status'> & { customer?: string | undefined },
   ctx: CommandContext,
 ): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
   const limit = flags.limit ?? 20;
@@ -196,6 +198,7 @@ export async function listTokens(
   if (pageNumber > 1) query.set('page', String(pageNumber));
   if (flags.trackingCode) query.set('trackingCode', flags.trackingCode);
   if (flags.since) query.set('since', flags.since.trim());
+  if (flags.customer !== undefined) query.set('customerId', flags.customer);
   const page = await ctx.ui.spin('Listing tokens', () => adminOk(ctx.admin, 'GET', `/__sandbox/tokens?${query}`));
   const body = page.body as { items: any[]; total: number };
   const items: TokenItem[] = body.items.map(
@@ -210,6 +213,7 @@ export async function listTokens(
           holderName: String(r.holderName ?? ''),
           behaviour: String(r.behaviour ?? ''),
           trackingCode: r.trackingCode,
+          customerId: r.customer?.customerId === undefined ? undefined : String(r.customer.customerId),
           createdAt: iso(r.createdAt) ?? '',
         }),
       ) as TokenItem,
@@ -225,8 +229,16 @@ export async function listTokens(
     return result;
   }
   ui.table(
-    ['TOKEN', 'CARD', 'EXPIRY', 'REPLAYS', 'TRACKING CODE', 'CREATED'],
-    items.map((t) => [t.token, `${brandName(t.brandId)} ····${t.lastFourDigits}`, t.expiry, t.behaviour, t.trackingCode ?? '-', shortTime(t.createdAt)]),
+    ['TOKEN', 'CARD', 'EXPIRY', 'REPLAYS', 'CUSTOMER', 'TRACKING CODE', 'CREATED'],
+    items.map((t) => [
+      t.token,
+      `${brandName(t.brandId)} ····${t.lastFourDigits}`,
+      t.expiry,
+      t.behaviour,
+      t.customerId ?? '-',
+      t.trackingCode ?? '-',
+      shortTime(t.createdAt),
+    ]),
   );
   const note = pageNote(items.length, result.total, limit, pageNumber);
   if (note !== undefined) ui.info(note);

@@ -73,7 +73,7 @@ function sinceOf(sandbox: SandboxView, query: URLSearchParams): number | undefin
 /**
  * Dashboard and list data: one page of a resource table, newest first, with the state each has now (links'
  * `status`, checkouts' `state`, both following the sandbox clock, and `state` on every item). Filters:
- * `businessId`, `trackingCode`, `since`, `status` (the state); `limit` is the page size. Token fingerprints
+ * `businessId`, `trackingCode`, `since`, `customerId` (`customer.customerId`), `status` (the state); `limit` is the page size. Token fingerprints
  * stay internal.
  */
 function listResource(table: ResourceTable) {
@@ -87,6 +87,7 @@ function listResource(table: ResourceTable) {
       pageSize,
       businessId: query.get('businessId') || undefined,
       trackingCode: query.get('trackingCode') || undefined,
+      customerId: query.get('customerId') || undefined,
       since: sinceOf(sandbox, query),
       state,
     });

@@ -22,6 +22,8 @@ export interface PageQuery {
   trackingCode?: string | undefined;
   /** Only documents created at or after this time (epoch ms, sandbox clock). */
   since?: number | undefined;
+  /** Only documents kept for this `customer.customerId` (tokens of a one-click customer). */
+  customerId?: string | undefined;
   /** Only documents in this state now ({@link stateOf}), compared without regard to case. */
   state?: string | undefined;
 }
@@ -60,7 +62,7 @@ export function listRecords<K extends ResourceTable>(sandbox: Pick<Deps, 'browse
   const pageSize = clampWhole(query.pageSize, 20, 200);
   // Capped so that the OFFSET stays an integer SQLite takes (page=1e308 was a datatype mismatch, a 500).
   const page = clampWhole(query.page, 1, MAX_PAGE);
-  const filter = { businessId: query.businessId, trackingCode: query.trackingCode, since: query.since };
+  const filter = { businessId: query.businessId, trackingCode: query.trackingCode, since: query.since, customerId: query.customerId };
   const offset = (page - 1) * pageSize;
   let total: number;
   let items: Array<RecordOf[K]>;

@@ -17,6 +17,8 @@ export interface BrowseFilter {
   trackingCode?: string | undefined;
   /** Epoch milliseconds (sandbox clock): documents created at or after it. */
   since?: number | undefined;
+  /** Documents kept for this `customer.customerId` (the key a one-click checkout's tokens are found by). */
+  customerId?: string | undefined;
 }
 
 /** The WHERE clause and its arguments for a filter (a bare string is a business id, as before). */
@@ -31,6 +33,7 @@ function whereOf(filter: string | BrowseFilter | undefined): { where: string; ar
   if (f.businessId) add('business_id = ?', f.businessId);
   if (f.trackingCode !== undefined) add('tracking_code = ?', f.trackingCode);
   if (f.since !== undefined) add('created_at >= ?', f.since);
+  if (f.customerId !== undefined) add("CAST(json_extract(data, '$.customer.customerId') AS TEXT) = ?", f.customerId);
   return { where: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 
