@@ -73,7 +73,7 @@ function sinceOf(sandbox: SandboxView, query: URLSearchParams): number | undefin
 /**
  * Dashboard and list data: one page of a resource table, newest first, with the state each has now (links'
  * `status`, checkouts' `state`, both following the sandbox clock, and `state` on every item). Filters:
- * `businessId`, `trackingCode`, `since`, `customerId` (`customer.customerId`), `status` (the state); `limit` is the page size. Token fingerprints
+ * `businessId`, `id`, `trackingCode`, `since`, `customerId` (`customer.customerId`), `status` (the state); `limit` is the page size. Token fingerprints
  * stay internal.
  */
 function listResource(table: ResourceTable) {
@@ -86,6 +86,7 @@ function listResource(table: ResourceTable) {
       page,
       pageSize,
       businessId: query.get('businessId') || undefined,
+      id: query.get('id') || undefined,
       trackingCode: query.get('trackingCode') || undefined,
       customerId: query.get('customerId') || undefined,
       since: sinceOf(sandbox, query),
@@ -95,7 +96,15 @@ function listResource(table: ResourceTable) {
     const items = paged.items.map((record) => {
       const current = stateOf(table, record, now);
       if (table === 'links') return { ...record, status: linkStatus(record as LinkRecord, now), state: current };
-      if (table === 'checkouts') return { ...record, state: checkoutState(record as CheckoutRecord, now) };
+      if (table === 'checkouts') {
+        const checkout = record as CheckoutRecord;
+        // A one-click checkout: the saved cards its form offers now (token, brand, last four digits).
+        if (checkout.oneClick === undefined) return { ...record, state: checkoutState(checkout, now) };
+        const savedCards = sandbox.services.hosted
+          .savedCards(checkout)
+          .map((t) => ({ token: t.id, brandId: t.brandId, displayHint: t.displayHint, lastFourDigits: t.lastFourDigits }));
+        return { ...record, state: checkoutState(checkout, now), savedCards };
+      }
       if (table === 'tokens') {
         const { fingerprint: _internal, ...rest } = record as TokenRecord;
         return rest;

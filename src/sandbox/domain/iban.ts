@@ -23,3 +23,9 @@ export function normalIban(iban: string): string | undefined {
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(text)) return undefined;
   return mod97(text.slice(4) + text.slice(0, 4)) === 1 ? text : undefined;
 }
+
+/** An IBAN as pages and the CLI show it: its country and check digits and its last four characters (`DE89 ···· 3000`). */
+export function maskIban(iban: string): string {
+  const text = iban.replace(/\s+/g, '').toUpperCase();
+  return text.length <= 8 ? '····' : `${text.slice(0, 4)} ···· ${text.slice(-4)}`;
+}

@@ -18,6 +18,8 @@ export interface PageQuery {
   /** @default 20 */
   pageSize?: number | undefined;
   businessId?: string | undefined;
+  /** Only the document with this id. */
+  id?: string | undefined;
   /** Only documents with this tracking code. */
   trackingCode?: string | undefined;
   /** Only documents created at or after this time (epoch ms, sandbox clock). */
@@ -62,7 +64,7 @@ export function listRecords<K extends ResourceTable>(sandbox: Pick<Deps, 'browse
   const pageSize = clampWhole(query.pageSize, 20, 200);
   // Capped so that the OFFSET stays an integer SQLite takes (page=1e308 was a datatype mismatch, a 500).
   const page = clampWhole(query.page, 1, MAX_PAGE);
-  const filter = { businessId: query.businessId, trackingCode: query.trackingCode, since: query.since, customerId: query.customerId };
+  const filter = { businessId: query.businessId, id: query.id, trackingCode: query.trackingCode, since: query.since, customerId: query.customerId };
   const offset = (page - 1) * pageSize;
   let total: number;
   let items: Array<RecordOf[K]>;

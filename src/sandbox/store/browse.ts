@@ -14,6 +14,8 @@ export interface RecordOf {
 /** Which documents a listing takes: of one business, with one tracking code, created from a time on. */
 export interface BrowseFilter {
   businessId?: string | undefined;
+  /** The one document with this id. */
+  id?: string | undefined;
   trackingCode?: string | undefined;
   /** Epoch milliseconds (sandbox clock): documents created at or after it. */
   since?: number | undefined;
@@ -31,6 +33,7 @@ function whereOf(filter: string | BrowseFilter | undefined): { where: string; ar
     args.push(value);
   };
   if (f.businessId) add('business_id = ?', f.businessId);
+  if (f.id !== undefined) add('id = ?', f.id);
   if (f.trackingCode !== undefined) add('tracking_code = ?', f.trackingCode);
   if (f.since !== undefined) add('created_at >= ?', f.since);
   if (f.customerId !== undefined) add("CAST(json_extract(data, '$.customer.customerId') AS TEXT) = ?", f.customerId);
