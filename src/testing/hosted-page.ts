@@ -2,7 +2,8 @@
  * `payOnHostedPage(page, options)`: plays the customer on the sandbox's hosted payment page in a Playwright
  * page, whether the page is the hosted page itself (after following `redirect.url`) or the merchant's own
  * page with the browser library's iframe in it. It picks a test card of a brand the page accepts for the
- * outcome, fills the form, ticks the save-card box when asked, answers the 3-D Secure challenge, and
+ * outcome, fills the form (or, on a one-click checkout, picks a saved card and types its CVV), ticks the
+ * save-card box when asked, answers the 3-D Secure challenge, and
  * resolves once the browser is back at the merchant's `returnUrl` (or the form came back with an error).
  *
  * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
@@ -60,6 +61,13 @@ export interface PayOnHostedPageOptions {
   /** Tick "save this card" (checkouts and links with tokenize INQUIRE); fails when the page offers none. */
   saveCard?: boolean;
   /**
+   * One-click checkouts: pay with a saved card the page offers instead of typing one: `true` for the first
+   * (the one the page chose), or the token of the one to pick. Its CVV is typed when the page asks for it
+   * (`oneClick.requireCvv`); fails when the page offers no such saved card. `outcome` and `cardNumber` do not
+   * apply: a saved card replays the outcome it was saved with.
+   */
+  savedCard?: boolean | string;
+  /**
    * The code typed into the 3-D Secure challenge; `null` presses Cancel instead.
    * @default "1234" (approves)
    */
@@ -85,8 +93,10 @@ export interface PayOnHostedPageResult {
   url: string;
   /** True when the browser was sent back but nothing answered at the returnUrl (the browser shows its own error page). */
   returnUrlUnanswered?: boolean;
-  /** The card number used (none for a decline). */
+  /** The card number used (none for a decline or a saved card). */
   cardNumber?: string;
+  /** The saved card's token paid with (`savedCard`). */
+  savedCard?: string;
   /** Where the customer stayed when not returned: `form` (shown again after a failed attempt) or the page's state. */
   state?: string;
   /** The message the page showed when the form came back. */
@@ -141,6 +151,33 @@ function watchReturn(page: PageLike, startUrl: string): { sentTo(): string | und
   return { sentTo: () => sentTo, stop: () => page.off?.('request', listener) };
 }
 
+/**
+ * Picks a saved card on a one-click checkout's page (`form[data-paylink-form="saved"]`, its radio buttons
+ * `input[name="savedToken"]` carrying `data-paylink-saved-brand`), types the CVV of its brand when asked and
+ * presses its pay button; answers the token paid with.
+ */
+async function paySavedCard(frame: FrameLike, choice: true | string): Promise<string> {
+  const saved = '[data-paylink-form="saved"]';
+  const radios = `${saved} input[name="${CARD_FIELDS.savedToken}"]`;
+  if ((await frame.locator(radios).count()) === 0)
+    throw new Error(
+      'payOnHostedPage: savedCard was asked, but this page offers no saved card (a one-click checkout: checkout.oneClick.tokens, or useCustomerTokens with customer.customerId)',
+    );
+  let chosen = frame.locator(radios).nth(0);
+  if (typeof choice === 'string') {
+    if (!/^[A-Za-z0-9_-]+$/.test(choice)) throw new Error(`payOnHostedPage: savedCard "${choice}" is not a token`);
+    chosen = frame.locator(`${radios}[value="${choice}"]`);
+    if ((await chosen.count()) === 0) throw new Error(`payOnHostedPage: this page does not offer the saved card ${choice}`);
+  }
+  await chosen.check();
+  const token = (await chosen.getAttribute('value')) ?? '';
+  const brandId = Number(await chosen.getAttribute('data-paylink-saved-brand', PEEK));
+  const cvv = frame.locator(`${saved} input[name="${CARD_FIELDS.cvv}"]`);
+  if ((await cvv.count()) > 0) await cvv.fill(defaultCardFields(Number.isFinite(brandId) ? brandId : undefined, new Date().getUTCFullYear()).cvv);
+  await frame.locator(`${saved} button[name="${CARD_FIELDS.action}"][value="${FORM_ACTIONS.pay}"]`).click();
+  return token;
+}
+
 /** Pays (or declines) on the hosted page shown in `page`; see the module's comment. */
 export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOptions = {}): Promise<PayOnHostedPageResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -150,10 +187,13 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
   const token = await form.locator(tokenInput).getAttribute('value');
   const field = (name: string) => form.locator(`[data-paylink-field="${name}"]`);
   let cardNumber: string | undefined;
+  let savedCard: string | undefined;
   const watch = watchReturn(page, startUrl);
 
   if (options.decline === true) {
     await form.locator(`[data-paylink-action="${FORM_ACTIONS.decline}"]`).click();
+  } else if (options.savedCard !== undefined && options.savedCard !== false) {
+    savedCard = await paySavedCard(form, options.savedCard);
   } else {
     const brands = form.locator('[data-paylink-brand]');
     const brandIds: number[] = [];
@@ -186,8 +226,8 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
         // Nothing answered at the returnUrl: the browser shows its error page, the redirect still says where it went.
         const sentTo = watch.sentTo();
         if (now.startsWith('chrome-error:') && sentTo !== undefined)
-          return { returned: true, url: sentTo, returnUrlUnanswered: true, ...(cardNumber ? { cardNumber } : {}) };
-        return { returned: true, url: now, ...(cardNumber ? { cardNumber } : {}) };
+          return { returned: true, url: sentTo, returnUrlUnanswered: true, ...(cardNumber ? { cardNumber } : {}), ...(savedCard ? { savedCard } : {}) };
+        return { returned: true, url: now, ...(cardNumber ? { cardNumber } : {}), ...(savedCard ? { savedCard } : {}) };
       }
       if (!challenged) {
         const challenge = await firstFrameWith(page, '[data-paylink-form="challenge"]');
@@ -221,7 +261,8 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
             .textContent(PEEK)
             .catch(() => '')) ?? ''
         ).trim();
-        if (next !== token && alert !== '') return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}) };
+        if (next !== token && alert !== '')
+          return { returned: false, url: page.url(), state: 'form', error: alert, ...(cardNumber ? { cardNumber } : {}), ...(savedCard ? { savedCard } : {}) };
       }
       // A page with no form (declined, expired, paid...) that did not send the browser back.
       for (const frame of page.frames()) {
@@ -243,7 +284,14 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
               .textContent(PEEK)
               .catch(() => '')) ?? ''
           ).trim();
-          return { returned: false, url: page.url(), state, ...(text ? { error: text } : {}), ...(cardNumber ? { cardNumber } : {}) };
+          return {
+            returned: false,
+            url: page.url(),
+            state,
+            ...(text ? { error: text } : {}),
+            ...(cardNumber ? { cardNumber } : {}),
+            ...(savedCard ? { savedCard } : {}),
+          };
         }
       }
       return undefined;

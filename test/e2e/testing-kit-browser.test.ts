@@ -70,6 +70,54 @@ describe.skipIf(!hasChromium)('payOnHostedPage', () => {
     expect(token, JSON.stringify(payment.body)).toBeDefined();
     expect((await sandbox.api.tokens.get(token!)).result).toBe(0);
   });
+  it('pays a one-click checkout with a saved card: the first with savedCard true, a chosen one (American Express, 4-digit CVV) by its token', async () => {
+    const customerId = `kit-cust-${Math.random().toString(36).slice(2)}`;
+    const save = async (number: string) => {
+      const saved = await sandbox.api.tokens.create({
+        brandId: number.startsWith('3') ? 1030 : 1010,
+        card: { number, expiryMonth: '12', expiryYear: '2035', holderName: 'Kit Customer' },
+        customer: { customerId },
+      });
+      expect(saved.result, JSON.stringify(saved.body)).toBe(0);
+      return saved.body.token;
+    };
+    const visa = await save('4111111111111111');
+    const amex = await save('378282246310005');
+    const oneClick = async () => {
+      const created = await sandbox.api.checkouts.create({
+        transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `kit-${Math.random().toString(36).slice(2)}` },
+        checkout: { returnUrl: `${env.merchant.url}/return`, brandIds: [1010, 1020, 1030], oneClick: { useCustomerTokens: true } },
+        customer: { customerId },
+      });
+      expect(created.result, JSON.stringify(created.body)).toBe(2);
+      return created.body.checkout;
+    };
+
+    const first = await oneClick();
+    const page = await env.newPage();
+    await page.goto(first.redirect.url);
+    const result = await payOnHostedPage(page, { savedCard: true });
+    expect(result, JSON.stringify(result)).toMatchObject({ returned: true, savedCard: visa });
+    const paid = await sandbox.api.checkouts.get(first.checkoutId);
+    expect(JSON.stringify(paid.body.payments?.[0]?.body), JSON.stringify(paid.body)).toContain(visa);
+
+    const second = await oneClick();
+    await page.goto(second.redirect.url);
+    const chosen = await payOnHostedPage(page, { savedCard: amex });
+    expect(chosen, JSON.stringify(chosen)).toMatchObject({ returned: true, savedCard: amex });
+    const paidAmex = await sandbox.api.checkouts.get(second.checkoutId);
+    expect(paidAmex.body.payments?.[0]?.result, JSON.stringify(paidAmex.body)).toBe(0);
+    expect(JSON.stringify(paidAmex.body.payments?.[0]?.body)).toContain(amex);
+
+    // A checkout that offers no saved card says so instead of paying.
+    const plain = await sandbox.api.checkouts.create({
+      transaction: { amount: 20, currencyCode: 'EUR', trackingCode: `kit-${Math.random().toString(36).slice(2)}` },
+      checkout: { returnUrl: `${env.merchant.url}/return`, brandIds: [1010] },
+    });
+    await page.goto(plain.body.checkout.redirect.url);
+    await expect(payOnHostedPage(page, { savedCard: true, timeoutMs: 5000 })).rejects.toThrow(/offers no saved card/);
+  });
+
   it('types a 3-digit CVV for a Diners Club number given by hand (a card starting with 3 is not always American Express)', async () => {
     // Without the page script, nothing shortens the CVV box to the brand's length: the kit must type it right.
     const page = await env.newPage({ javaScriptEnabled: false });

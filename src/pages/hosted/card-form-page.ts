@@ -35,6 +35,7 @@ export interface CardFormView extends OrderSummary {
 /** A saved card as the form shows it: never more of the number than its last four digits. */
 export interface SavedCardView {
   token: string;
+  brandId: number;
   brandName: string;
   lastFourDigits: string;
   expiry: string;
@@ -52,7 +53,7 @@ function savedCardsForm(view: CardFormView): SafeHtml | '' {
   const longest = Math.max(...cards.map((c) => c.cvvLength));
   const items = cards.map(
     (c, i) =>
-      html`<li><label class="pl-check" for="pl-saved-${i}"><input type="radio" id="pl-saved-${i}" name="${F.savedToken}" value="${c.token}" data-paylink-saved-card="${c.lastFourDigits}"${i === 0 ? html` checked` : ''} required> ${c.brandName} •••• ${c.lastFourDigits} <span class="pl-muted">(expires ${c.expiry})</span></label></li>`,
+      html`<li><label class="pl-check" for="pl-saved-${i}"><input type="radio" id="pl-saved-${i}" name="${F.savedToken}" value="${c.token}" data-paylink-saved-card="${c.lastFourDigits}" data-paylink-saved-brand="${String(c.brandId)}"${i === 0 ? html` checked` : ''} required> ${c.brandName} •••• ${c.lastFourDigits} <span class="pl-muted">(expires ${c.expiry})</span></label></li>`,
   );
   return html`<form id="pl-saved-form" method="post" action="${view.action}" data-paylink-form="saved" aria-labelledby="pl-saved-title">
   <input type="hidden" name="${F.formToken}" value="${view.formToken}">

@@ -138,6 +138,7 @@ async function formPage(sandbox: SandboxView, parent: Parent, options: FormOptio
         parent.kind === 'checkout'
           ? sandbox.services.hosted.savedCards(parent.record).map((t) => ({
               token: t.token,
+              brandId: t.brandId,
               brandName: brandById(t.brandId)?.name ?? 'Card',
               lastFourDigits: t.lastFourDigits,
               expiry: `${t.expiryMonth.padStart(2, '0')}/${t.expiryYear}`,
