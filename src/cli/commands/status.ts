@@ -8,6 +8,8 @@ import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import { brandName, money } from '../options.js';
 import { maskIban } from '../../sandbox/domain/iban.js';
+import { oneClickSummary } from '../../sandbox/domain/one-click.js';
+import { threeDSecureSummary } from '../../sandbox/domain/three-d-secure.js';
 import { pathOfId, type RouteName } from '../../sandbox/domain/routes.js';
 
 export type StatusKind = 'link' | 'checkout' | 'payment' | 'credit';
@@ -218,23 +220,11 @@ export async function status(id: string, flags: { link?: boolean; checkout?: boo
       ui.field('Brand', brandName(p?.brandId));
       ui.field('Account', `${view.account.accountHolderName ?? ''} ${view.account.iban ?? ''}`.trim());
     }
-    const tds = view.threeDSecure;
-    if (tds) {
-      const parts = [`version ${tds.version ?? '1'}`];
-      if (tds.flow) parts.push(`flow ${tds.flow}`);
-      if (tds.enrollmentResult) parts.push(`enrolled ${tds.enrollmentResult}`);
-      if (tds.authenticationResult) parts.push(`authentication ${tds.authenticationResult}`);
-      if (tds.eci) parts.push(`eci ${tds.eci}`);
-      ui.field('3-D Secure', parts.join(', '));
-    }
+    if (view.threeDSecure) ui.field('3-D Secure', threeDSecureSummary(view.threeDSecure));
   }
   if (view.oneClick) {
     const o = view.oneClick;
-    const asked = [
-      o.useCustomerTokens ? `the saved cards of customer ${o.customerId ?? '(no customer id)'}` : undefined,
-      o.tokens?.length ? `tokens ${o.tokens.join(', ')}` : undefined,
-    ].filter((x): x is string => x !== undefined);
-    ui.field('One-click', `${asked.join(' and ') || 'no saved cards asked for'}${o.requireCvv === false ? ' (no CVV asked)' : ''}`);
+    ui.field('One-click', oneClickSummary(o, o.customerId));
     if (o.savedCards !== undefined)
       ui.field(
         'Saved cards',

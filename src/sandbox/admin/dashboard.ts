@@ -18,6 +18,9 @@ import { endingOf, parentState, parentStatus, paymentStateText, type Parent } fr
 import { hostedPageUrl, libraryDemoPath, merchantRedirect } from '../domain/paths.js';
 import { testCardCvv } from '../domain/hosted-form.js';
 import { brandById } from '../domain/brands.js';
+import { maskIban } from '../domain/iban.js';
+import { oneClickSummary } from '../domain/one-click.js';
+import { threeDSecureSummary } from '../domain/three-d-secure.js';
 import { formatAmount } from '../domain/money.js';
 import { describeFiredFault } from '../domain/faults.js';
 import { BANK_PENDING_MS, CHALLENGE_OPEN_MS, timeSettlementOf, WALLET_PENDING_MS, type TimeSettlement } from '../domain/time-settles.js';
@@ -391,9 +394,11 @@ function checkoutDetail(req: RouteRequest): Reply {
         ['Hosted page (redirect.url)', { text: hostedPageUrl(sandbox.baseUrl, 'checkout', checkout.id), mono: true }],
         ['Return URL', { text: checkout.returnUrl, mono: true }],
         ['Customer sent to', ending ? { text: merchantRedirect(parent, ending, checkout.paymentIds.at(-1)), mono: true } : 'not yet'],
+        ...oneClickFields(checkout),
       ],
       actions,
       tables: [
+        ...savedCardsTable(sandbox, checkout),
         {
           id: 'attempts',
           title: `Attempts (${payments.length})`,
@@ -405,6 +410,40 @@ function checkoutDetail(req: RouteRequest): Reply {
       requests: requestsFor(sandbox, checkout.id),
     }),
   );
+}
+
+/** A one-click checkout's offer: what it asked for and its customer id (none for another checkout). */
+function oneClickFields(checkout: CheckoutRecord): Array<[string, Cell]> {
+  if (checkout.oneClick === undefined) return [];
+  const fields: Array<[string, Cell]> = [['One-click', oneClickSummary(checkout.oneClick, checkout.customerId)]];
+  if (checkout.customerId !== undefined) fields.push(['Customer id', { text: checkout.customerId, mono: true }]);
+  return fields;
+}
+
+/** The saved cards a one-click checkout's form offers now, each linked to its token's page. */
+function savedCardsTable(sandbox: SandboxView, checkout: CheckoutRecord): TableView[] {
+  if (checkout.oneClick === undefined) return [];
+  const cards = sandbox.services.hosted.savedCards(checkout);
+  return [
+    {
+      id: 'saved-cards',
+      title: `Saved cards offered (${cards.length})`,
+      columns: ['Token', 'Card', 'Expiry', 'Customer id'],
+      rows: cards.map((t): Cell[] => [
+        { text: t.token, href: detailHref('tokens', t.id), mono: true },
+        `${brandText(t.brandId)} ${t.displayHint}`,
+        `${t.expiryMonth}/${t.expiryYear}`,
+        customerIdOf(t) ?? '',
+      ]),
+      empty: 'None: no token of the business matches what the checkout asked for.',
+    },
+  ];
+}
+
+/** The `customer.customerId` a token is keyed by, if it was saved with one. */
+function customerIdOf(t: TokenRecord): string | undefined {
+  const id = t.customer?.customerId;
+  return id === undefined || id === null ? undefined : String(id);
 }
 
 /** What time does to a waiting payment, as its detail page says it (docs/test-cards.md, "What time settles"). */
@@ -439,6 +478,9 @@ function paymentDetail(req: RouteRequest): Reply {
       `${p.card.firstSixDigits}…${p.card.lastFourDigits} ${p.card.expiryMonth}/${p.card.expiryYear} ${p.card.holderName} (approval ${p.card.approvalCode}, CVV ${p.card.cvvResult})`,
     ]);
   if (p.token) fields.push(['Token', { text: p.token.token, href: detailHref('tokens', p.token.token), mono: true }]);
+  if (p.threeDSecure) fields.push(['3-D Secure', threeDSecureSummary(p.threeDSecure)]);
+  // A SEPA Direct Debit's account: the IBAN masked (a credit's destination below is the merchant's own).
+  if (p.action !== 'CREDIT' && p.bank?.iban !== undefined) fields.push(['Account', `${p.bank.accountHolderName ?? ''} ${maskIban(p.bank.iban)}`.trim()]);
   if (p.redirect) fields.push(['Redirect', { text: p.redirect.url, mono: true }]);
   if (p.capturedAmount !== undefined) fields.push(['Captured', money(p.capturedAmount, p.currencyCode)]);
   if (p.refundedAmount !== undefined) fields.push(['Refunded', money(p.refundedAmount, p.currencyCode)]);
@@ -483,6 +525,7 @@ function tokenDetail(req: RouteRequest): Reply {
         ['Holder', t.holderName],
         ['Brand', brandText(t.brandId)],
         ['Behaves like', t.behaviour],
+        ['Customer id', customerIdOf(t) ?? 'none (not offered by customer on one-click checkouts)'],
         ['Created', isoUtc(t.createdAt)],
       ],
       actions: [],

@@ -35,3 +35,13 @@ export function threeDSecureResult(request: ThreeDSecureRequest, challenged: boo
 export function afterChallenge(result: ThreeDSecureResult, approved: boolean): ThreeDSecureResult {
   return { ...result, authenticationResult: approved ? 'Y' : 'N' };
 }
+
+/** A payment's 3-D Secure results in one line, as the CLI's status and the dashboard show them: `version 2, flow CHALLENGE, enrolled Y, authentication Y`. */
+export function threeDSecureSummary(result: Partial<Record<keyof ThreeDSecureResult, string | undefined>>): string {
+  const parts = [`version ${result.version ?? '1'}`];
+  if (result.flow) parts.push(`flow ${result.flow}`);
+  if (result.enrollmentResult) parts.push(`enrolled ${result.enrollmentResult}`);
+  if (result.authenticationResult) parts.push(`authentication ${result.authenticationResult}`);
+  if (result.eci) parts.push(`eci ${result.eci} (external MPI data)`);
+  return parts.join(', ');
+}
