@@ -24,12 +24,17 @@ export const LIBRARY_PAGES: Record<LibraryKind, string> = { paymentlink: ROUTES[
 /** Where the ES5 core is built (`tsconfig.library.json`); the same path from `src/` (tests) and `dist/`. */
 const CORE_URL = new URL('../../../dist/library/library-core.js', import.meta.url);
 
+let core: string | undefined;
+
 function libraryCore(): string {
-  try {
-    return readFileSync(CORE_URL, 'utf8');
-  } catch (error) {
-    throw new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error });
+  if (core === undefined) {
+    try {
+      core = readFileSync(CORE_URL, 'utf8');
+    } catch (error) {
+      throw new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error });
+    }
   }
+  return core;
 }
 
 export interface ServedLibrary {
@@ -41,21 +46,28 @@ export interface ServedLibrary {
   integrity: string;
 }
 
-/**
- * The library script a sandbox at `baseUrl` serves for `kind`. Built on each call (a file read and a hash of
- * about 30 KB: a fraction of a millisecond, asked once per page that loads the library), so no process-wide
- * cache outlives a sandbox or grows with the hosts it is reached by.
- */
+// The one cache at module level in src/sandbox, kept on purpose: a pure function's results (same base URL and
+// kind, same bytes and hash), which `servedLibrary` promises to hand out as one object (test/unit/library-es5);
+// its keys are the base URLs this process serves under, which the Host check bounds.
+const served = new Map<string, ServedLibrary>();
+
+/** The library script a sandbox at `baseUrl` serves for `kind`: built once per base URL and kind. */
 export function servedLibrary(baseUrl: string, kind: LibraryKind): ServedLibrary {
-  const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
-  // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
-  const configText = JSON.stringify(config).replace(/</g, '\\u003c');
-  const text =
-    `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
-    `(function (window, document) {\n${libraryCore()}\n` +
-    `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
-    `})(window, document);\n`;
-  return { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
+  const key = `${kind} ${baseUrl}`;
+  let entry = served.get(key);
+  if (entry === undefined) {
+    const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
+    // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
+    const configText = JSON.stringify(config).replace(/</g, '\\u003c');
+    const text =
+      `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
+      `(function (window, document) {\n${libraryCore()}\n` +
+      `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
+      `})(window, document);\n`;
+    entry = { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
+    served.set(key, entry);
+  }
+  return entry;
 }
 
 /** The versioned path of a library script. */
