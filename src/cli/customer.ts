@@ -279,10 +279,10 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
   const chosen = options.decline ? undefined : chooseCard(options, brandIds);
 
   step('Opening the hosted page');
-  let response = await client.page(pageUrl);
-  let html = await response.text();
-  let state = pageState(html);
-  let formToken = hiddenInput(html, F.formToken);
+  const response = await client.page(pageUrl);
+  const html = await response.text();
+  const state = pageState(html);
+  const formToken = hiddenInput(html, F.formToken);
   if (response.status !== 200 || !formToken) {
     const why = headingText(html) ?? alertText(html) ?? stripTags(html).slice(0, 200);
     throw new ApiResponseError(
@@ -310,71 +310,12 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
     fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: savedToken, [F.cvv]: options.cvv ?? '123' };
     action = 'pay';
   } else {
-    const { number, known } = chosen!;
-    // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.
-    const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), sandboxYear(before));
-    fields = {
-      [F.formToken]: formToken,
-      [F.action]: FORM_ACTIONS.pay,
-      [F.cardNumber]: number,
-      [F.expiryMonth]: options.expiryMonth ?? filled.expiryMonth,
-      [F.expiryYear]: options.expiryYear ?? filled.expiryYear,
-      [F.cvv]: options.cvv ?? filled.cvv,
-      [F.holderName]: options.holderName ?? filled.holderName,
-      [F.saveCard]: options.saveCard ? SAVE_CARD_ON : undefined,
-    };
+    fields = cardFormFields(formToken, FORM_ACTIONS.pay, chosen!, sandboxYear(before), options);
     action = 'pay';
-    result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
-    if (known) {
-      const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
-      result.expectedResult = known.outcome === '3ds' ? (code === THREE_DS_APPROVE_CODE ? 0 : -10) : known.result;
-    }
+    expectCard(result, chosen!, options);
   }
 
-  let postUrl = pageUrl;
-  for (let i = 0; i < MAX_STEPS; i++) {
-    step(action === 'pay' ? 'Submitting the card' : action === 'decline' ? 'Pressing decline' : 'Answering the 3-D Secure challenge');
-    response = await client.postForm(postUrl, fields);
-    const location = response.headers.get('location');
-    const entry: PlayStep = { action, url: postUrl, status: response.status };
-    result.steps.push(entry);
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      const target = new URL(location, postUrl).href;
-      entry.location = target;
-      if (isThreeDSecure(target, client.baseUrl, pageUrl)) {
-        step('Opening the 3-D Secure challenge');
-        const challenge = await client.page(target);
-        html = await challenge.text();
-        formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
-        if (challenge.status !== 200 || !formToken) {
-          entry.message = alertText(html);
-          break;
-        }
-        const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
-        // A challenge the card did not ask for (a --3ds link) ends as the code given: cancelled or a wrong
-        // code is -10 there too, which is what was asked.
-        if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
-        fields =
-          code === null
-            ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
-            : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
-        action = code === null ? '3ds-cancel' : '3ds-submit';
-        postUrl = target;
-        continue;
-      }
-      result.returnUrl = target;
-      if (options.follow !== false) {
-        step('Following the redirect to returnUrl');
-        result.merchant = await visitMerchant(client, target);
-      }
-      break;
-    }
-    html = await response.text();
-    entry.state = pageState(html);
-    entry.message = alertText(html);
-    break;
-  }
+  await submitAndFollow(client, result, { url: pageUrl, fields, action }, options);
 
   step('Reading the resulting status');
   const after = expectOk(await client.get(pathOfId(kind === 'link' ? 'links.get' : 'checkouts.get', id)), `${kind} ${id}`);
@@ -411,6 +352,105 @@ function judge(result: PlayResult): boolean {
   if (result.expectedResult === undefined) return true;
   const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
   return result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
+}
+
+type ChosenCard = ReturnType<typeof chooseCard>;
+
+/** The card form's fields for `card`: what the options give, else what the sandbox's rules fill in for its brand. */
+function cardFormFields(
+  formToken: string,
+  formAction: string,
+  card: ChosenCard,
+  year: number,
+  options: PlayCustomerOptions,
+): Record<string, string | undefined> {
+  const { number, known } = card;
+  // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.
+  const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), year);
+  return {
+    [F.formToken]: formToken,
+    [F.action]: formAction,
+    [F.cardNumber]: number,
+    [F.expiryMonth]: options.expiryMonth ?? filled.expiryMonth,
+    [F.expiryYear]: options.expiryYear ?? filled.expiryYear,
+    [F.cvv]: options.cvv ?? filled.cvv,
+    [F.holderName]: options.holderName ?? filled.holderName,
+    [F.saveCard]: options.saveCard ? SAVE_CARD_ON : undefined,
+  };
+}
+
+/** What paying with `card` should end in: its test-card outcome, a 3-D Secure card's by the code given. */
+function expectCard(result: PlayResult, card: ChosenCard, options: PlayCustomerOptions): void {
+  const { number, known } = card;
+  result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
+  const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+  if (known) result.expectedResult = known.outcome === '3ds' ? (code === THREE_DS_APPROVE_CODE ? 0 : -10) : known.result;
+}
+
+/** The fields that answer a 3-D Secure challenge: the code, or cancel when `code` is null. */
+function challengeFields(formToken: string, code: string | null): Record<string, string> {
+  return code === null
+    ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
+    : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+}
+
+/**
+ * Posts a hosted form and goes where its answer leads, as a browser would: the 3-D Secure challenge a card
+ * opens is answered with the code asked for (cancelled when null), a redirect off the page is the return to
+ * the merchant (followed unless `follow` is false), a page answer ends the play. Every post is a step of
+ * `result`. Written once for the pages of links and checkouts and for a payment's own card form and challenge.
+ */
+async function submitAndFollow(
+  client: ApiClient,
+  result: PlayResult,
+  start: { url: string; fields: Record<string, string | undefined>; action: PlayStep['action'] },
+  options: PlayCustomerOptions,
+): Promise<void> {
+  const step = options.onStep ?? (() => {});
+  const code = options.threeDSCode === undefined ? THREE_DS_APPROVE_CODE : options.threeDSCode;
+  let { url: postUrl, fields, action } = start;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    step(action === 'pay' ? 'Submitting the card' : action === 'decline' ? 'Pressing decline' : 'Answering the 3-D Secure challenge');
+    const response = await client.postForm(postUrl, fields);
+    const location = response.headers.get('location');
+    const entry: PlayStep = { action, url: postUrl, status: response.status };
+    result.steps.push(entry);
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      const target = new URL(location, postUrl).href;
+      entry.location = target;
+      if (action === 'pay' && isThreeDSecure(target, client.baseUrl, start.url)) {
+        step('Opening the 3-D Secure challenge');
+        const challenge = await client.page(target);
+        const html = await challenge.text();
+        const formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
+        if (challenge.status !== 200 || !formToken) {
+          entry.message = alertText(html);
+          break;
+        }
+        // A challenge the card did not ask for (a --3ds link) ends as the code given: cancelled or a wrong
+        // code is -10 there too, which is what was asked.
+        if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
+        fields = challengeFields(formToken, code);
+        action = code === null ? '3ds-cancel' : '3ds-submit';
+        postUrl = target;
+        continue;
+      }
+      // A redirect back to the form itself (a payment's card form after a failed attempt) is no return.
+      if (new URL(target).pathname !== new URL(postUrl).pathname) {
+        result.returnUrl = target;
+        if (options.follow !== false) {
+          step('Following the redirect to returnUrl');
+          result.merchant = await visitMerchant(client, target);
+        }
+      }
+      break;
+    }
+    const html = await response.text();
+    entry.state = pageState(html);
+    entry.message = alertText(html);
+    break;
+  }
 }
 
 function isThreeDSecure(target: string, baseUrl: string, pageUrl: string): boolean {
@@ -595,7 +635,7 @@ export async function playCardPage(
   };
   step(located.page === '3ds' ? 'Opening the 3-D Secure page' : 'Opening the card form');
   const response = await client.page(located.url);
-  let html = await response.text();
+  const html = await response.text();
   let fields: Record<string, string | undefined>;
   let action: PlayStep['action'];
   if (located.page === '3ds') {
@@ -606,10 +646,7 @@ export async function playCardPage(
         response.status,
         undefined,
       );
-    fields =
-      code === null
-        ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
-        : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
+    fields = challengeFields(formToken, code);
     action = code === null ? '3ds-cancel' : '3ds-submit';
     result.expectedResult = code === THREE_DS_APPROVE_CODE ? 0 : -10;
   } else {
@@ -621,73 +658,13 @@ export async function playCardPage(
         undefined,
       );
     const brandId = Number((located.envelope as any)?.body?.transaction?.brandId);
-    const { number, known } = chooseCard(options, Number.isFinite(brandId) ? [brandId] : []);
-    const filled = defaultCardFields(known?.brandId ?? detectBrand(number.replace(/\D/g, '')), sandboxYear(located.envelope));
-    fields = {
-      [F.formToken]: formToken,
-      [F.action]: options.decline ? FORM_ACTIONS.decline : FORM_ACTIONS.pay,
-      [F.cardNumber]: number,
-      [F.expiryMonth]: options.expiryMonth ?? filled.expiryMonth,
-      [F.expiryYear]: options.expiryYear ?? filled.expiryYear,
-      [F.cvv]: options.cvv ?? filled.cvv,
-      [F.holderName]: options.holderName ?? filled.holderName,
-      [F.saveCard]: options.saveCard ? SAVE_CARD_ON : undefined,
-    };
+    const card = chooseCard(options, Number.isFinite(brandId) ? [brandId] : []);
+    fields = cardFormFields(formToken, options.decline ? FORM_ACTIONS.decline : FORM_ACTIONS.pay, card, sandboxYear(located.envelope), options);
     action = options.decline ? 'decline' : 'pay';
     if (options.decline) result.expectedResult = -10;
-    else {
-      result.card = { brandId: known?.brandId, lastFourDigits: number.slice(-4), outcome: known?.outcome };
-      if (known) result.expectedResult = known.outcome === '3ds' ? (code === THREE_DS_APPROVE_CODE ? 0 : -10) : known.result;
-    }
+    else expectCard(result, card, options);
   }
-  let postUrl = located.url;
-  for (let i = 0; i < MAX_STEPS; i++) {
-    step(
-      action === '3ds-submit' || action === '3ds-cancel'
-        ? 'Answering the 3-D Secure challenge'
-        : action === 'decline'
-          ? 'Pressing decline'
-          : 'Submitting the card',
-    );
-    const answer = await client.postForm(postUrl, fields);
-    const location = answer.headers.get('location');
-    const entry: PlayStep = { action, url: postUrl, status: answer.status };
-    result.steps.push(entry);
-    if (answer.status >= 300 && answer.status < 400 && location) {
-      await answer.body?.cancel();
-      const target = new URL(location, postUrl).href;
-      entry.location = target;
-      if (action === 'pay' && isThreeDSecure(target, client.baseUrl, located.url)) {
-        const challenge = await client.page(target);
-        html = await challenge.text();
-        const formToken = hiddenInput(html, CHALLENGE_FIELDS.formToken);
-        if (challenge.status !== 200 || !formToken) {
-          entry.message = alertText(html);
-          break;
-        }
-        if (code !== THREE_DS_APPROVE_CODE) result.expectedResult = -10;
-        fields =
-          code === null
-            ? { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.cancel }
-            : { [CHALLENGE_FIELDS.formToken]: formToken, [CHALLENGE_FIELDS.action]: FORM_ACTIONS.submit, [CHALLENGE_FIELDS.code]: code };
-        action = code === null ? '3ds-cancel' : '3ds-submit';
-        postUrl = target;
-        continue;
-      }
-      if (new URL(target).pathname !== new URL(postUrl).pathname) {
-        result.returnUrl = target;
-        if (options.follow !== false) {
-          step('Following the redirect to returnUrl');
-          result.merchant = await visitMerchant(client, target);
-        }
-      }
-      break;
-    }
-    html = await answer.text();
-    entry.state = pageState(html);
-    entry.message = alertText(html);
-    break;
-  }
+  await submitAndFollow(client, result, { url: located.url, fields, action }, options);
   step('Reading the payment');
   const after = await client.get(pathOfId('payments.get', id));
   const envelope: any = after.body;
