@@ -88,7 +88,13 @@ function leaked(seen: { headers: IncomingHttpHeaders }[]): boolean {
 
 describe('a CI job seeds the sandbox it started (issue 31, item 1)', () => {
   it("waits for the sandbox started from a new folder while another folder's sandbox answers on the default port, and seeds that one", async (ctx) => {
-    if (!(await isFree(8417))) ctx.skip();
+    if (!(await isFree(8417))) {
+      // The scenario needs another folder's sandbox on the default port. In CI nothing else may hold it: fail
+      // there; on a developer's machine (a sandbox of theirs running) say so and pass over it.
+      if (process.env.CI) throw new Error('port 8417 is taken: this test starts the other sandbox there');
+      console.warn('discovery-trust: port 8417 is taken by a sandbox of yours; the default-port scenario is not run');
+      ctx.skip();
+    }
     const other = tempDir();
     const theirs = background(['--json', 'sandbox', '--port', '8417', '--db', ':memory:'], other);
     await expect.poll(() => theirs.out().includes('"url"'), { timeout: 20_000 }).toBe(true);
