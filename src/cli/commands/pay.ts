@@ -123,26 +123,12 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
   const { ui } = ctx;
   const located = await ui.spin(`Finding the page payment ${id} waits on`, () => locatePaymentPage(ctx.client, id));
   if (located.page === '3ds' || located.page === 'card-form') return payCardPage(id, located, flags, ctx);
-  const cardFlags = (
-    [
-      ['--card', flags.card !== undefined],
-      ['--decline', flags.decline === true],
-      ['--save-card', flags.saveCard === true],
-      ['--saved-card', flags.savedCard === true],
-      ['--3ds-code', flags.threeDsCode !== undefined],
-      ['--3ds-cancel', flags.threeDsCancel === true],
-      ['--expiry-month', flags.expiryMonth !== undefined],
-      ['--expiry-year', flags.expiryYear !== undefined],
-      ['--cvv', flags.cvv !== undefined],
-    ] as const
-  )
-    .filter(([, given]) => given)
-    .map(([flag]) => flag);
-  if (cardFlags.length > 0) {
-    throw new UsageError(
-      `pay: ${id} is a bank or wallet payment, paid on its bank or wallet page without a card: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --outcome ${SIMULATOR_OUTCOMES.join('|')}.`,
-    );
-  }
+  refuseFlags(
+    flags,
+    ['--card', '--decline', '--save-card', '--saved-card', '--3ds-code', '--3ds-cancel', '--expiry-month', '--expiry-year', '--cvv'],
+    `${id} is a bank or wallet payment, paid on its bank or wallet page without a card`,
+    `Use --outcome ${SIMULATOR_OUTCOMES.join('|')}.`,
+  );
   const outcome =
     flags.outcome !== undefined
       ? parseSimulatorOutcome(flags.outcome)
@@ -163,6 +149,26 @@ async function paySimulator(id: string, flags: PayFlags, ctx: CommandContext): P
   return report(result, ctx);
 }
 
+/** Whether each card flag of `pay` was given. */
+const CARD_FLAG_GIVEN = {
+  '--card': (f: PayFlags) => f.card !== undefined,
+  '--outcome': (f: PayFlags) => f.outcome !== undefined,
+  '--decline': (f: PayFlags) => f.decline === true,
+  '--save-card': (f: PayFlags) => f.saveCard === true,
+  '--saved-card': (f: PayFlags) => f.savedCard === true,
+  '--3ds-code': (f: PayFlags) => f.threeDsCode !== undefined,
+  '--3ds-cancel': (f: PayFlags) => f.threeDsCancel === true,
+  '--expiry-month': (f: PayFlags) => f.expiryMonth !== undefined,
+  '--expiry-year': (f: PayFlags) => f.expiryYear !== undefined,
+  '--cvv': (f: PayFlags) => f.cvv !== undefined,
+} as const;
+
+/** A usage error naming the given flags among `names` that the page the payment waits on has no place for. */
+function refuseFlags(flags: PayFlags, names: Array<keyof typeof CARD_FLAG_GIVEN>, where: string, instead: string): void {
+  const given = names.filter((name) => CARD_FLAG_GIVEN[name](flags));
+  if (given.length > 0) throw new UsageError(`pay: ${where}: ${given.join(', ')} ${given.length === 1 ? 'has' : 'have'} no place there. ${instead}`);
+}
+
 /**
  * A direct card payment waiting on its 3-D Secure page (`--3ds-code`, `--3ds-cancel`; 1234 by default), or
  * a card redirect payment waiting on its card form (`--card`/`--outcome`, `--decline`, the card flags).
@@ -174,23 +180,12 @@ async function payCardPage(
   ctx: CommandContext,
 ): Promise<PlayResult> {
   if (located.page === '3ds') {
-    const cardFlags = (
-      [
-        ['--card', flags.card !== undefined],
-        ['--outcome', flags.outcome !== undefined],
-        ['--decline', flags.decline === true],
-        ['--save-card', flags.saveCard === true],
-        ['--expiry-month', flags.expiryMonth !== undefined],
-        ['--expiry-year', flags.expiryYear !== undefined],
-        ['--cvv', flags.cvv !== undefined],
-      ] as const
-    )
-      .filter(([, given]) => given)
-      .map(([flag]) => flag);
-    if (cardFlags.length > 0)
-      throw new UsageError(
-        `pay: payment ${id} waits on its 3-D Secure page, where the card is already given: ${cardFlags.join(', ')} ${cardFlags.length === 1 ? 'has' : 'have'} no place there. Use --3ds-code <code> (1234 approves) or --3ds-cancel.`,
-      );
+    refuseFlags(
+      flags,
+      ['--card', '--outcome', '--decline', '--save-card', '--expiry-month', '--expiry-year', '--cvv'],
+      `payment ${id} waits on its 3-D Secure page, where the card is already given`,
+      'Use --3ds-code <code> (1234 approves) or --3ds-cancel.',
+    );
   }
   const outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
   const result = await ctx.ui.spin(`Paying ${id} as the customer`, (spinner) =>
