@@ -29,7 +29,7 @@ import type { CheckoutRecord, PaymentRecord, TokenRecord } from '../domain/recor
 import { detectBrand } from '../domain/test-cards.js';
 import { FIELD_LIMITS, FORM_TOKEN_TTL_MS, formTarget, issueFormToken as issueSignedToken, verifyFormToken } from '../domain/hosted-form.js';
 import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
-import { chargeCard, resolveChallenge } from './charge.js';
+import { chargeCard, resolveChallenge, type ChargeRequest } from './charge.js';
 
 /** What the hosted pages' submissions use: the charge's repositories, the links and checkouts they move, the form tokens. */
 export type SubmissionDeps = ChargeDeps & Pick<Deps, 'store' | 'links' | 'checkouts' | 'formTokens' | 'formTokenSecret' | 'forgetCaches'>;
@@ -248,10 +248,30 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
   if (problem !== undefined) return { kind: 'retry', reason: problem, attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
 
   const { record } = parent;
-  const tokenize = record.tokenize === 'TRUE' || (record.tokenize === 'INQUIRE' && post.saveCard);
+  const card = { number: post.cardNumber, cvv: post.cvv.trim(), expiryMonth: post.expiryMonth, expiryYear: post.expiryYear, holderName: post.holderName };
+  return chargeOnPage(sandbox, parent, post, now, {
+    source: { card },
+    tokenize: record.tokenize === 'TRUE' || (record.tokenize === 'INQUIRE' && post.saveCard),
+    forceThreeDSecure: record.threeDSecure === true,
+  });
+}
+
+/**
+ * Charges what the customer gave on a link's or checkout's page, for its amount and under its tracking code,
+ * then moves the page on. The charge runs in a nested savepoint: an input error (-1) leaves nothing of it
+ * behind, uses no attempt and asks the customer again, while the form token stays used.
+ */
+function chargeOnPage(
+  sandbox: SubmissionDeps,
+  parent: Parent,
+  post: CardFormPost,
+  now: number,
+  charge: Pick<ChargeRequest, 'source' | 'tokenize' | 'forceThreeDSecure'>,
+): SubmissionOutcome {
+  const { record } = parent;
+  const values = keptValues(post);
   let payment: PaymentRecord;
   try {
-    // A nested savepoint: an input error leaves nothing of the charge behind, while the token stays used.
     payment = sandbox.store.savepoint(() =>
       chargeCard(sandbox, {
         businessId: record.businessId,
@@ -259,25 +279,14 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
         amount: record.transaction.amount,
         currencyCode: record.transaction.currencyCode,
         ...(record.transaction.trackingCode !== undefined ? { trackingCode: record.transaction.trackingCode } : {}),
-        source: {
-          card: {
-            number: post.cardNumber,
-            cvv: post.cvv.trim(),
-            expiryMonth: post.expiryMonth,
-            expiryYear: post.expiryYear,
-            holderName: post.holderName,
-          },
-        },
         allowedBrandIds: record.brandIds,
-        tokenize,
         parent: { kind: parent.kind, id: record.id },
         attemptKey: `${parent.kind}:${record.id}`,
-        forceThreeDSecure: parent.record.threeDSecure === true,
+        ...charge,
       }),
     );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // Input errors (-1) make no payment and use no attempt; the customer corrects the card.
     sandbox.forgetCaches();
     return { kind: 'retry', reason: customerMessage(error), attemptsLeft: attemptsLeft(parent), values, httpStatus: 200 };
   }
@@ -310,30 +319,7 @@ function submitSaved(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
   const oneClick = parent.record.oneClick ?? {};
   if (oneClick.requireCvv !== false && !validCvv(post.cvv.trim(), token.brandId))
     return retry(`Enter the ${cvvLength(token.brandId)}-digit security code of the saved card.`);
-  const { record } = parent;
-  let payment: PaymentRecord;
-  try {
-    payment = sandbox.store.savepoint(() =>
-      chargeCard(sandbox, {
-        businessId: record.businessId,
-        action: record.transaction.authorizationMode,
-        amount: record.transaction.amount,
-        currencyCode: record.transaction.currencyCode,
-        ...(record.transaction.trackingCode !== undefined ? { trackingCode: record.transaction.trackingCode } : {}),
-        source: { token: token.id },
-        allowedBrandIds: record.brandIds,
-        tokenize: false,
-        parent: { kind: parent.kind, id: record.id },
-        attemptKey: `${parent.kind}:${record.id}`,
-        forceThreeDSecure: oneClick.threeDSecure === true,
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    sandbox.forgetCaches();
-    return retry(customerMessage(error));
-  }
-  return afterPayment(sandbox, moveParent(parent, 'open', now, payment), payment, values);
+  return chargeOnPage(sandbox, parent, post, now, { source: { token: token.id }, tokenize: false, forceThreeDSecure: oneClick.threeDSecure === true });
 }
 
 /** The fields of a 3-D Secure form post (contract 3). */
