@@ -91,6 +91,35 @@ describe('3DS 2.0 outcomes (docs/test-cards.md, "3-D Secure 2.0")', () => {
   });
 });
 
+describe('downgrade to 3DS 1.0 (the portal: "frictionless, challenge or downgrade-to-3DS 1.0 flow")', () => {
+  const DOWNGRADE_CARD = '4000000000001000';
+
+  it('a card whose issuer knows 3DS 1.0 only, asked for version "2", is challenged as 3DS 1.0: version "1", no flow', async () => {
+    const res = await pay(payment(DOWNGRADE_CARD, { version: '2' }));
+    expect([res.status, res.body.result], res.text).toEqual([200, 2]);
+    expect(res.body.body.redirect).toMatchObject({ method: 'POST' });
+    expect(res.body.body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y' });
+    await answerChallenge(res.body.body.redirect.url, '1234');
+    const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.result, read.text).toBe(0);
+    expect(read.body.body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y', authenticationResult: 'Y' });
+  });
+
+  it('a failed downgraded challenge answers authenticationResult N and -10', async () => {
+    const res = await pay(payment(DOWNGRADE_CARD, { version: '2.1' }));
+    expect(res.body.body.threeDSecure.version).toBe('1');
+    await answerChallenge(res.body.body.redirect.url, '9999');
+    const read = await sb.get(`/gateway/v3/payments/${res.body.body.id}?businessId=${BIZ}`);
+    expect(read.body.result).toBe(-10);
+    expect(read.body.body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y', authenticationResult: 'N' });
+  });
+
+  it('a version "1" request on that card is a plain 3DS 1 challenge, answered the same way', async () => {
+    const res = await pay(payment(DOWNGRADE_CARD, { version: '1' }));
+    expect(res.body.body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y' });
+  });
+});
+
 describe("external MPI data (the SDKs' RequestThreeDSecure: eci, avv, xid)", () => {
   it('skips the challenge: the 3-D Secure card with eci and avv is authorized at once, the answer carries the eci', async () => {
     const res = await pay(

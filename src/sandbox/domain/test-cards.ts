@@ -17,6 +17,11 @@ export interface TestCard {
   result: number;
   /** What a person reads in the docs and on the hosted page's sandbox banner. */
   label: string;
+  /**
+   * The issuer knows 3-D Secure 1.0 only: a 3DS 2.0 request is downgraded to 1.0 (the portal's "3DS 2.0 with
+   * Payments API": the integrated 3DS server runs the frictionless, challenge or downgrade-to-3DS 1.0 flow).
+   */
+  threeDSecure1Only?: true;
 }
 
 /**
@@ -49,8 +54,8 @@ export function resultOfOutcome(outcome: OutcomeName): number {
   return RESULTS[FAILURE_OF_BEHAVIOUR[outcome]!.kind].result;
 }
 
-function row(number: string, brandId: number, outcome: OutcomeName, label: string): TestCard {
-  return { number, brandId, outcome, result: resultOfOutcome(outcome), label };
+function row(number: string, brandId: number, outcome: OutcomeName, label: string, more: Pick<TestCard, 'threeDSecure1Only'> = {}): TestCard {
+  return { number, brandId, outcome, result: resultOfOutcome(outcome), label, ...more };
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
@@ -80,6 +85,7 @@ export const TEST_CARDS: readonly TestCard[] = [
   row('4000000000000341', 1010, 'referral', 'Referrals'),
   row('4000000000000010', 1010, 'internal-error', 'Internal error (HTTP 500)'),
   row('4000000000003220', 1010, '3ds', '3-D Secure challenge (code 1234 approves)'),
+  row('4000000000001000', 1010, '3ds', '3-D Secure 1.0 only: a 3DS 2.0 request is downgraded (code 1234 approves)', { threeDSecure1Only: true }),
   // The main outcomes in the other common brands, so a link that takes no Visa still offers them.
   row('5100000000000008', 1020, 'declined', 'MasterCard, declined'),
   row('5100000000000115', 1020, 'failed', 'MasterCard, failed'),

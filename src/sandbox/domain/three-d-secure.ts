@@ -6,6 +6,9 @@
  *   authenticated (`Y`) by code 1234, failed (`N`) otherwise;
  * - any other card with version 2.x is authenticated without a challenge: flow `FRICTIONLESS`, `Y`; with
  *   version 1 it is not enrolled (`N`) and goes straight to authorization, as 3DS 1 had no frictionless flow;
+ * - the 3-D Secure 1.0 card (`4000000000001000`): its issuer knows 3DS 1.0 only, so a 2.x request is
+ *   downgraded: the challenge runs as 3DS 1.0 and the answer says `version` `"1"` with no `flow` (a 3DS 2
+ *   notion), which is how the merchant sees the downgrade;
  * - external MPI data (`eci` with `avv`/`cavv`): the merchant authenticated already, no challenge at all.
  */
 import type { ThreeDSecureResult } from './records.js';
@@ -23,9 +26,16 @@ export function isVersion2(version: string): boolean {
   return version.startsWith('2');
 }
 
-/** The result of a charge that sent `body.threeDSecure`, right after the outcome engine decided it. */
-export function threeDSecureResult(request: ThreeDSecureRequest, challenged: boolean): ThreeDSecureResult {
+/** The version a check runs on: the one asked for, or 3DS 1.0 when the issuer knows no other (the downgrade). */
+export const DOWNGRADED_VERSION = '1';
+
+/**
+ * The result of a charge that sent `body.threeDSecure`, right after the outcome engine decided it.
+ * `issuer1Only`: the card's issuer knows 3-D Secure 1.0 only (a 2.x request is downgraded).
+ */
+export function threeDSecureResult(request: ThreeDSecureRequest, challenged: boolean, issuer1Only = false): ThreeDSecureResult {
   if (request.mpi !== undefined) return { version: request.version, eci: request.mpi.eci };
+  if (challenged && issuer1Only) return { version: DOWNGRADED_VERSION, enrollmentResult: 'Y' };
   if (challenged) return { version: request.version, enrollmentResult: 'Y', ...(isVersion2(request.version) ? { flow: 'CHALLENGE' as const } : {}) };
   if (isVersion2(request.version)) return { version: request.version, enrollmentResult: 'Y', authenticationResult: 'Y', flow: 'FRICTIONLESS' };
   return { version: request.version, enrollmentResult: 'N' };

@@ -291,7 +291,10 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 
-  if (req.threeDSecure !== undefined && req.skipThreeDSecure !== true) record.threeDSecure = threeDSecureResult(req.threeDSecure, outcome.challenge);
+  if (req.threeDSecure !== undefined && req.skipThreeDSecure !== true) {
+    const issuer1Only = source.number !== undefined && testCard(source.number)?.threeDSecure1Only === true;
+    record.threeDSecure = threeDSecureResult(req.threeDSecure, outcome.challenge, issuer1Only);
+  }
   if (source.token) {
     record.token = { token: source.token.token, displayHint: source.token.displayHint };
   } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
