@@ -91,6 +91,80 @@ describe('3DS 2.0 outcomes (docs/test-cards.md, "3-D Secure 2.0")', () => {
   });
 });
 
+describe("the embedded flow (the portal recommends it: the challenge in the merchant's own page)", () => {
+  /** The challenge page of a pending payment, as the merchant's iframe gets it by posting `redirect.fields`. */
+  async function enter(redirect: { url: string; fields: Record<string, string> }) {
+    const res = await fetch(redirect.url, { method: 'POST', body: new URLSearchParams(redirect.fields) });
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** Posts the challenge form with `framed` as the page script sets it inside an iframe. */
+  async function submit(url: string, html: string, code: string, framed: boolean) {
+    const form = parseForms(html)[0]!;
+    const params = new URLSearchParams();
+    for (const input of form.inputs) if (input.type === 'hidden') params.set(input.name, input.value);
+    params.set('framed', framed ? '1' : '');
+    params.set('code', code);
+    params.set('action', 'submit');
+    return fetch(new URL(form.action || url, url), { method: 'POST', body: params, redirect: 'manual' });
+  }
+
+  function pageConfig(html: string) {
+    const match = /<script type="application\/json" id="pl-config">([\s\S]*?)<\/script>/.exec(html);
+    return JSON.parse(match![1]!);
+  }
+
+  it('takes additionalInfo.challengeWindowSize and lays the challenge page out in that window', async () => {
+    const res = await pay(payment(CHALLENGE_CARD, { version: '2', additionalInfo: { challengeWindowSize: '03' } }));
+    expect(res.body.result, res.text).toBe(2);
+    const page = await enter(res.body.body.redirect);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-paylink-window="03"');
+    // Framed by the merchant itself, not by the library: the page does not wait for options.
+    expect(pageConfig(page.text).embeddable).toBe(true);
+  });
+
+  it('refuses a window size EMV does not define with the input-error envelope', async () => {
+    expectError(await pay(payment(CHALLENGE_CARD, { version: '2', additionalInfo: { challengeWindowSize: '07' } })), {
+      result: -1,
+      code: 1002,
+      path: 'body.threeDSecure.additionalInfo.challengeWindowSize',
+    });
+  });
+
+  it("a framed answer ends in a page that posts the result to the merchant's origin and opens returnUrl in the frame", async () => {
+    const res = await pay(payment(CHALLENGE_CARD, { version: '2' }));
+    const { redirect, id } = res.body.body;
+    const page = await enter(redirect);
+    const end = await submit(redirect.url, page.text, '1234', true);
+    expect(end.status).toBe(200);
+    const html = await end.text();
+    expect(html).toContain('data-paylink-state="result"');
+    const { embeddedEnd } = pageConfig(html);
+    expect(embeddedEnd).toEqual({
+      message: {
+        threeDSecureComplete: {
+          paymentId: id,
+          result: 0,
+          description: 'Ok',
+          threeDSecure: { version: '2', enrollmentResult: 'Y', authenticationResult: 'Y', flow: 'CHALLENGE' },
+        },
+      },
+      targetOrigin: 'https://merchant-website.example',
+      next: `https://merchant-website.example/paymentResult?id=${id}`,
+    });
+  });
+
+  it('the full-redirect flow is unchanged: an unframed answer is a 303 to returnUrl', async () => {
+    const res = await pay(payment(CHALLENGE_CARD, { version: '2' }));
+    const { redirect, id } = res.body.body;
+    const page = await enter(redirect);
+    const end = await submit(redirect.url, page.text, '1234', false);
+    expect(end.status).toBe(303);
+    expect(end.headers.get('location')).toBe(`https://merchant-website.example/paymentResult?id=${id}`);
+  });
+});
+
 describe('downgrade to 3DS 1.0 (the portal: "frictionless, challenge or downgrade-to-3DS 1.0 flow")', () => {
   const DOWNGRADE_CARD = '4000000000001000';
 

@@ -47,6 +47,32 @@ const EMBED = `<!doctype html><meta charset="utf-8"><title>shop</title>
   frame.src = params.get('src');
 </script>`;
 
+/**
+ * The embedded 3-D Secure flow as a merchant writes it without any library: a payment's `redirect`
+ * (`?redirect=` JSON: method, url, fields) posted into a named iframe on the shop's own page; every message
+ * the page gets is recorded with its origin in `window.messages`.
+ */
+const EMBED_3DS = `<!doctype html><meta charset="utf-8"><title>shop 3-D Secure</title>
+<h1 id="shop">Shop checkout</h1>
+<iframe name="tds" id="tds" width="420" height="520"></iframe>
+<form id="go" target="tds"></form>
+<script>
+  var redirect = JSON.parse(new URLSearchParams(location.search).get('redirect'));
+  window.messages = [];
+  window.addEventListener('message', function (e) { window.messages.push({ origin: e.origin, data: e.data }); });
+  var form = document.getElementById('go');
+  form.method = redirect.method;
+  form.action = redirect.url;
+  Object.keys(redirect.fields || {}).forEach(function (name) {
+    var input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = redirect.fields[name];
+    form.appendChild(input);
+  });
+  form.submit();
+</script>`;
+
 export async function startMerchant(): Promise<Merchant> {
   const visits: MerchantVisit[] = [];
   const server: Server = createServer((req, res) => {
@@ -55,6 +81,9 @@ export async function startMerchant(): Promise<Merchant> {
     if (url.pathname === '/embed') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(EMBED);
+    } else if (url.pathname === '/embed-3ds') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(EMBED_3DS);
     } else if (url.pathname === '/logo.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);

@@ -14,6 +14,12 @@ export interface ChallengeView extends OrderSummary {
   /** `VISA •••• 3220`. */
   cardHint: string;
   error?: string | undefined;
+  /** The payment has no link or checkout: the merchant may frame this page itself (the embedded flow). */
+  embeddable?: boolean | undefined;
+  /** `threeDSecure.additionalInfo.challengeWindowSize` of the payment: the embedded window's size code. */
+  windowSize?: string | undefined;
+  /** The check runs as 3-D Secure 1.0 where 2.0 was asked (the issuer knows 1.0 only). */
+  downgraded?: boolean | undefined;
 }
 
 /** The challenge page. */
@@ -23,6 +29,7 @@ ${orderHead(view)}
 <h1 id="pl-title">Confirm it's you</h1>
 ${alertRegion(view.error)}
 <p>Your bank asks you to confirm this payment with the card ${view.cardHint}. Enter the code it sent you.</p>
+${view.downgraded ? html`<p class="pl-notice" data-paylink-downgraded="1">Your bank uses 3-D Secure 1.0 for this card, so this check runs on 1.0 instead of 2.0.</p>` : ''}
 <p class="pl-notice">Sandbox: the code <strong>${THREE_DS_APPROVE_CODE}</strong> approves; any other code or Cancel fails the check.</p>
 <form id="pl-challenge-form" method="post" action="${view.action}" data-paylink-form="challenge">
   <input type="hidden" name="${C.formToken}" value="${view.formToken}">
@@ -37,5 +44,11 @@ ${alertRegion(view.error)}
   </div>
 </form>
 </section>`;
-  return hostedLayout({ title: '3-D Secure', state: 'challenge', content });
+  return hostedLayout({
+    title: '3-D Secure',
+    state: 'challenge',
+    content,
+    challengeWindow: view.windowSize,
+    ...(view.embeddable ? { config: { embeddable: true } } : {}),
+  });
 }

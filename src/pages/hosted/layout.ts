@@ -23,7 +23,9 @@ export interface LayoutInput {
   state: HostedState;
   content: SafeHtml;
   /** Extra data for the page script (merged into its config). */
-  config?: Partial<Pick<HostedPageConfig, 'kind' | 'brandIds' | 'now' | 'redirect' | 'terminal'>>;
+  config?: Partial<Pick<HostedPageConfig, 'kind' | 'brandIds' | 'now' | 'redirect' | 'terminal' | 'embeddable' | 'embeddedEnd'>>;
+  /** An embedded 3-D Secure challenge's window size code (`<body data-paylink-window>`; the stylesheet sizes the page by it). */
+  challengeWindow?: string | undefined;
   /** The test cards are buttons that fill the card form (only on pages that have one). */
   fillableCards?: boolean;
   /**
@@ -120,7 +122,7 @@ export function hostedLayout(input: LayoutInput): string {
 <title>${input.title} · paylink sandbox</title>
 <link rel="stylesheet" href="${ASSET_PATH}/hosted.css">
 </head>
-<body data-paylink-state="${input.state}">
+<body data-paylink-state="${input.state}"${input.challengeWindow !== undefined ? html` data-paylink-window="${input.challengeWindow}"` : ''}>
 <div id="pl-root" class="pl-root">
 ${banner(input.fillableCards ?? false, input.brandIds, input.fillYear ?? new Date().getUTCFullYear(), input.notice)}
 <main class="pl-main">

@@ -50,4 +50,14 @@ export interface HostedPageConfig {
   redirect?: string | undefined;
   /** A page without a form tells the library why. */
   terminal?: TerminalError | undefined;
+  /**
+   * The 3-D Secure page of a payment with no link or checkout: a merchant frames it itself (the embedded
+   * 3-D Secure flow), not through the library, so a framed page shows at once instead of waiting for options.
+   */
+  embeddable?: boolean | undefined;
+  /**
+   * The end of an embedded 3-D Secure check: `message` goes to the parent window at `targetOrigin` (the
+   * merchant's return address's origin, `*` without one), then the frame opens `next` (the return address).
+   */
+  embeddedEnd?: { message: unknown; targetOrigin: string; next?: string | undefined } | undefined;
 }

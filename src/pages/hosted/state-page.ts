@@ -5,7 +5,7 @@
  */
 import { html, type SafeHtml } from '../html.js';
 import { hostedLayout, type HostedState } from './layout.js';
-import type { TerminalError as PageTerminalError } from './page-config.js';
+import type { HostedPageConfig, TerminalError as PageTerminalError } from './page-config.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
 
 /** What a framed page reports to the library with `{error}` (docs/hosted-pages.md, the library protocol). */
@@ -27,6 +27,8 @@ export interface StatePageView {
   returnUrl?: string | undefined;
   /** True for the end of a framed flow: the script posts `{redirect: returnUrl}`. */
   redirect?: boolean | undefined;
+  /** The end of an embedded 3-D Secure check: what the frame tells its parent, then where the frame goes. */
+  embeddedEnd?: HostedPageConfig['embeddedEnd'];
 }
 
 const ICONS: Record<StatePageView['tone'], string> = { good: '✓', bad: '!', warn: '!', neutral: 'i' };
@@ -34,7 +36,9 @@ const ICONS: Record<StatePageView['tone'], string> = { good: '✓', bad: '!', wa
 /** A page that says what happened and offers no form. */
 export function renderStatePage(view: StatePageView): string {
   const returnLink: SafeHtml | string =
-    view.returnUrl !== undefined ? html`<p><a id="pl-return" href="${view.returnUrl}" target="_top" rel="noopener">Return to the shop</a></p>` : '';
+    view.returnUrl !== undefined
+      ? html`<p><a id="pl-return" href="${view.returnUrl}" target="${view.embeddedEnd ? '_self' : '_top'}" rel="noopener">Return to the shop</a></p>`
+      : '';
   const content = html`<section class="pl-panel pl-state pl-${view.tone}" aria-labelledby="pl-title">
 ${view.order ? orderHead(view.order) : html`<img id="pl-logo" class="pl-logo pl-hidden" alt="Shop logo">`}
 <div class="pl-icon" aria-hidden="true">${ICONS[view.tone]}</div>
@@ -46,6 +50,7 @@ ${returnLink}
   const config = {
     ...(view.terminal ? { terminal: view.terminal } : {}),
     ...(view.redirect && view.returnUrl !== undefined ? { redirect: view.returnUrl } : {}),
+    ...(view.embeddedEnd ? { embeddedEnd: view.embeddedEnd } : {}),
   };
   return hostedLayout({ title: view.title, state: view.state, content, config });
 }

@@ -4,6 +4,7 @@
  * the defaults are the spec's. Internet Explorer 11 (a supported browser) ignores custom properties, so each
  * declaration that uses `var()` is preceded by a plain copy with the default value (see {@link withFallbacks}).
  */
+import { CHALLENGE_WINDOW_SIZES } from '../../sandbox/domain/three-d-secure.js';
 
 /** Spec 4.10 style options and the custom property each one sets, with its default. */
 export const STYLE_PROPERTIES: ReadonlyArray<{
@@ -146,5 +147,17 @@ export function withFallbacks(css: string): string {
   });
 }
 
+/**
+ * The embedded 3-D Secure challenge in the window size the merchant asked for (EMV `challengeWindowSize`,
+ * domain/three-d-secure.ts): the page's column at most that wide, at least that high; `05` fills the window.
+ */
+const WINDOW_CSS = Object.entries(CHALLENGE_WINDOW_SIZES)
+  .map(([code, size]) =>
+    size === 'full'
+      ? `body[data-paylink-window="${code}"] .pl-main { max-width: none; }`
+      : `body[data-paylink-window="${code}"] .pl-main { max-width: ${size.width}px; min-height: ${size.height}px; margin: 0 auto; padding: 0 8px; }`,
+  )
+  .join('\n');
+
 /** The stylesheet as served. */
-export const HOSTED_CSS = withFallbacks(SOURCE).trim() + '\n';
+export const HOSTED_CSS = withFallbacks(SOURCE).trim() + '\n' + WINDOW_CSS + '\n';

@@ -234,6 +234,10 @@ export interface PaymentRecord extends StoredDocument {
         behaviour: string;
         cvvPresented: boolean;
         tokenize?: { fingerprint: string; behaviour: string; displayHint: string; customerId?: string | undefined } | undefined;
+        /** `threeDSecure.additionalInfo.challengeWindowSize` of the request: the embedded challenge's size. */
+        windowSize?: string | undefined;
+        /** A 3DS 2.x request the card's issuer could only take as 3-D Secure 1.0 (the downgrade). */
+        downgraded?: true | undefined;
       }
     | undefined;
   updatedAt: number;

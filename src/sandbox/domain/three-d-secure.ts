@@ -11,7 +11,7 @@
  *   notion), which is how the merchant sees the downgrade;
  * - external MPI data (`eci` with `avv`/`cavv`): the merchant authenticated already, no challenge at all.
  */
-import type { ThreeDSecureResult } from './records.js';
+import type { PaymentRecord, ThreeDSecureResult } from './records.js';
 
 /** What a payment's `body.threeDSecure` asks for, checked. */
 export interface ThreeDSecureRequest {
@@ -19,6 +19,54 @@ export interface ThreeDSecureRequest {
   version: string;
   /** External MPI data: the merchant's own 3-D Secure server authenticated the card. */
   mpi?: { eci: string; avv: string; xid?: string | undefined; dsTransactionId?: string | undefined } | undefined;
+  /**
+   * `additionalInfo.challengeWindowSize` (the SDKs' ThreeDSecureAdditionalInfo): the size of the window the
+   * merchant embeds the challenge in, an EMV 3-D Secure code from {@link CHALLENGE_WINDOW_SIZES}.
+   */
+  challengeWindowSize?: string | undefined;
+}
+
+/**
+ * The challenge window sizes of EMV 3-D Secure (`challengeWindowSize`), width x height in CSS pixels; `05`
+ * is the whole window. The embedded flow's challenge page lays itself out in the size asked for.
+ */
+export const CHALLENGE_WINDOW_SIZES: Readonly<Record<string, { width: number; height: number } | 'full'>> = {
+  '01': { width: 250, height: 400 },
+  '02': { width: 390, height: 400 },
+  '03': { width: 500, height: 600 },
+  '04': { width: 600, height: 400 },
+  '05': 'full',
+};
+
+/** True for a `challengeWindowSize` code the sandbox knows. */
+export function isChallengeWindowSize(code: string): boolean {
+  return Object.hasOwn(CHALLENGE_WINDOW_SIZES, code);
+}
+
+/**
+ * What the challenge page of the embedded flow posts to the merchant's page that frames it, once the check
+ * is over (docs/hosted-pages.md, "The embedded 3-D Secure flow"): the payment's id and result, and its
+ * `threeDSecure` results when the payment asked for them. No card data, so it may be read by the frame's parent.
+ */
+export interface EmbeddedThreeDSecureMessage {
+  threeDSecureComplete: {
+    paymentId: string;
+    result: number;
+    description: string;
+    threeDSecure?: ThreeDSecureResult | undefined;
+  };
+}
+
+/** The message of {@link EmbeddedThreeDSecureMessage} for a payment whose check is over. */
+export function embeddedThreeDSecureMessage(payment: Pick<PaymentRecord, 'id' | 'result' | 'description' | 'threeDSecure'>): EmbeddedThreeDSecureMessage {
+  return {
+    threeDSecureComplete: {
+      paymentId: payment.id,
+      result: payment.result,
+      description: payment.description,
+      ...(payment.threeDSecure !== undefined ? { threeDSecure: { ...payment.threeDSecure } } : {}),
+    },
+  };
 }
 
 /** True for a 3DS 2.x version. */

@@ -10,7 +10,7 @@ import { amountProblem, currencyProblem } from '../domain/money.js';
 import type { AuthorizationMode, Tokenize, TransactionReferences } from '../domain/records.js';
 import { invalidValue, missingProperty } from '../errors.js';
 import { DEFAULT_LINK_DURATION, linkDurationMs } from '../domain/link-duration.js';
-import type { ThreeDSecureRequest } from '../domain/three-d-secure.js';
+import { CHALLENGE_WINDOW_SIZES, isChallengeWindowSize, type ThreeDSecureRequest } from '../domain/three-d-secure.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -145,13 +145,26 @@ export function threeDSecureRequest(value: unknown, path: string): ThreeDSecureR
   const avv = optionalString(absent(block.avv) ? block.cavv : block.avv, avvPath, { max: 100 });
   const xid = optionalString(block.xid, `${path}.xid`, { max: 100 });
   const dsTransactionId = optionalString(block.dsTransactionId, `${path}.dsTransactionId`, { max: 100 });
+  const challengeWindowSize = windowSize(block.additionalInfo, `${path}.additionalInfo`);
+  const embedded = challengeWindowSize !== undefined ? { challengeWindowSize } : {};
   if (eci === undefined && avv === undefined) {
     if (xid !== undefined) throw missingProperty(`${path}.eci`);
-    return { version };
+    return { version, ...embedded };
   }
   if (eci === undefined) throw missingProperty(`${path}.eci`);
   if (avv === undefined) throw missingProperty(`${path}.avv`);
-  return { version, mpi: { eci, avv, ...(xid !== undefined ? { xid } : {}), ...(dsTransactionId !== undefined ? { dsTransactionId } : {}) } };
+  return { version, ...embedded, mpi: { eci, avv, ...(xid !== undefined ? { xid } : {}), ...(dsTransactionId !== undefined ? { dsTransactionId } : {}) } };
+}
+
+/** `additionalInfo.challengeWindowSize`: an EMV challenge window code (`"01"`...`"05"`), or nothing. */
+function windowSize(value: unknown, path: string): string | undefined {
+  const info = optionalObject(value, path);
+  if (info === undefined) return undefined;
+  const code = optionalString(info.challengeWindowSize, `${path}.challengeWindowSize`, { max: 2 });
+  if (code !== undefined && !isChallengeWindowSize(code)) {
+    throw invalidValue(`${path}.challengeWindowSize`, `Expected one of ${Object.keys(CHALLENGE_WINDOW_SIZES).join(', ')} (EMV 3-D Secure window sizes).`);
+  }
+  return code;
 }
 
 /** A known ISO 4217 code in any letter case, returned upper case. */

@@ -28,7 +28,7 @@ import { challengePath } from '../domain/paths.js';
 import type { Deps } from './deps.js';
 import { cardFingerprint, saveToken, type SaveTokenDeps } from './tokens.js';
 import { pathOf } from '../domain/routes.js';
-import { afterChallenge, threeDSecureResult, type ThreeDSecureRequest } from '../domain/three-d-secure.js';
+import { afterChallenge, isVersion2, threeDSecureResult, type ThreeDSecureRequest } from '../domain/three-d-secure.js';
 
 /** Card data as the customer or the merchant sent it. Never stored: only its summary is. */
 export interface CardInput {
@@ -291,10 +291,9 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
   if (outcome.result === 0 && req.action === 'AUTHORIZE') record.capturedAmount = 0;
   if ((outcome.result === 0 || outcome.result === 2) && req.action !== 'CREDIT') record.refundedAmount = 0;
 
-  if (req.threeDSecure !== undefined && req.skipThreeDSecure !== true) {
-    const issuer1Only = source.number !== undefined && testCard(source.number)?.threeDSecure1Only === true;
+  const issuer1Only = source.number !== undefined && testCard(source.number)?.threeDSecure1Only === true;
+  if (req.threeDSecure !== undefined && req.skipThreeDSecure !== true)
     record.threeDSecure = threeDSecureResult(req.threeDSecure, outcome.challenge, issuer1Only);
-  }
   if (source.token) {
     record.token = { token: source.token.token, displayHint: source.token.displayHint };
   } else if (req.tokenize && source.number !== undefined && (outcome.result === 0 || outcome.challenge)) {
@@ -311,6 +310,8 @@ export function chargeCard(sandbox: ChargeDeps, req: ChargeRequest): PaymentReco
   if (outcome.challenge) {
     record.redirect = challengeRedirect(sandbox.baseUrl, id, record.returnUrl);
     record.challenge ??= { behaviour: source.behaviour, cvvPresented: source.cvvPresented };
+    if (req.threeDSecure?.challengeWindowSize !== undefined) record.challenge.windowSize = req.threeDSecure.challengeWindowSize;
+    if (issuer1Only && req.threeDSecure !== undefined && isVersion2(req.threeDSecure.version)) record.challenge.downgraded = true;
   }
   if (base !== undefined) sandbox.payments.update(record);
   else sandbox.payments.insert(record);

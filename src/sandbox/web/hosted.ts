@@ -16,6 +16,7 @@ import type { CardFormPost, ChallengeOutcome, KeptValues } from '../services/sub
 import { parentState, parentStatus, type Ending, type Parent, type ParentState } from '../domain/lifecycle.js';
 import { challengePath, hostedPath, merchantRedirect, paymentFormPath } from '../domain/paths.js';
 import { CARD_FIELDS, CHALLENGE_FIELDS, FORM_ACTIONS, FRAMED_ON, SAVE_CARD_ON, formTarget } from '../domain/hosted-form.js';
+import { embeddedThreeDSecureMessage } from '../domain/three-d-secure.js';
 
 /**
  * Headers of every hosted page. Scripts only from the sandbox itself (no inline script); styles, fonts and
@@ -272,6 +273,27 @@ function finishedView(payment: PaymentRecord): StatePageView {
   };
 }
 
+/**
+ * The end of the embedded 3-D Secure flow (a challenge page the merchant framed itself, for a payment with
+ * no link or checkout): a page that tells the merchant's page how the check ended and then opens the return
+ * address inside the frame, instead of a 303 of the whole frame (or, without a return address, the page
+ * saying how it ended). Undefined when the check did not end with this post.
+ */
+function embeddedEnd(outcome: ChallengeOutcome, payment: PaymentRecord): Reply | undefined {
+  const previous = outcome.kind === 'replay' ? outcome.outcome : outcome;
+  if (previous === undefined || (previous.kind !== 'redirect' && previous.kind !== 'finished')) return undefined;
+  const next = previous.kind === 'redirect' ? previous.url : undefined;
+  const view = finishedView(payment);
+  return page(
+    200,
+    renderStatePage({
+      ...view,
+      ...(next !== undefined ? { message: 'Taking you back to the shop…', returnUrl: next } : {}),
+      embeddedEnd: { message: embeddedThreeDSecureMessage(payment), targetOrigin: next !== undefined ? new URL(next).origin : '*', next },
+    }),
+  );
+}
+
 function cardHint(payment: PaymentRecord): string {
   const brand = brandById(payment.brandId)?.name ?? 'card';
   return `${brand} •••• ${payment.card?.lastFourDigits ?? '????'}`;
@@ -289,6 +311,9 @@ async function challengePage(sandbox: SandboxView, payment: PaymentRecord, error
       formToken,
       cardHint: cardHint(payment),
       error,
+      embeddable: payment.parentKind === undefined,
+      windowSize: payment.challenge?.windowSize,
+      downgraded: payment.challenge?.downgraded === true,
     }),
   );
 }
@@ -350,6 +375,10 @@ const challengeRoutes: Route[] = [
         return afterChallenge(sandbox, current);
       }
       const parent = sandbox.services.hosted.parentOfPayment(current);
+      if (framed && parent === undefined) {
+        const end = embeddedEnd(outcome, current);
+        if (end) return end;
+      }
       return answer(sandbox, outcome, framed, () => parent!);
     },
   },

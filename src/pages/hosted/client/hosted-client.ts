@@ -466,7 +466,25 @@ import type { CardRules, FieldNames, HostedPageConfig } from '../page-config.js'
     else window.location.replace(config.redirect);
   }
 
-  if (framed) {
+  var embeddedEnd = config.embeddedEnd;
+  if (embeddedEnd) {
+    // The end of an embedded 3-D Secure check: tell the merchant's page that framed it (only at the origin
+    // of the merchant's return address), then open that return address inside the frame.
+    if (framed) {
+      try {
+        window.parent.postMessage(embeddedEnd.message, embeddedEnd.targetOrigin);
+      } catch (e) {
+        /* parent gone */
+      }
+    }
+    if (embeddedEnd.next && /^https?:\/\//i.test(embeddedEnd.next)) window.location.replace(embeddedEnd.next);
+  }
+
+  if (framed && (config.embeddable || embeddedEnd)) {
+    // Framed by the merchant's own page (the embedded 3-D Secure flow), not by the library: no options come.
+    addClass(root, 'pl-framed');
+    removeClass(root, 'pl-waiting');
+  } else if (framed) {
     addClass(root, 'pl-framed');
     addClass(root, 'pl-waiting');
     var answered = false;
