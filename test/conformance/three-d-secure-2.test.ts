@@ -7,8 +7,8 @@
  * skips the challenge.
  */
 import { describe, expect, it } from 'vitest';
-import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
-import { expectError, FUTURE, parseForms } from './client.js';
+import { checkoutRequest, linkRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { customerSubmits, expectError, FUTURE, parseForms } from './client.js';
 
 const sb = useSandbox();
 const BIZ = '3ds2';
@@ -220,4 +220,47 @@ describe("external MPI data (the SDKs' RequestThreeDSecure: eci, avv, xid)", () 
       expectError(await pay(payment(CHALLENGE_CARD, block)), { result: -1, code, path });
     });
   }
+});
+
+describe('3-D Secure results of payments made through a link or checkout that asked for it', () => {
+  async function payOn(url: string, number: string, challengeCode?: string) {
+    const outcome = await customerSubmits(url, { number, ...(challengeCode !== undefined ? { challengeCode } : {}) });
+    expect(outcome.kind).toBe('returned');
+  }
+
+  it("a checkout's GET answers payments[].body.threeDSecure (the SDKs' checkout payment answer carries it), in the version it was created with", async () => {
+    const request = checkoutRequest({ businessId: BIZ, checkout: { threeDSecure: true } });
+    (request.body as Record<string, unknown>).threeDSecure = { version: '2' };
+    const created = await sb.post('/gateway/v3/checkouts', request);
+    await payOn(created.body.body.checkout.redirect.url, '4111111111111111', '1234');
+    const read = await sb.get(`/gateway/v3/checkouts/${created.body.body.checkout.checkoutId}?businessId=${BIZ}`);
+    expect(read.body.result, read.text).toBe(0);
+    const [payment] = read.body.body.payments;
+    expect(payment.body.threeDSecure).toEqual({ version: '2', enrollmentResult: 'Y', authenticationResult: 'Y', flow: 'CHALLENGE' });
+    const direct = await sb.get(`/gateway/v3/payments/${payment.body.transaction.id}?businessId=${BIZ}`);
+    expect(direct.body.body.threeDSecure).toEqual(payment.body.threeDSecure);
+  });
+
+  it("a link's GET answers them too; without body.threeDSecure the version is 1", async () => {
+    const created = await sb.post('/gateway/v3/paymentlinks', linkRequest({ businessId: BIZ, link: { threeDSecure: true } }));
+    await payOn(created.body.body.link.redirect.url, '4111111111111111', '1234');
+    const read = await sb.get(`/gateway/v3/paymentlinks/${created.body.body.link.linkId}?businessId=${BIZ}`);
+    expect(read.body.body.payments[0].body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y', authenticationResult: 'Y' });
+  });
+
+  it('the downgrade card on a 3DS 2.0 link is answered version 1', async () => {
+    const request = linkRequest({ businessId: BIZ, link: { threeDSecure: true } });
+    (request.body as Record<string, unknown>).threeDSecure = { version: '2' };
+    const created = await sb.post('/gateway/v3/paymentlinks', request);
+    await payOn(created.body.body.link.redirect.url, '4000000000001000', '1234');
+    const read = await sb.get(`/gateway/v3/paymentlinks/${created.body.body.link.linkId}?businessId=${BIZ}`);
+    expect(read.body.body.payments[0].body.threeDSecure).toEqual({ version: '1', enrollmentResult: 'Y', authenticationResult: 'Y' });
+  });
+
+  it('a link or checkout that did not ask for 3-D Secure answers no threeDSecure in its payments', async () => {
+    const created = await sb.post('/gateway/v3/checkouts', checkoutRequest({ businessId: BIZ }));
+    await payOn(created.body.body.checkout.redirect.url, '4111111111111111');
+    const read = await sb.get(`/gateway/v3/checkouts/${created.body.body.checkout.checkoutId}?businessId=${BIZ}`);
+    expect(read.body.body.payments[0].body).not.toHaveProperty('threeDSecure');
+  });
 });

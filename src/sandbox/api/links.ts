@@ -42,8 +42,8 @@ async function createLink(req: RouteRequest) {
   const url = returnUrl(l.returnUrl, 'body.link.returnUrl');
   const tokenizeMode = tokenize(l.tokenize, 'body.link.tokenize');
   const threeDSecure = optionalBoolean(l.threeDSecure, 'body.link.threeDSecure') ?? false;
-  // The provider's clients send the protocol version beside the switch (`{version: "2"}`); checked, not stored.
-  threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
+  // The provider's clients send the protocol version beside the switch (`{version: "2"}`): its payments' results name it.
+  const version = threeDSecureVersion(body.threeDSecure, 'body.threeDSecure');
 
   const link = await sandbox.services.links.create({
     businessId,
@@ -53,6 +53,7 @@ async function createLink(req: RouteRequest) {
     duration: period,
     tokenize: tokenizeMode,
     threeDSecure,
+    threeDSecureVersion: version,
   });
   return envelope(sandbox, RESULTS.success, {
     link: linkCreatedView(link, sandbox.baseUrl),

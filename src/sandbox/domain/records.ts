@@ -61,6 +61,8 @@ export interface LinkRecord extends StoredDocument {
   status: LinkStoredStatus;
   tokenize: Tokenize;
   threeDSecure: boolean;
+  /** `body.threeDSecure.version` as sent: the version its payments' 3-D Secure results name. */
+  threeDSecureVersion?: string | undefined;
   /** Number of card submissions (approved or not). */
   attempts: number;
   /** Payment ids of every attempt, oldest first. */

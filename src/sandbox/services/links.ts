@@ -36,6 +36,8 @@ export interface NewLink {
   duration: { text: string; ms: number };
   tokenize: Tokenize;
   threeDSecure: boolean;
+  /** `body.threeDSecure.version` as sent (`"1"`, `"2"`...), kept with the link. */
+  threeDSecureVersion?: string | undefined;
 }
 
 type LinkWriteDeps = Pick<Deps, 'store' | 'links' | 'clock' | 'ids'>;
@@ -65,6 +67,7 @@ export async function createLink(deps: LinkWriteDeps, input: NewLink): Promise<L
     status: 'READY',
     tokenize: input.tokenize,
     threeDSecure: input.threeDSecure,
+    ...(input.threeDSecureVersion !== undefined ? { threeDSecureVersion: input.threeDSecureVersion } : {}),
     attempts: 0,
     paymentIds: [],
   };

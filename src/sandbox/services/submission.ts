@@ -30,6 +30,7 @@ import { detectBrand } from '../domain/test-cards.js';
 import { FIELD_LIMITS, FORM_TOKEN_TTL_MS, formTarget, issueFormToken as issueSignedToken, verifyFormToken } from '../domain/hosted-form.js';
 import { ApiError, errorOf, FAILURES, httpStatusOfResult, notPayable, RESULTS } from '../errors.js';
 import { chargeCard, resolveChallenge, type ChargeRequest } from './charge.js';
+import type { ThreeDSecureRequest } from '../domain/three-d-secure.js';
 
 /** What the hosted pages' submissions use: the charge's repositories, the links and checkouts they move, the form tokens. */
 export type SubmissionDeps = ChargeDeps & Pick<Deps, 'store' | 'links' | 'checkouts' | 'formTokens' | 'formTokenSecret' | 'forgetCaches'>;
@@ -253,7 +254,17 @@ function submitFresh(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
     source: { card },
     tokenize: record.tokenize === 'TRUE' || (record.tokenize === 'INQUIRE' && post.saveCard),
     forceThreeDSecure: record.threeDSecure === true,
+    threeDSecure: pageThreeDSecure(record.threeDSecure === true, record.threeDSecureVersion),
   });
+}
+
+/**
+ * The 3-D Secure request of a card paid on a link's or checkout's page that asked for 3-D Secure: the
+ * version sent with it (`body.threeDSecure.version`, 1 when none), so its payments carry their results
+ * (`body.threeDSecure`) as a direct payment's do.
+ */
+function pageThreeDSecure(asked: boolean, version: string | undefined): ThreeDSecureRequest | undefined {
+  return asked ? { version: version ?? '1' } : undefined;
 }
 
 /**
@@ -266,7 +277,7 @@ function chargeOnPage(
   parent: Parent,
   post: CardFormPost,
   now: number,
-  charge: Pick<ChargeRequest, 'source' | 'tokenize' | 'forceThreeDSecure'>,
+  charge: Pick<ChargeRequest, 'source' | 'tokenize' | 'forceThreeDSecure' | 'threeDSecure'>,
 ): SubmissionOutcome {
   const { record } = parent;
   const values = keptValues(post);
@@ -319,7 +330,12 @@ function submitSaved(sandbox: SubmissionDeps, parent: Parent, post: CardFormPost
   const oneClick = parent.record.oneClick ?? {};
   if (oneClick.requireCvv !== false && !validCvv(post.cvv.trim(), token.brandId))
     return retry(`Enter the ${cvvLength(token.brandId)}-digit security code of the saved card.`);
-  return chargeOnPage(sandbox, parent, post, now, { source: { token: token.id }, tokenize: false, forceThreeDSecure: oneClick.threeDSecure === true });
+  return chargeOnPage(sandbox, parent, post, now, {
+    source: { token: token.id },
+    tokenize: false,
+    forceThreeDSecure: oneClick.threeDSecure === true,
+    threeDSecure: pageThreeDSecure(oneClick.threeDSecure === true, parent.record.threeDSecureVersion),
+  });
 }
 
 /** The fields of a 3-D Secure form post (contract 3). */
