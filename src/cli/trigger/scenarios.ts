@@ -172,7 +172,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'checkout.3ds',
-    description: 'A checkout created with threeDSecure: true, its approved card sent through the challenge, code 1234.',
+    description:
+      'A checkout created with threeDSecure: true, its approved card sent through the challenge, code 1234; its payment carries the 3-D Secure results (version 1, authentication Y).',
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'checkout', as: 'checkout', threeDSecure: true },
