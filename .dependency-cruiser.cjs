@@ -11,9 +11,12 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No import circles: each folder has one job and depends on the ones below it.',
+      comment:
+        'No import circles: each folder has one job and depends on the ones below it. A circle through a lazy ' +
+        "import() is not one: a command's spec (src/cli/commands/<verb>.spec.ts) imports its module only when " +
+        'the command runs, and the module takes its types from the spec.',
       from: {},
-      to: { circular: true },
+      to: { circular: true, dependencyTypesNot: ['dynamic-import'], viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
     },
     {
       name: 'domain-is-pure',
@@ -112,6 +115,19 @@ module.exports = {
       comment: '`paylink sandbox` starts a sandbox through startSandbox, not through its internals.',
       from: { path: '^src/cli/commands/sandbox\\.ts$' },
       to: { path: SANDBOX, pathNot: [`${SANDBOX}index\\.ts$`, `${SANDBOX}domain/`] },
+    },
+    {
+      name: 'cli-start-stays-light',
+      severity: 'error',
+      comment:
+        "Every start (even --help) loads the commands' specs and the loop that registers them: they import a " +
+        "command's module only with import() when it runs, and no package (only types of commander).",
+      from: { path: ['^src/cli/(registry|command-spec|flags|flag-parsers)\\.ts$', '^src/cli/commands/[^/]+\\.spec\\.ts$'] },
+      to: {
+        path: ['^src/cli/commands/', '^src/cli/(ui|client|context|config|discovery|http|customer|options)\\.ts$', '^node_modules/'],
+        pathNot: '^src/cli/commands/[^/]+\\.spec\\.ts$',
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
     },
     {
       name: 'client-is-the-wire-contract-only',

@@ -2,17 +2,18 @@
  * Builds the commander program and runs it. The one place that decides how the process ends: one catch
  * maps typed errors to exit codes (`exit-codes.ts`, docs/cli.md "Exit codes").
  *
- * Start-up is kept to commander and the command registry (`registry.ts`): a command's module, and what it
- * needs (ora, prompts, chalk, `open`, the sandbox), is imported only when that command runs, so
- * `paylink --version` and `--help` cost little more than starting node.
+ * Start-up is kept to commander, the commands' declarations (`commands/<verb>.spec.ts`) and the loop that
+ * registers them (`registry.ts`): a command's module, and what it needs (ora, prompts, chalk, `open`, the
+ * sandbox), is imported only when that command runs, so `paylink --version` and `--help` cost little more
+ * than starting node.
  */
 import type * as Commander from 'commander';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
 import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
-import { registerCommands, type Runner } from './registry.js';
+import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
+import type { ProgramOptions } from './flags.js';
 import type { Ui, UiStreams } from './ui.js';
 
 // commander is CommonJS: required directly, it skips the ESM wrapper's scan of its source for named
@@ -28,19 +29,9 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
  */
 export function buildProgram(ui: () => Ui): Command {
   const program = new Command();
+  program.name('paylink').description('Local sandbox and command-line tool for the payment-link and checkout API v3').version(pkg.version);
+  registerProgramFlags(program);
   program
-    .name('paylink')
-    .description('Local sandbox and command-line tool for the payment-link and checkout API v3')
-    .version(pkg.version)
-    .option('--base-url <url>', `API base URL (env PAYLINK_BASE_URL; default ${DEFAULT_BASE_URL})`)
-    .option('--business-id <id>', `merchant business id (env PAYLINK_BUSINESS_ID; default ${DEFAULT_BUSINESS_ID})`)
-    .option('--username <name>', 'HTTP Basic user (env PAYLINK_USERNAME)')
-    .option('--password <password>', 'HTTP Basic password (env PAYLINK_PASSWORD)')
-    .option('--ca <file>', 'PEM certificate or CA to trust for an https sandbox (env PAYLINK_CA; NODE_EXTRA_CA_CERTS works too)')
-    .option('--timeout <seconds>', 'give up on a request after this long (env PAYLINK_TIMEOUT; default 10 for a local sandbox, 30 otherwise)')
-    .option('--json', 'machine output: exactly one JSON document on stdout')
-    .option('--no-color', 'no colours (NO_COLOR works too)')
-    .option('-q, --quiet', 'results only: no notes, no spinners')
     .exitOverride()
     // A hint, not the whole help: the help scrolled the error (and "Did you mean ...?") off the screen.
     .showHelpAfterError('(add --help for usage)')
@@ -56,19 +47,21 @@ Examples:
   $ paylink pay <linkId> --outcome approved
   $ paylink status <linkId> --json`,
     );
-  const run: Runner = async (cmd, load, call, options = {}) => {
-    const [module, { makeContext }] = await Promise.all([load(), import('./context.js')]);
-    const flags = cmd.optsWithGlobals();
+  const run: Runner = async (cmd, spec, load, args, options) => {
+    const [command, { makeContext }] = await Promise.all([load(), import('./context.js')]);
+    // Typed by the declarations the program was built from (flags.ts).
+    const flags = cmd.optsWithGlobals<ProgramOptions>();
+    const connection = needs(spec, 'connection');
     // No base URL given here: the sandbox started in this folder, its port probed (discovery.ts).
     const discovery =
-      options.connection !== false && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL
+      connection && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL
         ? await (await import('./discovery.js')).discoverSandbox(process.cwd())
         : undefined;
-    const ctx = makeContext(ui(), flags, { discovery });
-    if (options.connection !== false) for (const note of ctx.connection.notes ?? []) ui().warn(note);
-    await call(module, ctx);
+    const ctx = Object.assign(makeContext(ui(), flags, { discovery }), { flags, program });
+    if (connection) for (const note of ctx.connection.notes ?? []) ui().warn(note);
+    await command(args as never, options as never, ctx);
   };
-  registerCommands(program, run);
+  registerCommands(program, COMMANDS, run);
   return program;
 }
 

@@ -68,7 +68,7 @@ function setup(options: { interactive?: boolean; json?: boolean; answers?: unkno
 describe('CLI command functions', () => {
   it('asks for currency, amount, return URL and brands on a terminal and creates the link from the answers', async () => {
     const { ctx, prompter, stdout } = setup({ interactive: true, answers: ['eur', '12.50', 'http://localhost:3000/done', [1020, 1030]] });
-    const envelope = await linkCreate({ duration: 'P2D' }, ctx);
+    const envelope = await linkCreate({}, { duration: 'P2D' }, ctx);
     // The currency comes first so the amount is checked against its decimals as it is typed.
     expect(prompter.asked).toEqual(['Currency', 'Amount (EUR)', 'Return URL (where the customer goes after paying)', 'Card brands offered']);
     expect(envelope.body.link.brandIds).toEqual([1020, 1030]);
@@ -79,26 +79,26 @@ describe('CLI command functions', () => {
 
   it('never asks without a terminal: a missing value is a usage error naming its flag, and brands default to every card brand', async () => {
     const { ctx, prompter } = setup({ interactive: false });
-    await expect(linkCreate({ amount: '5', currency: 'EUR' }, ctx)).rejects.toThrow(
+    await expect(linkCreate({}, { amount: '5', currency: 'EUR' }, ctx)).rejects.toThrow(
       new UsageError('missing --return-url (no terminal to ask on: pass --return-url).'),
     );
-    await expect(checkoutCreate({ currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx)).rejects.toThrow(/missing --amount/);
-    const created = await checkoutCreate({ amount: '5', currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx);
+    await expect(checkoutCreate({}, { currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx)).rejects.toThrow(/missing --amount/);
+    const created = await checkoutCreate({}, { amount: '5', currency: 'EUR', returnUrl: 'https://shop.example/r' }, ctx);
     expect(created.body.checkout.brandIds).toEqual([1010, 1011, 1013, 1015, 1020, 1023, 1030, 1040, 1050, 1060, 1090, 1210]);
     expect(prompter.asked).toEqual([]);
   });
 
   it('lets a person pick the outcome of `paylink pay`, and pays with the approve card when nobody is there', async () => {
     const person = setup({ interactive: true, answers: [{ decline: true }] });
-    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed', brand: ['visa'] }, setup().ctx);
-    const declined = await pay(link.body.link.linkId, {}, person.ctx);
+    const link = await linkCreate({}, { amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed', brand: ['visa'] }, setup().ctx);
+    const declined = await pay({ id: link.body.link.linkId }, {}, person.ctx);
     expect(person.prompter.asked).toEqual(['What should the customer do?']);
     expect(declined).toMatchObject({ state: 'DECLINEDBYCUSTOMER', asExpected: true, merchant: { error: expect.any(String) } });
     expect(person.stdout.text()).toMatch(/Merchant said:\s+nothing: .*that is fine/);
 
     const script = setup({ json: true });
-    const checkout = await checkoutCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed' }, setup().ctx);
-    const paid = await pay(checkout.body.checkout.checkoutId, {}, script.ctx);
+    const checkout = await checkoutCreate({}, { amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed' }, setup().ctx);
+    const paid = await pay({ id: checkout.body.checkout.checkoutId }, {}, script.ctx);
     expect(paid).toMatchObject({ state: 'PAID', card: { lastFourDigits: '1111' } });
     expect(JSON.parse(script.stdout.text())).toMatchObject({ kind: 'checkout', state: 'PAID' });
     expect(script.stderr.text()).toBe('');
@@ -106,7 +106,11 @@ describe('CLI command functions', () => {
 
   it('plays the customer for the fixtures through playCustomer, choosing an offered card for the outcome', async () => {
     const client = new ApiClient({ baseUrl: sb.url, businessId: 'fn-biz' });
-    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed', brand: ['mastercard'] }, setup({ json: true }).ctx);
+    const link = await linkCreate(
+      {},
+      { amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed', brand: ['mastercard'] },
+      setup({ json: true }).ctx,
+    );
     const steps: string[] = [];
     const result = await playCustomer(client, link.body.link.linkId, { follow: false, onStep: (s) => steps.push(s) });
     expect(result).toMatchObject({ kind: 'link', state: 'PAID', asExpected: true, card: { brandId: 1020 } });
@@ -115,22 +119,22 @@ describe('CLI command functions', () => {
   });
 
   it('prints colour only to a terminal without NO_COLOR or --no-color, and only JSON on stdout with --json', async () => {
-    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'https://shop.example/r' }, setup({ json: true }).ctx);
+    const link = await linkCreate({}, { amount: '3', currency: 'EUR', returnUrl: 'https://shop.example/r' }, setup({ json: true }).ctx);
     const id = link.body.link.linkId;
     const colour = setup({ tty: true });
-    await status(id, {}, colour.ctx);
+    await status({ id }, {}, colour.ctx);
     expect(colour.stdout.text()).toContain('\u001b[');
     const noColor = setup({ tty: true, env: { NO_COLOR: '1' } });
-    await status(id, {}, noColor.ctx);
+    await status({ id }, {}, noColor.ctx);
     expect(noColor.stdout.text()).not.toContain('\u001b[');
     const flag = new Ui({ stdout: sink(true), stderr: sink(true) }, { color: false, env: {} });
     expect(flag.color.red('x')).toBe('x');
     const piped = setup({ tty: false });
-    await status(id, {}, piped.ctx);
+    await status({ id }, {}, piped.ctx);
     expect(piped.stdout.text()).not.toContain('\u001b[');
     expect(piped.stdout.text()).toContain('READY');
     const json = setup({ json: true, tty: true });
-    await status(id, {}, json.ctx);
+    await status({ id }, {}, json.ctx);
     expect(JSON.parse(json.stdout.text())).toMatchObject({ kind: 'link', state: 'READY' });
     expect(json.stderr.text()).toBe('');
   });
@@ -227,13 +231,13 @@ describe('CLI command functions', () => {
     );
     const id = created.body.body.link.linkId as string;
     const { ctx } = setup({ json: true });
-    await expect(follow(id, {}, ctx)).rejects.toThrow(/has not finished/);
+    await expect(follow({ id }, {}, ctx)).rejects.toThrow(/has not finished/);
     const paid = await playCustomer(ctx.client, id, { follow: false });
     // Not in this folder's journal: the sandbox's admin API says the returnUrl it stored.
-    const stored = await follow(id, {}, setup({ json: true }).ctx);
+    const stored = await follow({ id }, {}, setup({ json: true }).ctx);
     expect(stored).toMatchObject({ state: 'PAID', url: `http://127.0.0.1:9/stored?from=mail&linkId=${id}&id=${paid.payment!.id}` });
     const merchantless = setup({ json: true });
-    const result = await follow(id, { returnUrl: 'http://127.0.0.1:9/back?from=mail' }, merchantless.ctx);
+    const result = await follow({ id }, { returnUrl: 'http://127.0.0.1:9/back?from=mail' }, merchantless.ctx);
     expect(result).toMatchObject({
       state: 'PAID',
       source: 'return-url',
@@ -244,28 +248,28 @@ describe('CLI command functions', () => {
   });
 
   it('opens the hosted page with the browser opener, or prints the URL with --print', async () => {
-    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'https://shop.example/r' }, setup({ json: true }).ctx);
+    const link = await linkCreate({}, { amount: '3', currency: 'EUR', returnUrl: 'https://shop.example/r' }, setup({ json: true }).ctx);
     const id = link.body.link.linkId as string;
     const opened: string[] = [];
     const person = setup();
-    const result = await openPage(id, {}, person.ctx, async (url) => void opened.push(url));
+    const result = await openPage({ id }, {}, person.ctx, async (url) => void opened.push(url));
     expect(result).toEqual({ kind: 'link', id, page: 'hosted', url: `${sb.url}/gateway/v3/web/paymentlinks/${id}`, opened: true });
     expect(opened).toEqual([result.url]);
     const printer = setup();
-    const printed = await openPage(id, { print: true }, printer.ctx, async () => {
+    const printed = await openPage({ id }, { print: true }, printer.ctx, async () => {
       throw new Error('must not open with --print');
     });
     expect(printed.opened).toBe(false);
     expect(printer.stdout.text()).toBe(`${result.url}\n`);
-    await expect(openPage('00000000-0000-4000-8000-000000000000', {}, printer.ctx)).rejects.toBeInstanceOf(ApiResponseError);
+    await expect(openPage({ id: '00000000-0000-4000-8000-000000000000' }, {}, printer.ctx)).rejects.toBeInstanceOf(ApiResponseError);
   });
 
   it('counts a retry card as asked both when it fails its first attempt and when the next attempt is approved', async () => {
-    const link = await linkCreate({ amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed' }, setup({ json: true }).ctx);
+    const link = await linkCreate({}, { amount: '3', currency: 'EUR', returnUrl: 'http://127.0.0.1:9/closed' }, setup({ json: true }).ctx);
     const id = link.body.link.linkId as string;
-    const first = await pay(id, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
+    const first = await pay({ id }, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
     expect(first).toMatchObject({ asExpected: true, state: 'READY', payment: { result: -3 } });
-    const second = await pay(id, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
+    const second = await pay({ id }, { outcome: 'failed-retry', follow: false }, setup({ json: true }).ctx);
     expect(second).toMatchObject({ asExpected: true, state: 'PAID', payment: { result: 0 } });
     expect(second.merchant).toBeUndefined();
   });

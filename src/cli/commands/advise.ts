@@ -4,6 +4,8 @@
  * "not the outcome asked for") when a finding at or above that severity exists, so CI can fail a build after
  * its end-to-end tests ran against the sandbox; `--junit` writes one test case per check.
  */
+import type { Options, Run } from '../command-spec.js';
+import type { advise as spec } from './advise.spec.js';
 import { writeFileSync } from 'node:fs';
 import { adminOk, type AdminConnection } from '../client.js';
 import { ApiResponseError, UsageError } from '../errors.js';
@@ -57,16 +59,8 @@ export interface AdviceReport {
   findings: AdviceFinding[];
 }
 
-export interface AdviseOptions {
-  /** Only this business's findings. @default every business */
-  business?: string | undefined;
-  /** Only traffic of the last `10m`, `2h`, `1d`. @default everything the request log holds */
-  since?: string | undefined;
-  /** Fail (exit 3) when a finding of this severity or worse exists. @default never */
-  failOn?: string | undefined;
-  /** Write a JUnit XML report (one test case per check) to this file. */
-  junit?: string | undefined;
-}
+/** `advise`'s flags (advise.spec.ts): by default every business, all the log holds, never failing, no report file. */
+export type AdviseOptions = Options<typeof spec>;
 
 function severityOf(value: string | undefined): Severity | undefined {
   if (value === undefined) return undefined;
@@ -207,3 +201,5 @@ export async function advise(conn: AdminConnection, ui: Ui, options: AdviseOptio
   else print(report, ui);
   return report;
 }
+
+export const adviseCommand: Run<typeof spec> = (_args, flags, ctx) => advise(ctx.admin, ctx.ui, flags);

@@ -3,18 +3,18 @@
  * HTTP Basic credentials and the business id filled in (`businessId` in a GET's query, `header.businessId`
  * in a POST's body, unless given), printing the answer as it came, like `stripe get` / `stripe post`.
  */
+import type { Args, Options } from '../command-spec.js';
+import type { api as spec } from './api.spec.js';
 import { readFileSync } from 'node:fs';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import type { CommandContext } from '../context.js';
 import { API_BASE } from '../../sandbox/domain/routes.js';
 
-export interface ApiFlags {
-  /**
-   * `-d`/`--data`, repeatable: at most one JSON document (`{...}`, `@file` to read one, or `@-` for
-   * standard input) and any number of `path=value` parameters (`body.transaction.amount=10`).
-   */
-  data?: string | string[] | undefined;
-}
+/**
+ * `-d`/`--data`, repeatable: at most one JSON document (`{...}`, `@file` to read one, or `@-` for standard
+ * input) and any number of `path=value` parameters (`body.transaction.amount=10`).
+ */
+export type ApiFlags = Options<typeof spec>;
 
 /** Path segments a parameter may not name: they would reach the object's prototype, not a field. */
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
@@ -102,7 +102,7 @@ export function apiCallOf(
   const fullPath = /^gateway(\/|$)/i.test(trimmed) ? `/${trimmed}` : `${API_BASE}/${trimmed}`;
   const query: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1))) query[key] = value;
-  const given = flags.data === undefined ? [] : Array.isArray(flags.data) ? flags.data : [flags.data];
+  const given = flags.data ?? [];
   const documents: string[] = [];
   const parameters: ApiParameter[] = [];
   for (const text of given) {
@@ -148,7 +148,7 @@ export function apiCallOf(
 }
 
 /** `paylink api`: sends the request and prints the answer; a non-2xx answer ends with exit code 3. */
-export async function api(method: string, path: string, flags: ApiFlags, ctx: CommandContext): Promise<unknown> {
+export async function api({ method, path }: Args<typeof spec>, flags: ApiFlags, ctx: CommandContext): Promise<unknown> {
   const call = apiCallOf(method, path, flags);
   const answer = call.method === 'GET' ? await ctx.client.get(call.path, call.query) : await ctx.client.post(withQuery(call.path, call.query), call.body ?? {});
   const ok = answer.status >= 200 && answer.status < 300;

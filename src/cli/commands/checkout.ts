@@ -2,12 +2,14 @@
  * `paylink checkout create|get`: checkouts (docs/api.md). One API call each; `--json` prints the API's
  * envelope unchanged.
  */
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { generateTrackingCode } from '../options.js';
-import { callApi, getResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
+import type { checkoutCreate as createSpec, checkoutGet as getSpec } from './checkout.spec.js';
+import { callApi, getResource, reportCreated, resolveCreateInput } from './shared.js';
 
 /** Creates a checkout (valid 30 minutes); asks for missing values on a TTY. Returns the API envelope. */
-export async function checkoutCreate(flags: CreateFlags, ctx: CommandContext): Promise<any> {
+export async function checkoutCreate(_args: Args<typeof createSpec>, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
   const input = await resolveCreateInput(flags, ctx.ui);
   const trackingCode = input.trackingCode ?? generateTrackingCode('checkout');
   const { body } = await callApi(ctx, 'Creating the checkout', () =>
@@ -21,6 +23,6 @@ export async function checkoutCreate(flags: CreateFlags, ctx: CommandContext): P
 }
 
 /** Reads a checkout by id or by `--tracking-code`. */
-export async function checkoutGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
-  return getResource(ctx, 'checkout', id, flags.trackingCode);
+export async function checkoutGet({ checkoutId }: Args<typeof getSpec>, flags: Options<typeof getSpec>, ctx: CommandContext): Promise<any> {
+  return getResource(ctx, 'checkout', checkoutId, flags.trackingCode);
 }

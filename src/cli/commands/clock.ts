@@ -2,6 +2,8 @@
  * `paylink clock`: reads and moves the sandbox clock (`GET/POST /__sandbox/clock`). Every expiry and
  * timestamp in the sandbox follows it: `paylink clock advance 31m` times out a fresh checkout.
  */
+import type { Run } from '../command-spec.js';
+import type { clock as showSpec, clockAdvance as advanceSpec, clockReset as resetSpec, clockSet as setSpec } from './clock.spec.js';
 import { formatClockOffset, isCalendarDate, parseClockStep } from '../../sandbox/domain/clock.js';
 import { UsageError } from '../errors.js';
 import { adminOk, type AdminConnection } from '../client.js';
@@ -56,3 +58,11 @@ export function parseClockTime(value: string): string {
     );
   return value;
 }
+
+/** `paylink clock`: shows it. */
+export const clockCommand: Run<typeof showSpec> = (_args, _flags, ctx) => runClock(ctx.admin, ctx.ui);
+export const clockAdvanceCommand: Run<typeof advanceSpec> = ({ duration }, _flags, ctx) =>
+  runClock(ctx.admin, ctx.ui, { advance: parseClockAdvance(duration) });
+export const clockSetCommand: Run<typeof setSpec> = ({ iso }, flags, ctx) =>
+  runClock(ctx.admin, ctx.ui, { set: parseClockTime(iso), freeze: flags.freeze === true });
+export const clockResetCommand: Run<typeof resetSpec> = (_args, _flags, ctx) => runClock(ctx.admin, ctx.ui, { reset: true });

@@ -3,6 +3,8 @@
  * options, so it never drifts from the CLI. zsh uses the same function through bashcompinit; fish gets its
  * own `complete` lines.
  */
+import type { Run } from '../command-spec.js';
+import type { completion as spec } from './completion.spec.js';
 import type { Command, Option } from 'commander';
 import { OUTCOME_NAMES } from '../../sandbox/domain/test-cards.js';
 import { UsageError } from '../errors.js';
@@ -129,3 +131,10 @@ function fishScript(program: Command): string {
   visit(program, []);
   return `${lines.join('\n')}\n`;
 }
+
+/** `paylink completion <shell>`: the script on stdout, or with `--json` as a string in one document. */
+export const completionCommand: Run<typeof spec> = ({ shell }, _flags, ctx) => {
+  const script = completionScript(ctx.program, shell);
+  if (ctx.ui.options.json) ctx.ui.json({ shell, script });
+  else ctx.ui.streams.stdout.write(script);
+};

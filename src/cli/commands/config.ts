@@ -4,6 +4,8 @@
  * the default). Secrets show their last four characters. A config file with an unknown key is refused
  * here as everywhere (a typo such as `bizId` names the key it meant).
  */
+import type { Run } from '../command-spec.js';
+import type { config as spec } from './config.spec.js';
 import type { AdminFlags } from '../client.js';
 import { configuredWebhookSecret, readConfigFile, resolveConnection, type GlobalFlags } from '../config.js';
 import type { CommandContext } from '../context.js';
@@ -90,3 +92,5 @@ export async function showConfig(ctx: CommandContext, flags: { adminToken?: stri
   }
   return report;
 }
+
+export const configCommand: Run<typeof spec> = (_args, _flags, ctx) => showConfig(ctx, ctx.flags, ctx.flags);

@@ -6,6 +6,8 @@
  * tools are only run when this shell sends them through the sandbox's proxy, and the hosts file is read,
  * not DNS. Exit 0 when nothing failed, 3 otherwise (`--json`: the report).
  */
+import type { Run } from '../command-spec.js';
+import type { doctor as spec } from './env.spec.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -243,3 +245,5 @@ export async function doctor(ui: Ui, options: DoctorOptions = {}): Promise<Docto
     );
   return report;
 }
+
+export const doctorCommand: Run<typeof spec> = (_args, _flags, ctx) => doctor(ctx.ui, { env: ctx.env });

@@ -8,13 +8,15 @@
  * Chromium options (proxy server, the authority's public-key pin) for a browser test. The authority's
  * private key is never read here.
  */
+import type { Args, Options } from '../command-spec.js';
+import type { CommandContext } from '../context.js';
+import type { env as spec } from './env.spec.js';
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { discoverSandbox, sandboxOf, type FoundEntry } from '../discovery.js';
 import { UsageError } from '../errors.js';
-import type { Ui } from '../ui.js';
 
 /** Where Linux distributions and macOS keep the system's CA bundle, in the order tried. */
 const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
@@ -124,7 +126,9 @@ function shellQuote(value: string): string {
 }
 
 /** The command: finds this folder's sandbox, prints the lines to eval (or `--json`). */
-export async function envCommand(ui: Ui, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<DropInEnv> {
+export async function envCommand(_args: Args<typeof spec>, _flags: Options<typeof spec>, ctx: CommandContext): Promise<DropInEnv> {
+  const { ui, env } = ctx;
+  const cwd = process.cwd();
   const entry = sandboxOf(await discoverSandbox(cwd), cwd);
   if (entry === undefined)
     throw new UsageError('No sandbox was started from this folder: start one with `paylink sandbox --proxy 8418`, then run `paylink env` here.');

@@ -3,6 +3,8 @@
  * arbitrary payload signed and delivered exactly as a real event, through the sandbox's outbox
  * (`POST /__sandbox/events/send`, docs/webhooks.md): for a handler tested against a payload no scenario makes.
  */
+import type { Options, Run } from '../command-spec.js';
+import type { eventsSend as spec } from './events.spec.js';
 import { readFileSync } from 'node:fs';
 import { adminOk, type AdminConnection } from '../client.js';
 import { UsageError } from '../errors.js';
@@ -10,12 +12,7 @@ import { parseHttpUrl } from '../options.js';
 import type { Ui } from '../ui.js';
 import { parseEventTypes, type EventEntry } from './webhooks.js';
 
-export interface EventsSendFlags {
-  type?: string | undefined;
-  payload?: string | undefined;
-  to?: string | undefined;
-  business?: string | undefined;
-}
+export type EventsSendFlags = Options<typeof spec>;
 
 /** The request body of `POST /__sandbox/events/send` for the flags; `read` reads the payload file (`-`: stdin). */
 export function sendRequestOf(
@@ -73,3 +70,6 @@ export async function eventsSend(
   ui.info(`Signed and queued like any event: \`paylink events show ${result.id}\` shows every attempt.`);
   return result;
 }
+
+/** `paylink events send`: to `--business`, else the business of `--business-id`. */
+export const eventsSendCommand: Run<typeof spec> = (_args, flags, ctx) => eventsSend(ctx.admin, ctx.ui, flags, ctx.connection.businessId);

@@ -3,6 +3,8 @@
  * (`/__sandbox/faults`, docs/faults.md). Each is a typed function returning what it printed; `--json`
  * prints it as one document.
  */
+import type { Options, Run } from '../command-spec.js';
+import type { faultsAdd as addSpec, faultsClear as clearSpec, faultsList as listSpec, faultsRemove as removeSpec } from './faults.spec.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import { UsageError } from '../errors.js';
 import { parseBrand } from '../options.js';
@@ -28,21 +30,7 @@ export interface FaultEntry {
   does: string;
 }
 
-export interface FaultAddFlags {
-  kind?: string | undefined;
-  method?: string | undefined;
-  path?: string | undefined;
-  business?: string | undefined;
-  brand?: string | undefined;
-  amount?: string | undefined;
-  status?: string | undefined;
-  latency?: string | undefined;
-  hold?: string | undefined;
-  as?: string | undefined;
-  probability?: string | undefined;
-  times?: string | undefined;
-  includePaylink?: boolean | undefined;
-}
+export type FaultAddFlags = Options<typeof addSpec>;
 
 /** `300`, `300ms`, `2s`, `1.5s` to milliseconds. */
 export function parseMs(value: string, flag: string): number {
@@ -167,3 +155,8 @@ export async function faultsClear(conn: AdminConnection, ui: Ui): Promise<{ remo
   else ui.info(`Removed ${answer.body.removed} fault rule${answer.body.removed === 1 ? '' : 's'}.`);
   return answer.body;
 }
+
+export const faultsAddCommand: Run<typeof addSpec> = (_args, flags, ctx) => faultsAdd(ctx.admin, ctx.ui, flags);
+export const faultsListCommand: Run<typeof listSpec> = (_args, _flags, ctx) => faultsList(ctx.admin, ctx.ui);
+export const faultsRemoveCommand: Run<typeof removeSpec> = ({ id }, _flags, ctx) => faultsRemove(ctx.admin, ctx.ui, id);
+export const faultsClearCommand: Run<typeof clearSpec> = (_args, _flags, ctx) => faultsClear(ctx.admin, ctx.ui);

@@ -2,6 +2,8 @@
  * `paylink fixtures load <file...>`: creates the links, checkouts, payments and tokens a fixture file
  * describes (docs/fixtures.md) and prints step name -> id (`--json` for CI). The work is `seed/`'s.
  */
+import type { Args, Options } from '../command-spec.js';
+import type { fixturesLoad as spec } from './fixtures.spec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { FixtureFormatError } from '../seed/format.js';
@@ -9,7 +11,7 @@ import { loadFixtures } from '../seed/load.js';
 import { FixtureStepError, type RunFixturesResult } from '../seed/runner.js';
 
 /** Loads the files and prints the id map; a bad file is a usage error (2), a failing step an API error (3). */
-export async function fixturesLoad(files: string[], ctx: CommandContext): Promise<RunFixturesResult> {
+export async function fixturesLoad({ files }: Args<typeof spec>, _flags: Options<typeof spec>, ctx: CommandContext): Promise<RunFixturesResult> {
   const { ui } = ctx;
   if (files.length === 0) throw new UsageError('fixtures load: give at least one fixture file.');
   let result: RunFixturesResult;

@@ -6,7 +6,9 @@
  * built as the hosted page builds it (docs/hosted-pages.md, "The redirect to returnUrl").
  */
 import { adminRequest, networkReason } from '../client.js';
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
+import type { follow as spec } from './follow.spec.js';
 import { findResource, lifecycleOf, type ResourceKind } from '../customer.js';
 import { ApiResponseError, UsageError } from '../errors.js';
 import { parseHttpUrl } from '../options.js';
@@ -62,7 +64,7 @@ async function sandboxReturnUrl(ctx: CommandContext, kind: ResourceKind, id: str
   }
 }
 
-export async function follow(id: string, flags: { returnUrl?: string }, ctx: CommandContext): Promise<FollowResult> {
+export async function follow({ id }: Args<typeof spec>, flags: Options<typeof spec>, ctx: CommandContext): Promise<FollowResult> {
   const given = flags.returnUrl === undefined ? undefined : parseHttpUrl(flags.returnUrl, '--return-url');
   const result = await ctx.ui.spin(`Following the redirect of ${id}`, async (): Promise<FollowResult> => {
     const { kind, response } = await findResource(ctx.client, id, undefined, ctx.admin);

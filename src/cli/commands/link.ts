@@ -2,17 +2,14 @@
  * `paylink link create|get|cancel`: payment links (docs/api.md). One API call each; `--json` prints the
  * API's envelope unchanged.
  */
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { generateTrackingCode, parseDuration } from '../options.js';
-import { callApi, getResource, printResource, reportCreated, resolveCreateInput, type CreateFlags } from './shared.js';
-
-export interface LinkCreateFlags extends CreateFlags {
-  duration?: string;
-  threeDs?: boolean;
-}
+import type { linkCancel as cancelSpec, linkCreate as createSpec, linkGet as getSpec } from './link.spec.js';
+import { callApi, getResource, printResource, reportCreated, resolveCreateInput } from './shared.js';
 
 /** Creates a payment link; asks for missing values on a TTY. Returns the API envelope. */
-export async function linkCreate(flags: LinkCreateFlags, ctx: CommandContext): Promise<any> {
+export async function linkCreate(_args: Args<typeof createSpec>, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
   const duration = flags.duration === undefined ? undefined : parseDuration(flags.duration);
   const input = await resolveCreateInput(flags, ctx.ui);
   const trackingCode = input.trackingCode ?? generateTrackingCode('link');
@@ -30,13 +27,13 @@ export async function linkCreate(flags: LinkCreateFlags, ctx: CommandContext): P
 }
 
 /** Reads a link by id or by `--tracking-code`. */
-export async function linkGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
-  return getResource(ctx, 'link', id, flags.trackingCode);
+export async function linkGet({ linkId }: Args<typeof getSpec>, flags: Options<typeof getSpec>, ctx: CommandContext): Promise<any> {
+  return getResource(ctx, 'link', linkId, flags.trackingCode);
 }
 
 /** Cancels a READY or PENDING link. */
-export async function linkCancel(id: string, ctx: CommandContext): Promise<any> {
-  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.api.links.cancel(id));
+export async function linkCancel({ linkId }: Args<typeof cancelSpec>, _flags: Options<typeof cancelSpec>, ctx: CommandContext): Promise<any> {
+  const { body } = await callApi(ctx, 'Cancelling the payment link', () => ctx.client.api.links.cancel(linkId));
   if (ctx.ui.options.json) ctx.ui.json(body);
   else printResource(ctx.ui, 'link', body, 'Payment link cancelled');
   return body;

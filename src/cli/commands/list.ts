@@ -5,21 +5,23 @@
  */
 import { formatAmount } from '../../sandbox/domain/money.js';
 import { adminOk } from '../client.js';
+import type { Options, Run } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { brandName } from '../options.js';
+import type { ListKind, ListSpec } from './list.spec.js';
+import type { tokenList } from './token.spec.js';
 
-export type ListKind = 'link' | 'checkout' | 'payment';
+export type { ListKind } from './list.spec.js';
 
-export interface ListFlags {
-  /** State now: READY, PAID, EXPIRED... (links), PENDING, TIMEOUT... (checkouts), OK, DECLINED... (payments). */
-  status?: string | undefined;
-  trackingCode?: string | undefined;
-  /** ISO 8601 date-time, or a duration back from the sandbox's now (`1h`, `2d`). */
-  since?: string | undefined;
-  /** @default 20 */
-  limit?: number | undefined;
-  /** `--page`: which page of `limit` items, 1 the newest. @default 1 */
-  page?: number | undefined;
+/**
+ * The filters of a list (list.spec.ts): the state now (READY, PAID, EXPIRED... for links), tracking code,
+ * since (ISO 8601 or a duration back from the sandbox's now), `limit` per page and which `page`, 1 the newest.
+ */
+export type ListFlags = Options<ListSpec>;
+
+/** The `list` command of `kind`. */
+export function listerOf(kind: ListKind): Run<ListSpec> {
+  return (_args, flags, ctx) => listResources(kind, flags, ctx);
 }
 
 /**
@@ -189,7 +191,8 @@ export interface TokenItem {
 
 /** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
 export async function listTokens(
-  flags: Omit<ListFlags, 'status'> & { customer?: string | undefined },
+  _args: unknown,
+  flags: Options<typeof tokenList>,
   ctx: CommandContext,
 ): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
   const limit = flags.limit ?? 20;

@@ -4,6 +4,9 @@
  * local URL, printing one line per delivery. Works against a sandbox on another host (`--base-url` and the
  * admin token), which is how a shared sandbox reaches an app on a laptop. Faults on request, applied here.
  */
+import type { Run } from '../command-spec.js';
+import type { listen as spec } from './listen.spec.js';
+import { parseDelay, parseEventTypes, parseFaults } from './webhooks.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -474,3 +477,18 @@ export async function listenUntilInterrupted(conn: AdminConnection, ui: Ui, opti
     process.off('SIGTERM', stop);
   }
 }
+
+/** `paylink listen`, until Ctrl-C; the cursor is kept under the current folder. */
+export const listenCommand: Run<typeof spec> = (_args, flags, ctx) =>
+  listenUntilInterrupted(ctx.admin, ctx.ui, {
+    forwardTo: flags.forwardTo,
+    events: parseEventTypes(flags.events),
+    // `--business`, else a business id given at all (--business-id, PAYLINK_BUSINESS_ID, the config
+    // file) scopes it as the other commands are scoped; with none, every business's events.
+    businessId: flags.business ?? (ctx.connection.sources?.businessId === 'default' ? undefined : ctx.connection.businessId),
+    faults: parseFaults(flags.fault),
+    delayMs: parseDelay(flags.delay),
+    header: flags.header,
+    since: flags.since,
+    cursorDir: process.cwd(),
+  });

@@ -3,6 +3,8 @@
  * business; `--follow` keeps printing new requests as they arrive (long polling on `since`), one JSON
  * document per line with `--json`.
  */
+import type { Run } from '../command-spec.js';
+import type { logs as spec } from './logs.spec.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
 import { describeFiredFault } from '../../sandbox/domain/faults.js';
@@ -208,3 +210,15 @@ export async function logsUntilInterrupted(conn: AdminConnection, ui: Ui, option
     process.off('SIGINT', stop);
   }
 }
+
+/** `paylink logs`: the newest requests, then, with `--follow`, new ones until Ctrl-C. */
+export const logsCommand: Run<typeof spec> = (_args, flags, ctx) =>
+  logsUntilInterrupted(ctx.admin, ctx.ui, {
+    path: flags.path,
+    status: flags.status,
+    businessId: flags.business,
+    method: flags.method,
+    limit: flags.limit,
+    follow: flags.follow,
+    bodies: flags.bodies,
+  });

@@ -8,7 +8,9 @@ import type { ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
+import type { open as spec } from './open.spec.js';
 import { resolveKind } from '../client.js';
 import { findResource, type ResourceKind } from '../customer.js';
 import { ApiResponseError, type ErrorEnvelope } from '../errors.js';
@@ -127,7 +129,7 @@ async function launchWith(launcher: string, url: string): Promise<void> {
 }
 
 /** `paylink open <id>` and `paylink open dashboard`. */
-export async function openPage(id: string, flags: { print?: boolean }, ctx: CommandContext, opener?: Opener): Promise<OpenResult> {
+export async function openPage({ id }: Args<typeof spec>, flags: Options<typeof spec>, ctx: CommandContext, opener?: Opener): Promise<OpenResult> {
   let kind: OpenResult['kind'];
   let url: string;
   let page: OpenResult['page'];

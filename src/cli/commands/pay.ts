@@ -5,7 +5,9 @@
  * {@link PlayResult} object.
  */
 import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
+import type { pay as spec } from './pay.spec.js';
 import { resolveKind } from '../client.js';
 import {
   findResource,
@@ -24,26 +26,8 @@ import { ApiResponseError, UsageError } from '../errors.js';
 import { brandName, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
 
-export interface PayFlags {
-  card?: string;
-  outcome?: string;
-  saveCard?: boolean;
-  /** Pay a one-click checkout with its first saved card. */
-  savedCard?: boolean;
-  decline?: boolean;
-  threeDsCode?: string;
-  threeDsCancel?: boolean;
-  expiryMonth?: string;
-  expiryYear?: string;
-  cvv?: string;
-  holder?: string;
-  link?: boolean;
-  checkout?: boolean;
-  /** The id is a bank or wallet payment (skip the lookup). */
-  payment?: boolean;
-  /** `false` with `--no-follow`. */
-  follow?: boolean;
-}
+/** `pay`'s options (pay.spec.ts); `follow` is false with `--no-follow`. */
+export type PayFlags = Options<typeof spec>;
 
 type Choice = { outcome: OutcomeName } | { decline: true };
 
@@ -51,7 +35,7 @@ type Choice = { outcome: OutcomeName } | { decline: true };
  * Pays or declines a link or checkout, or presses a button on a bank or wallet payment's page, as the customer
  * would; exit 3 when the outcome is not the one asked for.
  */
-export async function pay(id: string, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
+export async function pay({ id }: Args<typeof spec>, flags: PayFlags, ctx: CommandContext): Promise<PlayResult> {
   const { ui } = ctx;
   if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('pay: give --card or --outcome, not both.');
   if (flags.decline && (flags.card !== undefined || flags.outcome !== undefined))

@@ -4,37 +4,18 @@
  */
 import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import { expectOk, type ApiResponse } from '../client.js';
+import type { Args, Options, Run } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { brandById, type Brand } from '../../sandbox/domain/brands.js';
 import { pathOf } from '../../sandbox/domain/routes.js';
 import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseHttpUrl, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
+import type { paymentCapture, paymentCreate as createSpec, paymentGet as getSpec } from './payment.spec.js';
 import { resolveAmount } from './shared.js';
 
-/** Card flags shared by `payment create` and `token create`. */
-export interface CardFlags {
-  card?: string;
-  outcome?: string;
-  expiryMonth?: string;
-  expiryYear?: string;
-  cvv?: string;
-  holder?: string;
-  brand?: string;
-}
-
-export interface PaymentCreateFlags extends CardFlags {
-  /** Bank and wallet brands: where the page sends the customer (`returnUrl?id=<paymentId>`). */
-  returnUrl?: string;
-  /** iDEAL: the customer's bank (`body.bank.issuerId`). */
-  issuer?: string;
-  amount?: string;
-  currency?: string;
-  trackingCode?: string;
-  token?: string;
-  authorize?: boolean;
-  tokenize?: boolean;
-}
+/** Card flags of `payment create` that `token create` takes too (it has no `--cvv`). */
+export type CardFlags = Partial<Pick<Options<typeof createSpec>, 'card' | 'outcome' | 'expiryMonth' | 'expiryYear' | 'cvv' | 'holder' | 'brand'>>;
 
 /**
  * The card to send: `--card`, else the `--outcome` test card, else the approve card; asked on a terminal
@@ -119,7 +100,7 @@ function printEnvelope(ctx: CommandContext, envelope: any, title: string): void 
  * Creates a direct payment. A declined payment is an API error (exit 3) unless `--outcome` asked for exactly
  * that result: then it is what the command was asked to do (exit 0).
  */
-export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
+export async function paymentCreate(_args: Args<typeof createSpec>, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (flags.token !== undefined && (flags.card !== undefined || flags.outcome !== undefined))
     throw new UsageError('payment create: --token replaces the card; give no --card or --outcome with it.');
@@ -157,7 +138,7 @@ export async function paymentCreate(flags: PaymentCreateFlags, ctx: CommandConte
  * Giropay, EPS) or PayPal answers 2 Pending with `redirect` to its bank or wallet page, which `paylink pay
  * <paymentId>` plays; AfterPay answers 0 at once. Card flags have no place here and are refused by name.
  */
-async function paymentByBrand(brand: Brand, flags: PaymentCreateFlags, ctx: CommandContext): Promise<any> {
+async function paymentByBrand(brand: Brand, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
   const { ui } = ctx;
   if (brand.kind === 'debit') {
     throw new UsageError(
@@ -210,7 +191,7 @@ function foundPayment(response: ApiResponse): any {
   return expectOk(response).body;
 }
 
-export async function paymentGet(id: string | undefined, flags: { trackingCode?: string }, ctx: CommandContext): Promise<any> {
+export async function paymentGet({ paymentId: id }: Args<typeof getSpec>, flags: Options<typeof getSpec>, ctx: CommandContext): Promise<any> {
   if ((id === undefined) === (flags.trackingCode === undefined)) throw new UsageError('payment get: give a payment id or --tracking-code (one of them).');
   const response = await ctx.ui.spin('Reading the payment', () =>
     id !== undefined ? ctx.client.api.payments.get(id) : ctx.client.api.payments.byTrackingCode<any>(flags.trackingCode),
@@ -228,11 +209,21 @@ export async function paymentGet(id: string | undefined, flags: { trackingCode?:
 }
 
 /** capture, cancel or refund an earlier payment; `--amount` for a partial capture or refund. */
-export async function paymentFollowUp(verb: 'capture' | 'cancel' | 'refund', id: string, flags: { amount?: string }, ctx: CommandContext): Promise<any> {
+export async function paymentFollowUp(
+  verb: 'capture' | 'cancel' | 'refund',
+  id: string,
+  flags: { amount?: string | undefined },
+  ctx: CommandContext,
+): Promise<any> {
   const transaction: Record<string, unknown> = {};
   if (flags.amount !== undefined) transaction.amount = parseAmount(flags.amount);
   const response = await ctx.ui.spin(`${verb[0]!.toUpperCase()}${verb.slice(1)} of ${id}`, () => ctx.client.api.payments.followUp(verb, id, { transaction }));
   const envelope = expectOk(response).body;
   printEnvelope(ctx, envelope, { capture: 'Captured', cancel: 'Cancelled', refund: 'Refunded' }[verb]);
   return envelope;
+}
+
+/** `payment capture`, `cancel` or `refund` (the same declaration but for `--amount`, which cancel has not). */
+export function followUpOf(verb: 'capture' | 'cancel' | 'refund'): Run<typeof paymentCapture> {
+  return ({ paymentId }, flags, ctx) => paymentFollowUp(verb, paymentId, flags, ctx);
 }

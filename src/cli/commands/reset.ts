@@ -2,15 +2,13 @@
  * `paylink reset`: empties the sandbox (links, checkouts, payments, tokens, the request log) through
  * `POST /__sandbox/reset`. Asks first on a terminal; scripts pass `--yes`.
  */
+import type { Options, Run } from '../command-spec.js';
+import type { reset as spec } from './reset.spec.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
 
-export interface ResetOptions {
-  /** Skip the question. */
-  yes?: boolean | undefined;
-  /** Delete only this business's data. */
-  business?: string | undefined;
-}
+/** `--yes` skips the question; `--business` deletes only that business's data. */
+export type ResetOptions = Options<typeof spec>;
 
 /**
  * Resets the sandbox; resolves with rows deleted per table, or undefined when the person said no. The
@@ -45,3 +43,5 @@ export async function runReset(conn: AdminConnection, ui: Ui, options: ResetOpti
   else ui.line(business === undefined ? `Sandbox reset: ${counts} deleted.` : `Business ${business} reset: ${counts} deleted; other businesses unchanged.`);
   return deleted;
 }
+
+export const resetCommand: Run<typeof spec> = (_args, flags, ctx) => runReset(ctx.admin, ctx.ui, flags);

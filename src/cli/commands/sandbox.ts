@@ -3,6 +3,8 @@
  * and calls `startSandbox`. The one CLI module that imports the sandbox, and only its entry point
  * (src/sandbox/index.ts); the registry loads it only when this command runs.
  */
+import type { Options, Run } from '../command-spec.js';
+import type { sandbox as spec } from './sandbox.spec.js';
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -18,35 +20,11 @@ import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-genera
 import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
 import { startConsole, wantsConsole } from './sandbox-console.js';
 
-export interface SandboxCommandOptions {
-  port: string;
-  host: string;
-  db: string;
-  https?: boolean;
-  cert?: string;
-  key?: string;
-  publicUrl?: string;
-  credentials?: string;
-  adminToken?: string;
-  /** Fixture files to load once listening (`--seed`, repeatable). */
-  seed?: string[];
-  /** `--deterministic [seed]`: true for the default seed. */
-  deterministic?: string | boolean;
-  /** Open a public tunnel (listhen/untun). */
-  tunnel?: boolean;
-  /** `--request-log-mb`: size the request log is held to, in MiB. */
-  requestLogMb?: string;
-  /** `--allowed-host` (repeatable): host names besides loopback, IP addresses and the public URL's. */
-  allowedHost?: string[];
-  /** `--webhook-secret`; else PAYLINK_WEBHOOK_SECRET, else the config file's `webhookSecret`. */
-  webhookSecret?: string;
-  /** `--webhook-retry`: `standard` or `fast`. */
-  webhookRetry?: string;
-  /** `--webhook-header`. */
-  webhookHeader?: string;
-  /** `--proxy <port>`: also an HTTP proxy on 127.0.0.1 answering the provider's hosts (docs/drop-in.md). */
-  proxy?: string;
-}
+/**
+ * `paylink sandbox`'s flags (sandbox.spec.ts): `deterministic` is true for the default seed, `seed` and
+ * `allowedHost` are repeatable, `webhookSecret` falls back to PAYLINK_WEBHOOK_SECRET, then the config file.
+ */
+export type SandboxCommandOptions = Options<typeof spec>;
 
 /** Parses `--credentials`: a JSON file `[{username, password, businessIds}]` or `user:pass=biz1,biz2`. */
 export function parseCredentials(value: string): Credential[] {
@@ -261,12 +239,7 @@ export async function runSandbox(
       publicUrl: options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl),
       credentials,
       adminToken: options.adminToken,
-      seed:
-        options.deterministic === undefined || options.deterministic === false
-          ? undefined
-          : options.deterministic === true
-            ? DEFAULT_DETERMINISTIC_SEED
-            : options.deterministic,
+      seed: options.deterministic === undefined ? undefined : options.deterministic === true ? DEFAULT_DETERMINISTIC_SEED : options.deterministic,
       tunnel: options.tunnel === true,
       allowedHosts: options.allowedHost ?? [],
       ...(options.requestLogMb !== undefined ? { requestLogMaxBytes: parseMegabytes(options.requestLogMb) } : {}),
@@ -451,3 +424,5 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
     forget();
   }
 }
+
+export const sandboxCommand: Run<typeof spec> = (_args, flags, ctx) => serveSandbox(flags, ctx.ui);

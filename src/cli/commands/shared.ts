@@ -4,6 +4,7 @@
  */
 import { expectOk, type ApiResponse } from '../client.js';
 import type { CommandContext } from '../context.js';
+import type { HOSTED_CREATE_FLAGS, OptionsOf } from '../flags.js';
 import { UsageError } from '../errors.js';
 import { brandById } from '../../sandbox/domain/brands.js';
 import { TEST_CARDS } from '../../sandbox/domain/test-cards.js';
@@ -11,16 +12,8 @@ import { brandName, DEFAULT_BRANDS, money, parseAmount, parseBrands, parseCurren
 import type { Ui } from '../ui.js';
 import { pathOf } from '../../sandbox/domain/routes.js';
 
-/** Options common to `link create` and `checkout create`, as commander hands them over. */
-export interface CreateFlags {
-  amount?: string;
-  currency?: string;
-  brand?: string[];
-  returnUrl?: string;
-  trackingCode?: string;
-  tokenize?: string;
-  authorize?: boolean;
-}
+/** Options common to `link create` and `checkout create` (flags.ts), and their `--tokenize`. */
+export type CreateFlags = OptionsOf<typeof HOSTED_CREATE_FLAGS> & { tokenize?: string | undefined };
 
 export interface CreateInput {
   amount: number;

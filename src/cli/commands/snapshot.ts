@@ -2,6 +2,8 @@
  * `paylink snapshot save|restore|list|delete`: saved copies of the whole sandbox state
  * (`/__sandbox/snapshots`). A test suite saves one after its setup and restores it before each test.
  */
+import type { Run } from '../command-spec.js';
+import type { snapshotDelete as deleteSpec, snapshotList as listSpec, snapshotRestore as restoreSpec, snapshotSave as saveSpec } from './snapshot.spec.js';
 import { UsageError } from '../errors.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import type { Ui } from '../ui.js';
@@ -60,3 +62,8 @@ export async function snapshotDelete(conn: AdminConnection, ui: Ui, name: string
   if (ui.options.json) ui.json({ deleted: name });
   else ui.line(`Deleted snapshot ${name}.`);
 }
+
+export const snapshotSaveCommand: Run<typeof saveSpec> = ({ name }, _flags, ctx) => snapshotSave(ctx.admin, ctx.ui, parseSnapshotName(name));
+export const snapshotRestoreCommand: Run<typeof restoreSpec> = ({ name }, _flags, ctx) => snapshotRestore(ctx.admin, ctx.ui, parseSnapshotName(name));
+export const snapshotListCommand: Run<typeof listSpec> = (_args, _flags, ctx) => snapshotList(ctx.admin, ctx.ui);
+export const snapshotDeleteCommand: Run<typeof deleteSpec> = ({ name }, _flags, ctx) => snapshotDelete(ctx.admin, ctx.ui, parseSnapshotName(name));

@@ -3,7 +3,9 @@
  * whichever the id names. `--json` prints the documented {@link StatusView}.
  */
 import { adminOk, expectOk, resolveKind } from '../client.js';
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
+import type { status as spec } from './status.spec.js';
 import { lifecycleOf } from '../customer.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from '../errors.js';
 import { brandName, money } from '../options.js';
@@ -187,7 +189,7 @@ function notFound(ctx: CommandContext, id: string, status: number, envelope: Err
 }
 
 /** `paylink status`: prints the view for people, or as JSON. */
-export async function status(id: string, flags: { link?: boolean; checkout?: boolean; payment?: boolean }, ctx: CommandContext): Promise<StatusView> {
+export async function status({ id }: Args<typeof spec>, flags: Options<typeof spec>, ctx: CommandContext): Promise<StatusView> {
   const chosen = (['link', 'checkout', 'payment'] as const).filter((k) => flags[k]);
   if (chosen.length > 1) throw new UsageError('status: give at most one of --link, --checkout, --payment.');
   const view = await ctx.ui.spin(`Reading ${id}`, () => readStatus(ctx, id, chosen[0]));

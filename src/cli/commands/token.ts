@@ -3,10 +3,12 @@
  * each; `--json` prints the API's envelope unchanged.
  */
 import { expectOk } from '../client.js';
+import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
-import { resolveCard, type CardFlags } from './payment.js';
+import { resolveCard } from './payment.js';
+import type { tokenCreate as createSpec, tokenGet as getSpec } from './token.spec.js';
 import { brandName } from '../options.js';
 import { brandById } from '../../sandbox/domain/brands.js';
 
@@ -20,7 +22,7 @@ function printToken(ui: Ui, envelope: any, title: string): void {
 }
 
 /** Saves a card as a token (the same card and expiry give the same token). */
-export async function tokenCreate(flags: CardFlags & { customer?: string }, ctx: CommandContext): Promise<any> {
+export async function tokenCreate(_args: Args<typeof createSpec>, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
   const card = await resolveCard(flags, ctx.ui);
   if (card.brandId === undefined) throw new UsageError('token create: cannot tell the brand of this card number; give --brand.');
   const brand = brandById(card.brandId);
@@ -43,7 +45,7 @@ export async function tokenCreate(flags: CardFlags & { customer?: string }, ctx:
   return envelope;
 }
 
-export async function tokenGet(token: string, ctx: CommandContext): Promise<any> {
+export async function tokenGet({ token }: Args<typeof getSpec>, _flags: Options<typeof getSpec>, ctx: CommandContext): Promise<any> {
   const envelope = expectOk(await ctx.ui.spin('Reading the token', () => ctx.client.api.tokens.get(token))).body;
   if (ctx.ui.options.json) ctx.ui.json(envelope);
   else printToken(ctx.ui, envelope, 'Token');

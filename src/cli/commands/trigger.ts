@@ -3,6 +3,8 @@
  * way a merchant's server and its customer would (trigger/scenarios.ts), then prints the ids it made and
  * the events they fired. `paylink trigger --list` describes every scenario.
  */
+import type { Args, Options } from '../command-spec.js';
+import type { trigger as spec } from './trigger.spec.js';
 import { ApiClient } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -10,15 +12,7 @@ import { parseAmount, parseBrand, parseCurrency, parseHttpUrl } from '../options
 import { SCENARIOS, scenarioNamed, type Scenario } from '../trigger/scenarios.js';
 import { parseSet, runScenario, type TriggerResult } from '../trigger/run.js';
 
-export interface TriggerFlags {
-  list?: boolean | undefined;
-  business?: string | undefined;
-  notifyUrl?: string | undefined;
-  amount?: string | undefined;
-  currency?: string | undefined;
-  brand?: string | undefined;
-  set?: string[] | undefined;
-}
+export type TriggerFlags = Options<typeof spec>;
 
 /** `paylink trigger --list`: every scenario, what it does and the events it makes. */
 export function triggerList(ctx: CommandContext): readonly Scenario[] {
@@ -33,7 +27,7 @@ export function triggerList(ctx: CommandContext): readonly Scenario[] {
 }
 
 /** `paylink trigger <scenario>`. */
-export async function trigger(name: string | undefined, flags: TriggerFlags, ctx: CommandContext): Promise<TriggerResult | readonly Scenario[]> {
+export async function trigger({ scenario: name }: Args<typeof spec>, flags: TriggerFlags, ctx: CommandContext): Promise<TriggerResult | readonly Scenario[]> {
   if (flags.list) return triggerList(ctx);
   if (name === undefined) throw new UsageError('Name a scenario: paylink trigger payment.approved (paylink trigger --list shows them all).');
   const scenario = scenarioNamed(name);

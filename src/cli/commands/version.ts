@@ -2,6 +2,8 @@
  * `paylink version`: the CLI's version, the API version it speaks, the browser library version the sandbox
  * serves, Node's, and whether a sandbox answers at the base URL (`--json` for bug reports and CI logs).
  */
+import type { Args, Options } from '../command-spec.js';
+import type { version as spec } from './version.spec.js';
 import { readFileSync } from 'node:fs';
 import { adminRequest } from '../client.js';
 import type { CommandContext } from '../context.js';
@@ -22,7 +24,7 @@ export interface VersionInfo {
 /** How long `version` waits for the sandbox: it is a side note, not what was asked for. */
 const HEALTH_TIMEOUT_MS = 1500;
 
-export async function version(ctx: CommandContext): Promise<VersionInfo> {
+export async function version(_args: Args<typeof spec>, _flags: Options<typeof spec>, ctx: CommandContext): Promise<VersionInfo> {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   let reachable = false;
   let problem: string | undefined;

@@ -8,6 +8,8 @@
  * seed another project's sandbox).
  * Exit 0 once `GET /__sandbox/health` answers with the sandbox's envelope; exit 4 when nothing did in time.
  */
+import type { Run } from '../command-spec.js';
+import type { wait as spec } from './wait.spec.js';
 import { adminRequest, type AdminConnection, type AdminFlags } from '../client.js';
 import { DEFAULT_BASE_URL, resolveConnection, type GlobalFlags } from '../config.js';
 import { discoverSandbox, isFolderOrAbove, sandboxOf, startedFrom } from '../discovery.js';
@@ -110,3 +112,6 @@ async function answers(conn: AdminConnection, timeoutMs: number): Promise<boolea
     return false;
   }
 }
+
+/** `paylink wait`: reads the program's flags (`--base-url`, `--timeout`) and `--admin-token`. */
+export const waitCommand: Run<typeof spec> = (_args, _flags, ctx) => runWait(ctx.ui, ctx.flags, ctx.env);

@@ -3,6 +3,9 @@
  * endpoints and events over the admin API (`/__sandbox/webhooks`, `/__sandbox/events`, docs/webhooks.md).
  * Each is a typed function returning what it printed; `--json` prints it as one document.
  */
+import type { Run } from '../command-spec.js';
+import type { eventsList as eventsListSpec, eventsResend as eventsResendSpec, eventsShow as eventsShowSpec } from './events.spec.js';
+import type { webhooksAdd as addSpec, webhooksList as listSpec, webhooksRemove as removeSpec } from './webhooks.spec.js';
 import { logTime } from './logs.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import { isIP } from 'node:net';
@@ -307,3 +310,29 @@ export async function eventsResend(conn: AdminConnection, ui: Ui, id: string, op
     );
   return answer.body;
 }
+
+/** `paylink webhooks add <url>`: for the business of `--business-id`. */
+export const webhooksAddCommand: Run<typeof addSpec> = ({ url }, flags, ctx) =>
+  webhooksAdd(ctx.admin, ctx.ui, url, {
+    businessId: ctx.connection.businessId,
+    events: parseEventTypes(flags.events),
+    secret: flags.secret,
+    faults: parseFaults(flags.fault),
+    delayMs: parseDelay(flags.delay),
+  });
+
+export const webhooksListCommand: Run<typeof listSpec> = (_args, flags, ctx) => webhooksList(ctx.admin, ctx.ui, { businessId: flags.business });
+
+export const webhooksRemoveCommand: Run<typeof removeSpec> = ({ hookId }, _flags, ctx) => webhooksRemove(ctx.admin, ctx.ui, hookId);
+
+export const eventsListCommand: Run<typeof eventsListSpec> = (_args, flags, ctx) =>
+  eventsList(ctx.admin, ctx.ui, {
+    paymentId: flags.payment,
+    businessId: flags.business,
+    type: parseEventTypes(flags.type ? [flags.type] : undefined, '--type')?.[0],
+    limit: flags.limit,
+  });
+
+export const eventsShowCommand: Run<typeof eventsShowSpec> = ({ eventId }, _flags, ctx) => eventsShow(ctx.admin, ctx.ui, eventId);
+
+export const eventsResendCommand: Run<typeof eventsResendSpec> = ({ eventId }, flags, ctx) => eventsResend(ctx.admin, ctx.ui, eventId, { hookId: flags.hook });
