@@ -5,6 +5,7 @@
  * is not an API gives the same errors everywhere. Every command but `paylink sandbox` reaches the sandbox
  * only through this module, so the same commands work against any deployment of the API.
  */
+import type { ProgramOptions } from './flags.js';
 import { resolveConnection, type GlobalFlags } from './config.js';
 import type { Discovery } from './discovery.js';
 import { ApiResponseError, CancelledError, UnreachableError, type ErrorEnvelope } from './errors.js';
@@ -351,11 +352,7 @@ export async function resolveKind(conn: AdminConnection, id: string, businessId:
 }
 
 /** Flags of the admin commands (global ones included, as commander's `optsWithGlobals` gives them). */
-export interface AdminFlags {
-  baseUrl?: string;
-  adminToken?: string;
-  json?: boolean;
-}
+export type AdminFlags = Partial<Pick<ProgramOptions, 'baseUrl' | 'adminToken' | 'json'>>;
 
 /** Base URL as the API commands resolve it (flag > env > config file > default), and the admin token. */
 export function adminConnectionOf(

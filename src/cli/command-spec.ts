@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext } from './context.js';
-import type { Flag, Flags, Need, OptionsOf, ProgramOptions } from './flags.js';
+import type { Flag, Flags, Need, NeedFlagName, OptionsOf, ProgramOptions } from './flags.js';
 
 /** `<id>`, `[id]`, `<files...>` as commander writes them, to the argument's name and value. */
 type ArgName<S extends string> = S extends `${'<' | '['}${infer N}...${'>' | ']'}` ? N : S extends `${'<' | '['}${infer N}${'>' | ']'}` ? N : never;
@@ -35,7 +35,7 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
   readonly options?: O;
   readonly needs?: readonly Need[];
   /** A shared flag worded for this command (the same meaning, said for its case). */
-  readonly flagHelp?: Readonly<Partial<Record<'adminToken', string>>>;
+  readonly flagHelp?: { readonly [K in NeedFlagName]?: string };
   /** Text `--help` shows after the options, before the examples. */
   readonly help?: string;
   /** Command lines `--help` shows after `$ `. */

@@ -3,6 +3,7 @@
  * the `paylink` key of `package.json`) in the working directory, then defaults (docs/cli.md,
  * "Configuration file").
  */
+import type { OptionsOf, PROGRAM_FLAGS } from './flags.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
@@ -19,19 +20,11 @@ export const REMOTE_TIMEOUT_SECONDS = 30;
 export const CONFIG_FILE = 'paylink.config.json';
 
 /** Global options as commander hands them over. */
-export interface GlobalFlags {
-  baseUrl?: string;
-  businessId?: string;
-  username?: string;
-  password?: string;
-  /** `--timeout <seconds>`, as typed. */
-  timeout?: string;
-  /** `--ca <file>`: a PEM certificate or CA to trust for https. */
-  ca?: string;
-  json?: boolean;
-  quiet?: boolean;
-  color?: boolean;
-}
+/**
+ * The program's flags as parsed (flags.ts `PROGRAM_FLAGS`): `timeout` as typed (`--timeout <seconds>`), `ca`
+ * a PEM file to trust for https. Each may be missing for a caller that is not the CLI.
+ */
+export type GlobalFlags = Partial<OptionsOf<typeof PROGRAM_FLAGS>>;
 
 /** The resolved connection settings. */
 export interface Connection {

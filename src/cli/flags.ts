@@ -82,6 +82,9 @@ export const NEED_FLAGS = {
  */
 export type Need = keyof typeof NEED_FLAGS;
 
+/** The flags the needs bring, by the name a command reads (`adminToken`). */
+export type NeedFlagName = { [N in Need]: keyof (typeof NEED_FLAGS)[N] }[Need];
+
 /** The card a payment is made with or a token saves (`payment create`, `token create`). */
 export const CARD_FLAGS = {
   card: flag('--card <number>', 'card number'),

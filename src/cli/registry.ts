@@ -7,7 +7,7 @@
  */
 import type { Command, Option } from 'commander';
 import type { AnyRun, CommandSpec } from './command-spec.js';
-import { type Flag, type Flags, NEED_FLAGS, type Need, PROGRAM_FLAGS } from './flags.js';
+import { type Flag, type Flags, NEED_FLAGS, type Need, type NeedFlagName, PROGRAM_FLAGS } from './flags.js';
 import { advise } from './commands/advise.spec.js';
 import { api } from './commands/api.spec.js';
 import { checkout } from './commands/checkout.spec.js';
@@ -67,8 +67,8 @@ export const COMMANDS: readonly CommandSpec[] = [
 ];
 
 /**
- * Runs one command: `load` gives its function (imports its module, only now), `args` and `options` are typed by its spec.
- * Builds the context and calls it; errors go to the one catch in `index.ts`.
+ * Runs one command: `load` gives its function (imports its module, only now); `args` and `options` are as
+ * its spec types them. Builds the context and calls it; errors go to the one catch in `index.ts`.
  */
 export type Runner = (
   cmd: Command,
@@ -83,7 +83,7 @@ export function flagsOf(spec: CommandSpec): Flags {
   const table: Record<string, Flag> = { ...spec.options };
   for (const need of spec.needs ?? []) {
     for (const [key, shared] of Object.entries(NEED_FLAGS[need] as Flags)) {
-      const help = spec.flagHelp?.[key as keyof NonNullable<CommandSpec['flagHelp']>];
+      const help = spec.flagHelp?.[key as NeedFlagName];
       table[key] = help === undefined ? shared : { ...shared, help };
     }
   }
