@@ -23,5 +23,5 @@ export function listCommand(kind: ListKind, states: readonly string[], example: 
   });
 }
 
-/** Any kind's `list`: the options its function receives. */
+/** Any kind's `list` declaration: `Options<ListSpec>` is what its function receives. */
 export type ListSpec = ReturnType<typeof listCommand>;

@@ -5,7 +5,7 @@
  */
 import { formatAmount } from '../../sandbox/domain/money.js';
 import { adminOk } from '../client.js';
-import type { Options, Run } from '../command-spec.js';
+import type { Args, Options, Run } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { brandName } from '../options.js';
 import type { ListKind, ListSpec } from './list.spec.js';
@@ -191,7 +191,7 @@ export interface TokenItem {
 
 /** `paylink token list`: the newest saved card tokens of the business (sandbox only). */
 export async function listTokens(
-  _args: unknown,
+  _args: Args<typeof tokenList>,
   flags: Options<typeof tokenList>,
   ctx: CommandContext,
 ): Promise<{ kind: 'token'; businessId: string; items: TokenItem[]; total: number; limit: number; page: number }> {
