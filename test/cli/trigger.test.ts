@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 import { SCENARIOS } from '../../src/cli/trigger/scenarios.js';
+import { pathOf } from '../../src/sandbox/domain/routes.js';
 
 const SECRET = 'trigger-test-secret-0123456789';
 const sb = useSandbox({ webhookSecret: SECRET, webhookRetry: 'fast' });
@@ -83,6 +84,12 @@ describe('paylink trigger', () => {
     // 3DS 2.0 and one-click (issue 29): the challenged payment ends approved, the one-click payment pays the saved card.
     expect(byName['payment.3ds2-frictionless'].events[0].result).toBe(0);
     expect(byName['payment.3ds2-challenge'].events.map((e: any) => e.result)).toEqual([2, 0]);
+    expect(byName['payment.3ds2-downgrade'].events.map((e: any) => e.result)).toEqual([2, 0]);
+    const downgraded = await fetch(
+      `${sb.url}${pathOf('payments.get', { paymentId: byName['payment.3ds2-downgrade'].ids.payment })}?businessId=trigger-payment.3ds2-downgrade`,
+    ).then((r) => r.json());
+    expect(downgraded.body.threeDSecure).toMatchObject({ version: '1', authenticationResult: 'Y' });
+    expect(downgraded.body.threeDSecure.flow).toBeUndefined();
     expect(byName['checkout.one-click'].events[0].result).toBe(0);
     expect(byName['checkout.one-click'].ids.token).toEqual(expect.any(String));
   }, 180_000);

@@ -8,7 +8,7 @@ import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../clie
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
 import { CHALLENGE_FIELDS, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { UsageError } from '../errors.js';
-import { cardForOutcome } from '../../sandbox/domain/test-cards.js';
+import { cardForOutcome, TEST_CARDS } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
 import { sandboxAccount } from '../../sandbox/domain/bank-accounts.js';
 import type { Scenario, Step } from './scenarios.js';
@@ -169,7 +169,9 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
       case 'card-payment': {
         const outcome = step.outcome ?? 'approved';
         const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
-        const card = cardForOutcome(outcome, cardBrands) ?? cardForOutcome(outcome);
+        const card = step.threeDSecure1Only
+          ? TEST_CARDS.find((c) => c.outcome === outcome && c.threeDSecure1Only === true)
+          : (cardForOutcome(outcome, cardBrands) ?? cardForOutcome(outcome));
         if (card === undefined) throw new UsageError(`No test card for ${outcome}.`);
         const t = transaction(step.as);
         if (step.sameTrackingCodeAs !== undefined) t.trackingCode = codes[step.as] = codes[step.sameTrackingCodeAs]!;

@@ -18,6 +18,8 @@ export type Step =
       threeDSecure?: Record<string, string>;
       /** A payment waiting for 3-D Secure: the customer answers its challenge with this code (null: cancel). */
       challengeCode?: string | null;
+      /** The test card of `outcome` whose issuer knows 3-D Secure 1.0 only (a 3DS 2.0 request is downgraded). */
+      threeDSecure1Only?: true;
     }
   /** A saved card (`POST /tokens`) of the scenario's customer id, approved card (of `--brand` when given). */
   | { do: 'token'; as: string }
@@ -191,6 +193,13 @@ export const SCENARIOS: readonly Scenario[] = [
     description: 'A direct payment with threeDSecure version 2 and the 3-D Secure card: challenged (flow CHALLENGE), code 1234 authenticates it.',
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure: { version: '2' }, challengeCode: '1234' }],
+  },
+  {
+    name: 'payment.3ds2-downgrade',
+    description:
+      'A direct payment with threeDSecure version 2 and the card whose issuer knows 3-D Secure 1.0 only: downgraded, challenged as 3DS 1.0 (threeDSecure.version "1", no flow), code 1234 authenticates it.',
+    events: ['Transaction.Create', 'Transaction.Update'],
+    steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure1Only: true, threeDSecure: { version: '2' }, challengeCode: '1234' }],
   },
   {
     name: 'checkout.one-click',
