@@ -188,7 +188,7 @@ export function pathOf(name: RouteName, params: RouteParams = {}): string {
 /** The path of a route with one parameter (`payments.get`, `links.cancel`), filled with `id`. */
 export function pathOfId(name: RouteName, id: string): string {
   const pattern = ROUTES[name].path;
-  const param = /:([A-Za-z]+)/.exec(pattern)?.[1];
+  const param = templateOf(pattern)[1];
   if (param === undefined) throw new Error(`Route path ${pattern} takes no parameter`);
   return fill(pattern, { [param]: id });
 }
@@ -201,12 +201,28 @@ export function pathWithQuery(name: RouteName, params: RouteParams, query: Recor
   return text === '' ? pathOf(name, params) : `${pathOf(name, params)}?${text}`;
 }
 
+/** A path pattern cut once into its literal text and parameter names: `['/gateway/v3/payments/', 'paymentId', '/capture']`. */
+const TEMPLATES = new Map<string, readonly string[]>();
+
+function templateOf(pattern: string): readonly string[] {
+  let parts = TEMPLATES.get(pattern);
+  if (parts === undefined) {
+    // split with a capturing group: literal text at even indexes, parameter names at odd ones.
+    parts = pattern.split(/:([A-Za-z]+)/);
+    TEMPLATES.set(pattern, parts);
+  }
+  return parts;
+}
+
 function fill(pattern: string, params: RouteParams): string {
-  return pattern.replace(/:([A-Za-z]+)/g, (_m, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`Route path ${pattern} needs the parameter ${key}`);
-    return encodeURIComponent(value);
-  });
+  const parts = templateOf(pattern);
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = params[parts[i]!];
+    if (value === undefined) throw new Error(`Route path ${pattern} needs the parameter ${parts[i]}`);
+    path += encodeURIComponent(value) + parts[i + 1]!;
+  }
+  return path;
 }
 
 // ---- Matching ----
@@ -217,10 +233,16 @@ export interface RouteTarget {
   params: Record<string, string>;
 }
 
+/** One segment of a compiled path: a literal (lower case) or a parameter, in one shape for the matcher. */
+interface Segment {
+  literal: string | undefined;
+  param: string | undefined;
+}
+
 interface Compiled {
   name: RouteName;
   method: Method;
-  segments: ReadonlyArray<{ literal: string } | { param: string }>;
+  segments: readonly Segment[];
 }
 
 /**
@@ -244,7 +266,7 @@ function bucketOf(list: readonly Compiled[]): LengthBucket {
     const literals = new Set(
       list.flatMap((c) => {
         const segment = c.segments[i]!;
-        return 'literal' in segment ? [segment.literal] : [];
+        return segment.literal !== undefined ? [segment.literal] : [];
       }),
     );
     if (literals.size > most) [position, most] = [i, literals.size];
@@ -252,17 +274,17 @@ function bucketOf(list: readonly Compiled[]): LengthBucket {
   const byLiteral = new Map<string, readonly Compiled[]>();
   for (const c of length === 0 ? [] : list) {
     const segment = c.segments[position]!;
-    if ('literal' in segment && !byLiteral.has(segment.literal)) {
+    if (segment.literal !== undefined && !byLiteral.has(segment.literal)) {
       byLiteral.set(
         segment.literal,
         list.filter((other) => {
           const at = other.segments[position]!;
-          return 'param' in at || at.literal === segment.literal;
+          return at.param !== undefined || at.literal === segment.literal;
         }),
       );
     }
   }
-  return { position, byLiteral, paramOnly: list.filter((c) => length === 0 || 'param' in c.segments[position]!) };
+  return { position, byLiteral, paramOnly: list.filter((c) => length === 0 || c.segments[position]!.param !== undefined) };
 }
 
 /** The table compiled once: routes by their number of segments, each length indexed. */
@@ -270,7 +292,9 @@ const BY_LENGTH: ReadonlyMap<number, LengthBucket> = (() => {
   const byLength = new Map<number, Compiled[]>();
   for (const name of ROUTE_NAMES) {
     const { method, path } = ROUTES[name];
-    const segments = split(path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s.toLowerCase() }));
+    const segments = split(path).map(
+      (s): Segment => (s.startsWith(':') ? { literal: undefined, param: s.slice(1) } : { literal: s.toLowerCase(), param: undefined }),
+    );
     const list = byLength.get(segments.length) ?? [];
     list.push({ name, method, segments });
     byLength.set(segments.length, list);
@@ -289,11 +313,10 @@ export function matchRoute(method: string, path: string, accept?: (name: RouteNa
   const bucket = BY_LENGTH.get(parts.length);
   const allowed: string[] = [];
   if (!bucket) return { allowed };
-  const lowered = parts.map((p) => p.toLowerCase());
-  const candidates = parts.length === 0 ? bucket.paramOnly : (bucket.byLiteral.get(lowered[bucket.position]!) ?? bucket.paramOnly);
+  const candidates = parts.length === 0 ? bucket.paramOnly : (bucket.byLiteral.get(parts[bucket.position]!.toLowerCase()) ?? bucket.paramOnly);
   for (const candidate of candidates) {
     if (accept !== undefined && !accept(candidate.name)) continue;
-    const params = matchSegments(candidate, parts, lowered);
+    const params = matchSegments(candidate, parts);
     if (!params) continue;
     const m = candidate.method;
     if (m === method || (method === 'HEAD' && m === 'GET')) return { target: { name: candidate.name, params }, allowed };
@@ -302,20 +325,23 @@ export function matchRoute(method: string, path: string, accept?: (name: RouteNa
   return { allowed };
 }
 
-function matchSegments(candidate: Compiled, parts: string[], lowered: string[]): Record<string, string> | undefined {
+function matchSegments(candidate: Compiled, parts: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const segment = candidate.segments[i]!;
-    if ('literal' in segment) {
-      if (segment.literal !== lowered[i]) return undefined;
+    const part = parts[i]!;
+    if (segment.literal !== undefined) {
+      // Paths come in lower case nearly always: compare first, lower-case only on a difference.
+      if (segment.literal !== part && segment.literal !== part.toLowerCase()) return undefined;
     } else {
-      params[segment.param] = decodeSegment(parts[i]!);
+      params[segment.param!] = decodeSegment(part);
     }
   }
   return params;
 }
 
 function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -325,7 +351,15 @@ function decodeSegment(segment: string): string {
 
 /** Path segments without empty ones, so `/a/b/` and `/a/b` match alike. */
 function split(path: string): string[] {
-  return path.split('/').filter((s) => s.length > 0);
+  const parts: string[] = [];
+  let start = 0;
+  while (start <= path.length) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    if (end > start) parts.push(path.slice(start, end));
+    start = end + 1;
+  }
+  return parts;
 }
 
 /** The segments of the API's prefix (`gateway`, `v3`), for patterns written relative to it (faults). */
