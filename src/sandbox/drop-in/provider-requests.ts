@@ -47,8 +47,16 @@ export function asProvider(
   listener: (req: IncomingMessage, res: ServerResponse) => void,
   secure: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  // Clients send the same Host on every request: its verdict is kept for the next one.
+  let lastHeader: string | undefined;
+  let lastHost: ProviderHost | undefined;
   return (req, res) => {
-    const host = providerHost(req.headers.host);
+    const header = req.headers.host;
+    if (header !== lastHeader) {
+      lastHeader = header;
+      lastHost = providerHost(header);
+    }
+    const host = lastHost;
     if (host === undefined) {
       listener(req, res);
       return;

@@ -20,6 +20,8 @@ export type Fired = FiredFault & { businessId?: string | undefined };
 
 /** What the pipeline does with a request once its fault stage ran. */
 export interface FaultStage {
+  /** Whether any fault rule is on: when none is, the pipeline skips {@link before} (no promise per request). */
+  readonly active: boolean;
   /**
    * Before the handler: picks the fault for an API request (if any rules are on), records it, and throws
    * the status of a `status` fault. Returns the fault, whose {@link runsHandler} says whether the handler runs.
@@ -40,6 +42,9 @@ export interface FaultStage {
 export function faultStage(faults: FaultService, timers?: Timers): FaultStage {
   const held = new HeldConnections(timers);
   return {
+    get active() {
+      return faults.active;
+    },
     async before(request, observed) {
       if (!faults.active) return undefined;
       const fired = await pickFault(faults, request, observed.client !== undefined);
