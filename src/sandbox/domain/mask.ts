@@ -37,23 +37,10 @@ function normalKey(key: string): string {
   return key.toLowerCase().replace(/[\s_-]/g, '');
 }
 
-type KeyKind = 'number' | 'secret' | undefined;
-
-/**
- * Verdicts of {@link sensitiveKey} by key as written: bodies use the same few dozen keys again and again, and
- * normalizing each one cost more than the rest of masking a body. Bounded: emptied when full.
- */
-const KEY_VERDICTS = new Map<string, KeyKind>();
-const MAX_KEY_VERDICTS = 2048;
-
 /** The kind of card data a key names, if any. */
-function sensitiveKey(key: string): KeyKind {
-  if (KEY_VERDICTS.has(key)) return KEY_VERDICTS.get(key);
+function sensitiveKey(key: string): 'number' | 'secret' | undefined {
   const k = normalKey(key);
-  const kind: KeyKind = NUMBER_KEYS.has(k) ? 'number' : SECRET_KEYS.has(k) ? 'secret' : undefined;
-  if (KEY_VERDICTS.size >= MAX_KEY_VERDICTS) KEY_VERDICTS.clear();
-  KEY_VERDICTS.set(key, kind);
-  return kind;
+  return NUMBER_KEYS.has(k) ? 'number' : SECRET_KEYS.has(k) ? 'secret' : undefined;
 }
 
 /** `4111111111111111` -> `411111******1111`; anything too short to keep digits of is starred out. */
