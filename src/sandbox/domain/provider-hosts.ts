@@ -50,15 +50,18 @@ export function providerHost(host: string | undefined): ProviderHost | undefined
   return name === undefined ? undefined : PROVIDER_HOSTS.find((h) => h.name === name);
 }
 
+const STAGING_API_NAME = PROVIDER_HOSTS.find((h) => h.role === 'api-staging')!.name;
+const STAGING_PAGES_NAME = PROVIDER_HOSTS.find((h) => h.role === 'checkout-staging')!.name;
+
 /**
  * The provider's own address of a payment-link page when `baseUrl` is its staging API (the portal's
  * examples answer `https://stag.checkout-web.dta.payvision.app/paymentlinks/{linkId}`); undefined for
  * every other base URL, whose pages keep the sandbox's path form.
  */
 export function providerPageUrl(baseUrl: string, kind: 'link' | 'checkout', id: string): string | undefined {
-  if (kind !== 'link') return undefined;
+  // Every link answer asks: a base URL that does not name the staging API is told apart without a regex.
+  if (kind !== 'link' || !baseUrl.toLowerCase().includes(STAGING_API_NAME)) return undefined;
   const match = /^(https?):\/\/([^/:]+)(:\d+)?$/i.exec(baseUrl);
-  if (match === null || match[2]!.toLowerCase() !== PROVIDER_HOSTS.find((h) => h.role === 'api-staging')!.name) return undefined;
-  const pages = PROVIDER_HOSTS.find((h) => h.role === 'checkout-staging')!.name;
-  return `${match[1]}://${pages}${match[3] ?? ''}/paymentlinks/${encodeURIComponent(id)}`;
+  if (match === null || match[2]!.toLowerCase() !== STAGING_API_NAME) return undefined;
+  return `${match[1]}://${STAGING_PAGES_NAME}${match[3] ?? ''}/paymentlinks/${encodeURIComponent(id)}`;
 }

@@ -201,17 +201,19 @@ export function pathWithQuery(name: RouteName, params: RouteParams, query: Recor
   return text === '' ? pathOf(name, params) : `${pathOf(name, params)}?${text}`;
 }
 
-/** A path pattern cut once into its literal text and parameter names: `['/gateway/v3/payments/', 'paymentId', '/capture']`. */
-const TEMPLATES = new Map<string, readonly string[]>();
+/**
+ * A path pattern cut into its literal text and parameter names, `['/gateway/v3/payments/', 'paymentId',
+ * '/capture']` (split with a capturing group: literals at even indexes, names at odd ones).
+ */
+function cutPattern(pattern: string): readonly string[] {
+  return pattern.split(/:([A-Za-z]+)/);
+}
+
+/** Every route's pattern cut once, when the table is loaded. */
+const TEMPLATES: ReadonlyMap<string, readonly string[]> = new Map(ROUTE_NAMES.map((name) => [ROUTES[name].path, cutPattern(ROUTES[name].path)]));
 
 function templateOf(pattern: string): readonly string[] {
-  let parts = TEMPLATES.get(pattern);
-  if (parts === undefined) {
-    // split with a capturing group: literal text at even indexes, parameter names at odd ones.
-    parts = pattern.split(/:([A-Za-z]+)/);
-    TEMPLATES.set(pattern, parts);
-  }
-  return parts;
+  return TEMPLATES.get(pattern) ?? cutPattern(pattern);
 }
 
 function fill(pattern: string, params: RouteParams): string {
