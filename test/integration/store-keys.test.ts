@@ -217,3 +217,31 @@ describe('migration 5 (rowid keys) from a version-4 database', () => {
     expect(reread(s, 'c0000000-0000-4000-8000-000000000003')?.status).toBe('CANCELLED');
   });
 });
+
+describe('tracking-code indexes (migration 15)', () => {
+  it('hold only rows with a tracking code, still refuse a duplicate and still serve the lookup', async () => {
+    const s = open();
+    const withCode = new RandomIds().uuid();
+    await s.store.writeStatement(() => s.links.insert(link(withCode, 'order-1')));
+    for (let i = 0; i < 5; i++) await s.store.writeStatement(() => s.links.insert({ ...link(new RandomIds().uuid(), 'x'), trackingCode: undefined }));
+    s.store.flush();
+    const other = new Database(dbPath, { readonly: true });
+    try {
+      // Each index is partial: rows without a tracking code add no entry to it.
+      for (const name of ['links_tracking', 'checkouts_tracking', 'payments_tracking']) {
+        const sql = other.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name);
+        expect(sql, name).toMatch(/WHERE tracking_code IS NOT NULL$/);
+      }
+      const plan = other
+        .prepare('EXPLAIN QUERY PLAN SELECT data FROM links WHERE business_id = ? AND tracking_code = ?')
+        .all('keys-biz', 'order-1')
+        .map((row) => (row as { detail: string }).detail)
+        .join('; ');
+      expect(plan).toContain('USING INDEX links_tracking');
+    } finally {
+      other.close();
+    }
+    expect(s.links.byTrackingCode('keys-biz', 'order-1').map((l) => l.id)).toEqual([withCode]);
+    expect(() => s.store.writeStatement(() => s.links.insert(link(new RandomIds().uuid(), 'order-1')))).toThrow(/UNIQUE.*tracking_code/);
+  });
+});

@@ -277,6 +277,19 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const row of rows) update.run(destinationOf(row.url), row.id);
     },
   },
+  {
+    version: 15,
+    description:
+      'the tracking-code indexes hold only rows that have a tracking code: a row without one can never conflict (NULLs are distinct) nor be found by one, yet every link, checkout and payment created without one paid for an index entry (measured: a third of the insert-and-commit cost of a batch of such links)',
+    sql: `
+      DROP INDEX IF EXISTS links_tracking;
+      CREATE UNIQUE INDEX links_tracking ON links (business_id, tracking_code) WHERE tracking_code IS NOT NULL;
+      DROP INDEX IF EXISTS checkouts_tracking;
+      CREATE UNIQUE INDEX checkouts_tracking ON checkouts (business_id, tracking_code) WHERE tracking_code IS NOT NULL;
+      DROP INDEX IF EXISTS payments_tracking;
+      CREATE INDEX payments_tracking ON payments (business_id, tracking_code) WHERE tracking_code IS NOT NULL;
+    `,
+  },
 ];
 
 /**
