@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The built CLI lives in dist/ (npm install runs the build through `prepare`). Exit codes are set by
-// dist/cli/index.js; only a missing build is reported here (70, the CLI's "internal error").
+// The built CLI is the bundle in dist/bundle/ (npm install runs the build through `prepare`; one file per
+// command instead of the ~200 modules of dist/cli/, for start-up). Exit codes are set by its `main`
+// (src/cli/index.ts); only a missing build is reported here (70, the CLI's "internal error").
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli/index.js', import.meta.url);
+const entry = new URL('../dist/bundle/paylink.js', import.meta.url);
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version alone needs no program: read it from package.json without loading the CLI's modules.

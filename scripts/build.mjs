@@ -1,8 +1,10 @@
-// Builds the Node code (tsc), the hosted pages' script and the browser library (their own tsconfigs, ES5).
-// Runs on `npm install`.
+// Builds the Node code (tsc), the hosted pages' script and the browser library (their own tsconfigs, ES5),
+// then bundles the CLI that bin/paylink.js runs (rolldown). Runs on `npm install`.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
@@ -15,6 +17,7 @@ if (existsSync(new URL('../tsconfig.library.json', import.meta.url))) {
   run('tsconfig.library.json');
   await buildLibraryModule();
 }
+await bundleCli();
 
 /**
  * `paylink/library`: the same ES5 core as the served scripts, as an ES module for bundlers. It has no base
@@ -43,4 +46,38 @@ function buildHostedScript() {
   const script = compiled.replace(/^export \{\};\s*$/m, '');
   if (/^\s*(import|export)\b/m.test(script)) throw new Error('dist/hosted: the hosted script still has an import or export');
   writeFileSync(new URL('../dist/hosted/hosted.js', import.meta.url), script);
+}
+
+/**
+ * The CLI as bin/paylink.js runs it: tsc's dist/cli/index.js and everything it imports, bundled into
+ * dist/bundle/ (docs/architecture.md, "The build"). One file per command and per lazily loaded part instead of
+ * about 200 modules, each of which Node would resolve, read and compile on every start. The dynamic imports
+ * stay chunks of their own, so a command still loads only what it runs.
+ *
+ * Left outside: Node's modules, better-sqlite3 (a native addon that finds its binary from its own folder),
+ * listhen (HTTPS only) and open (its own xdg-open script, found beside it). `propertyReadSideEffects: false`
+ * lets h3's unused top-level reads of `globalThis.Headers` and `Response` go, which would load Node's fetch
+ * (undici) at every start. dist/bundle/modules.json says which modules each chunk holds
+ * (test/cli/lazy-loading.test.ts reads it).
+ */
+async function bundleCli() {
+  const { build } = await import('rolldown');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dir = join(root, 'dist/bundle');
+  const { output } = await build({
+    input: { paylink: join(root, 'dist/cli/index.js') },
+    platform: 'node',
+    external: [/^node:/, 'better-sqlite3', 'listhen', 'open'],
+    treeshake: { unknownGlobalSideEffects: false, propertyReadSideEffects: false },
+    logLevel: 'warn',
+    output: { dir, format: 'esm', comments: false, chunkFileNames: '[name]-[hash].js' },
+  });
+  const fromRoot = (id) => {
+    const at = id.lastIndexOf('/node_modules/');
+    if (at >= 0) return id.slice(at + 1);
+    // rolldown's own helpers are virtual modules: "\0rolldown/runtime.js".
+    return id.startsWith('\0') ? id.slice(1) : relative(root, id);
+  };
+  const modules = Object.fromEntries(output.filter((o) => o.type === 'chunk').map((chunk) => [chunk.fileName, chunk.moduleIds.map(fromRoot)]));
+  writeFileSync(join(dir, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
 }

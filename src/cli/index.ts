@@ -8,12 +8,12 @@
  * than starting node.
  */
 import type * as Commander from 'commander';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
 import type { ProgramOptions } from './flags.js';
+import { PACKAGE_VERSION } from '../package-files.js';
 import type { Ui, UiStreams } from './ui.js';
 
 // commander is CommonJS: required directly, it skips the ESM wrapper's scan of its source for named
@@ -21,15 +21,13 @@ import type { Ui, UiStreams } from './ui.js';
 const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof Commander;
 type Command = Commander.Command;
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
 /**
  * The program with every command registered. `ui` gives the UI of the current run (built once the flags
  * are known); commands build their context from it and the parsed flags.
  */
 export function buildProgram(ui: () => Ui): Command {
   const program = new Command();
-  program.name('paylink').description('Local sandbox and command-line tool for the payment-link and checkout API v3').version(pkg.version);
+  program.name('paylink').description('Local sandbox and command-line tool for the payment-link and checkout API v3').version(PACKAGE_VERSION);
   registerProgramFlags(program);
   program
     .exitOverride()

@@ -1,6 +1,8 @@
 /**
  * The CLI loads a command's module only when that command runs (its spec's `run`, src/cli/registry.ts): spawned
  * `node bin/paylink.js` with a preload that records every module the process loads (load-recorder/).
+ * bin/paylink.js runs the bundled CLI (dist/bundle/, scripts/build.mjs): a chunk it loads counts as every
+ * module the chunk holds (dist/bundle/modules.json), so what is asserted is still modules, bundled or not.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +17,8 @@ import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/paylink.js');
 const RECORDER = fileURLToPath(new URL('./load-recorder/record.mjs', import.meta.url));
+/** The modules each chunk of the bundled CLI holds, by chunk file name, as paths from the repository root. */
+const CHUNKS = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/modules.json'), 'utf8')) as Record<string, string[]>;
 /** What only the sandbox, a spinner or a prompt needs. */
 const HEAVY = ['listhen', 'node-forge', 'consola', 'h3', 'better-sqlite3', '@inquirer/prompts', 'ora'];
 /** The sandbox's pure parts the CLI may use (test cards, brands): domain/ and the error catalogue it reads. */
@@ -37,11 +41,19 @@ function recorded(args: string[], env: Record<string, string> = {}): Promise<{ c
       { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', PAYLINK_LOAD_RECORD: record, ...env }, timeout: 20_000 },
       (error, stdout) => {
         const lines = readFileSync(record, 'utf8').split('\n').filter(Boolean);
-        const loaded = [...new Set(lines.map((file) => (file.startsWith('/') ? relative(ROOT, file) : file)))];
+        const loaded = [...new Set(lines.flatMap((file) => modulesOf(file.startsWith('/') ? relative(ROOT, file) : file)))];
         resolve({ code: error ? Number(error.code) : 0, stdout, loaded });
       },
     );
   });
+}
+
+/** A loaded file as the modules it holds: a chunk of the bundled CLI holds several. */
+function modulesOf(file: string): string[] {
+  if (!file.startsWith('dist/bundle/')) return [file];
+  const modules = CHUNKS[file.slice('dist/bundle/'.length)];
+  if (modules === undefined) throw new Error(`${file} is not in dist/bundle/modules.json: run \`npm run build\``);
+  return modules;
 }
 
 /** The packages of HEAVY among the loaded files (node_modules may be a link to another checkout's). */

@@ -4,7 +4,7 @@
  */
 import type { Args, Options } from '../command-spec.js';
 import type { version as spec } from './version.spec.js';
-import { readFileSync } from 'node:fs';
+import { PACKAGE_VERSION } from '../../package-files.js';
 import { adminRequest } from '../client.js';
 import type { CommandContext } from '../context.js';
 import { API_BASE } from '../../sandbox/domain/routes.js';
@@ -25,7 +25,7 @@ export interface VersionInfo {
 const HEALTH_TIMEOUT_MS = 1500;
 
 export async function version(_args: Args<typeof spec>, _flags: Options<typeof spec>, ctx: CommandContext): Promise<VersionInfo> {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = { version: PACKAGE_VERSION };
   let reachable = false;
   let problem: string | undefined;
   try {

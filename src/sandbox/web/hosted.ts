@@ -9,6 +9,7 @@ import { cvvLength } from '../domain/cards.js';
 import { formatAmount } from '../domain/money.js';
 import type { PaymentRecord } from '../domain/records.js';
 import { ERROR_CODES, notFound, type ApiError } from '../errors.js';
+import { packageFile } from '../../package-files.js';
 import { readForm } from '../http/request.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { HOSTED_CSS, renderCardFormPage, renderChallengePage, renderStatePage, type OrderSummary, type StatePageView } from '../../pages/hosted/index.js';
@@ -384,8 +385,8 @@ const challengeRoutes: Route[] = [
   },
 ];
 
-/** Where the hosted pages' script is built (`tsconfig.hosted.json`, scripts/build.mjs); the same path from `src/` (tests) and `dist/`. */
-const HOSTED_SCRIPT_URL = new URL('../../../dist/hosted/hosted.js', import.meta.url);
+/** Where the hosted pages' script is built (`tsconfig.hosted.json`, scripts/build.mjs). */
+const HOSTED_SCRIPT_URL = packageFile('dist/hosted/hosted.js');
 
 /** The hosted pages' script (src/pages/hosted/client), read once; undefined when the build has not made it. */
 const HOSTED_SCRIPT: string | undefined = (() => {

@@ -9,20 +9,21 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PACKAGE_VERSION, packageFile } from '../../package-files.js';
 import { pathOf, ROUTES } from '../domain/routes.js';
 
 export type LibraryKind = 'paymentlink' | 'checkout';
 
 /** The package's three-part version: the only `{version}` the sandbox serves. */
-export const LIBRARY_VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const LIBRARY_VERSION: string = PACKAGE_VERSION;
 
 export const GLOBAL_NAME: Record<LibraryKind, string> = { paymentlink: 'PaymentLink', checkout: 'Checkout' };
 
 /** The hosted pages' path patterns the library fills with an id (its `config.pages`), from the route table. */
 export const LIBRARY_PAGES: Record<LibraryKind, string> = { paymentlink: ROUTES['hosted.link'].path, checkout: ROUTES['hosted.checkout'].path };
 
-/** Where the ES5 core is built (`tsconfig.library.json`); the same path from `src/` (tests) and `dist/`. */
-const CORE_URL = new URL('../../../dist/library/library-core.js', import.meta.url);
+/** Where the ES5 core is built (`tsconfig.library.json`). */
+const CORE_URL = packageFile('dist/library/library-core.js');
 
 let core: string | undefined;
 
