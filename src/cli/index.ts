@@ -7,19 +7,13 @@
  * sandbox), is imported only when that command runs, so `paylink --version` and `--help` cost little more
  * than starting node.
  */
-import type * as Commander from 'commander';
-import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
 import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
 import type { ProgramOptions } from './flags.js';
 import { PACKAGE_VERSION } from '../package-files.js';
 import type { Ui, UiStreams } from './ui.js';
-
-// commander is CommonJS: required directly, it skips the ESM wrapper's scan of its source for named
-// exports, about 10 ms of every start on the development machine.
-const { Command, CommanderError } = createRequire(import.meta.url)('commander') as typeof Commander;
-type Command = Commander.Command;
 
 /**
  * The program with every command registered. `ui` gives the UI of the current run (built once the flags
