@@ -4,6 +4,7 @@
  * with `--json` stdout holds exactly one JSON document and nothing else. ora and @inquirer/prompts are
  * imported on first use so that `paylink sandbox` starts fast.
  */
+import { isatty } from 'node:tty';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { CancelledError, UsageError } from './errors.js';
 
@@ -46,10 +47,13 @@ export interface Prompter {
   checkbox<T>(question: { message: string; choices: Choice<T>[]; validate?: (values: readonly T[]) => true | string }): Promise<T[]>;
 }
 
-/** True when a person can answer: stdin and stderr are terminals and CI is unset. */
+/**
+ * True when a person can answer: stdin and stderr are terminals and CI is unset. Asked of fd 0 rather than
+ * `process.stdin`, whose first read creates the stream (an fs or tty stream: about 1 ms of every start).
+ */
 export function canPrompt(
   env: NodeJS.ProcessEnv = process.env,
-  stdin: { isTTY?: boolean } = process.stdin,
+  stdin: { isTTY?: boolean } = { isTTY: isatty(0) },
   stderr: { isTTY?: boolean } = process.stderr,
 ): boolean {
   return whyNoPrompt(env, stdin, stderr) === undefined;
@@ -58,7 +62,7 @@ export function canPrompt(
 /** Why the CLI may not ask questions here, in words for the "missing --flag" error; undefined when it may. */
 export function whyNoPrompt(
   env: NodeJS.ProcessEnv = process.env,
-  stdin: { isTTY?: boolean } = process.stdin,
+  stdin: { isTTY?: boolean } = { isTTY: isatty(0) },
   stderr: { isTTY?: boolean } = process.stderr,
 ): string | undefined {
   if (stdin.isTTY !== true || stderr.isTTY !== true) return 'no terminal to ask on';

@@ -9,7 +9,6 @@ import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, 
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { createSecureContext } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
@@ -177,7 +176,8 @@ function readTlsIdentity(certFile: string, keyFile: string): { cert: string; key
   if (!cert.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--cert ${certFile}: holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
   if (!/-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/.test(key)) throw new UsageError(`--key ${keyFile}: holds no PEM private key (-----BEGIN PRIVATE KEY-----).`);
   try {
-    createSecureContext({ cert, key });
+    // node:tls on demand: loading it costs every start a few ms, and only --cert needs it.
+    process.getBuiltinModule('node:tls').createSecureContext({ cert, key });
   } catch (error) {
     throw new UsageError(
       `--cert ${certFile} --key ${keyFile}: not a usable TLS certificate and key (${(error as Error).message.replace(/^error:[0-9A-F]+:/, '')}). Are they a pair, in PEM?`,

@@ -4,10 +4,8 @@
  * and records every attempt. At least once: a delivery is marked done only after its answer is committed,
  * so one sent just before a crash is sent again after the restart, which resumes every pending delivery.
  */
-import { lookup } from 'node:dns/promises';
 import { setMaxListeners } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { isProbe, retryDelay, tamperBody, type RetrySchedule } from '../domain/events.js';
@@ -96,7 +94,8 @@ async function resolveTarget(
   } else {
     try {
       // `localhost.` is `localhost`: a fully qualified name's final dot names the same host.
-      addresses = await lookup(host.replace(/\.$/, ''), { all: true });
+      // Loaded on first use, like node:https below: a sandbox that delivers nothing (most starts) never needs them.
+      addresses = await process.getBuiltinModule('node:dns/promises').lookup(host.replace(/\.$/, ''), { all: true });
     } catch (error) {
       return { error: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
     }
@@ -151,7 +150,7 @@ export async function postWebhook(
       timers.clearTimeout(timer);
       resolve({ ...answer, latencyMs: latency() });
     };
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = target.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
     const req = send(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
