@@ -8,7 +8,8 @@
 // Then the CLI as a process, each the median of BENCH_PROCESS_RUNS runs (default 7), interleaved so that
 // every command sees the same conditions, with its ratio to `node -e 0` measured in the same run:
 // `paylink --version`, `paylink --help`, `paylink pay <linkId> --outcome approved` against a sandbox the
-// bench starts for it, and `paylink sandbox --port 0 --db <tmp>` from spawn to its first answered request.
+// bench starts for it, and `paylink sandbox --port 0 --db <tmp>` from spawn to its first answered request,
+// beside the bare node:http server's spawn to first answer in the same rounds (issue 28: within 2x of it).
 //
 // Options (environment): BENCH_CONNECTIONS (default 10), BENCH_DURATION seconds per run (default 5),
 // BENCH_WARMUP seconds (default 1), BENCH_PROCESS_RUNS (default 7). BENCH_WEBHOOK=1 measures card payments
@@ -29,7 +30,7 @@
 //
 // Then backlogs (scripts/bench-backlogs.mjs, issue 32): a healthy receiver's webhook delay with BENCH_BACKLOG
 // deliveries (default 20,000) due to a hanging one, and a GET with 1,000 fault rules that do not match it.
-// `BENCH_ONLY=backlogs npm run bench` runs this part alone.
+// `BENCH_ONLY=backlogs npm run bench` runs this part alone. `BENCH_ONLY=cli` runs the CLI as a process alone.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,6 +80,8 @@ const TARGETS = {
   cliStartRatio: 1.5,
   cliPayRatio: 2.5,
   sandboxFirstAnswerMs: 250,
+  /** Issue 28: `paylink sandbox`'s first answer within 2x of the bare server's, spawned alike in the same run. */
+  sandboxFirstAnswerRatio: 2,
   snapshotMs: 200,
   adviceP99Ms: 50,
   testRestoreMs: 5,
@@ -213,6 +216,18 @@ function timeProcess(args) {
   });
 }
 
+/** The bare node:http server (BARE_SERVER): ms from spawn until a request it answered came back. */
+async function timeBareStart() {
+  const port = await freePort();
+  const startedAt = performance.now();
+  const child = spawnServer(['-e', BARE_SERVER, String(port)]);
+  try {
+    return await waitForAnswer(`http://127.0.0.1:${port}/`, startedAt, child);
+  } finally {
+    await stop(child);
+  }
+}
+
 /** `paylink sandbox --port 0 --db <file>`: ms from spawn until a request it answered came back. */
 async function timeSandboxStart(db) {
   const startedAt = performance.now();
@@ -243,7 +258,7 @@ async function timeSandboxStart(db) {
  * fresh link each run), and the sandbox's start. Medians in ms.
  */
 async function measureProcesses(apiUrl, dir) {
-  const times = { node: [], version: [], help: [], pay: [], sandbox: [] };
+  const times = { node: [], version: [], help: [], pay: [], bare: [], sandbox: [] };
   const links = [];
   for (let i = 0; i < PROCESS_RUNS + 1; i++) {
     // The sandbox stands in for the merchant: pay follows the redirect to an address that answers.
@@ -262,15 +277,40 @@ async function measureProcesses(apiUrl, dir) {
   await timeProcess([BIN, '--version']);
   await timeProcess([BIN, '--help']);
   await timeProcess(pay(links[PROCESS_RUNS]));
+  await timeBareStart();
   await timeSandboxStart(join(dir, 'start-warmup.db'));
   for (let i = 0; i < PROCESS_RUNS; i++) {
     times.node.push(await timeProcess(['-e', '0']));
     times.version.push(await timeProcess([BIN, '--version']));
     times.help.push(await timeProcess([BIN, '--help']));
     times.pay.push(await timeProcess(pay(links[i])));
+    times.bare.push(await timeBareStart());
     times.sandbox.push(await timeSandboxStart(join(dir, `start-${i}.db`)));
   }
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, { median: median(list), min: Math.min(...list), max: Math.max(...list) }]));
+}
+
+/** The CLI as a process (measureProcesses) with a sandbox for `paylink pay`, stopped afterwards. */
+async function measureCli(dir) {
+  const cliPort = await freePort();
+  const cliSandbox = spawnServer([BIN, 'sandbox', '--port', String(cliPort), '--db', join(dir, 'cli.db')]);
+  try {
+    await waitForAnswer(`http://127.0.0.1:${cliPort}/__sandbox/health`, performance.now(), cliSandbox);
+    return await measureProcesses(`http://127.0.0.1:${cliPort}`, dir);
+  } finally {
+    await stop(cliSandbox);
+  }
+}
+
+/** `BENCH_ONLY=cli`: the CLI as a process alone, start-up included (a minute, not ten). */
+async function measureCliAlone() {
+  const dir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
+  try {
+    console.log(`machine: ${cpus().length} CPUs, load average before the run ${LOAD_BEFORE}, node ${process.version}`);
+    process.exitCode = printProcesses(await measureCli(dir)) ? 0 : 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -479,17 +519,8 @@ async function main() {
   let advice;
   let backlogs;
   try {
-    // The CLI as a process first, while nothing else runs: a sandbox for `paylink pay`, stopped afterwards.
-    {
-      const cliPort = await freePort();
-      const cliSandbox = spawnServer([BIN, 'sandbox', '--port', String(cliPort), '--db', join(dir, 'cli.db')]);
-      try {
-        await waitForAnswer(`http://127.0.0.1:${cliPort}/__sandbox/health`, performance.now(), cliSandbox);
-        processes = await measureProcesses(`http://127.0.0.1:${cliPort}`, dir);
-      } finally {
-        await stop(cliSandbox);
-      }
-    }
+    // The CLI as a process first, while nothing else runs.
+    processes = await measureCli(dir);
 
     // Then the sandbox alone on the machine: start-up to the first answered request, as a user starts it.
     const port = await freePort();
@@ -635,24 +666,30 @@ function printProcesses(p) {
     ['paylink --version', p.version, p.version.median / base <= TARGETS.cliStartRatio, `<= ${TARGETS.cliStartRatio}x`],
     ['paylink --help', p.help, p.help.median / base <= TARGETS.cliStartRatio, `<= ${TARGETS.cliStartRatio}x`],
     ['paylink pay (approved)', p.pay, p.pay.median / base <= TARGETS.cliPayRatio, `<= ${TARGETS.cliPayRatio}x`],
+    ['bare node:http: 1st answer', p.bare, undefined],
     ['paylink sandbox: 1st answer', p.sandbox, p.sandbox.median <= TARGETS.sandboxFirstAnswerMs, `<= ${TARGETS.sandboxFirstAnswerMs} ms`],
   ];
+  const vsBare = p.sandbox.median / p.bare.median;
   console.log(`\nthe CLI as a process: median of ${PROCESS_RUNS} runs (min-max), ratio to node -e 0 in this run\n`);
   for (const [name, t, ok, target] of checks) {
     const ratio = `${(t.median / base).toFixed(2)}x`.padStart(7);
     console.log(`${name.padEnd(28)}${ms(t)} ${spread(t)}${ratio}${ok === undefined ? '' : `   target ${target.padEnd(10)}${mark(ok)}`}`);
   }
-  return checks.every(([, , ok]) => ok !== false);
+  const vsBareOk = vsBare <= TARGETS.sandboxFirstAnswerRatio;
+  console.log(`sandbox 1st answer / bare's   ${vsBare.toFixed(2)}x   target <= ${TARGETS.sandboxFirstAnswerRatio}x (issue 28)   ${mark(vsBareOk)}`);
+  return vsBareOk && checks.every(([, , ok]) => ok !== false);
 }
 
 // BENCH_ONLY=suite runs the suite's-sandbox section alone (a minute on a quiet machine, not ten); BENCH_ONLY=backlogs
-// the backlogs section.
+// the backlogs section; BENCH_ONLY=cli the CLI as a process (start-up against the bare server included).
 const only =
-  process.env.BENCH_ONLY === 'suite'
-    ? measureSuiteSandbox().then((s) => (process.exitCode = printSuiteSandbox(s) ? 0 : 1))
-    : process.env.BENCH_ONLY === 'backlogs'
-      ? measureBacklogs().then(printBacklogs)
-      : main();
+  process.env.BENCH_ONLY === 'cli'
+    ? measureCliAlone()
+    : process.env.BENCH_ONLY === 'suite'
+      ? measureSuiteSandbox().then((s) => (process.exitCode = printSuiteSandbox(s) ? 0 : 1))
+      : process.env.BENCH_ONLY === 'backlogs'
+        ? measureBacklogs().then(printBacklogs)
+        : main();
 only
   .catch((error) => {
     console.error(`bench failed: ${error?.stack ?? error}`);
