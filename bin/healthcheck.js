@@ -4,11 +4,14 @@
 // check neither needs curl nor the token nor fills the log. PAYLINK_HEALTH_URL: where the sandbox listens
 // inside the container (default http://127.0.0.1:8417); an https URL is checked without verifying the
 // certificate (this is liveness on loopback, not trust).
-import { readFileSync } from 'node:fs';
-import { request as http } from 'node:http';
-import { request as https } from 'node:https';
+// CommonJS, as everything in bin/ (bin/package.json).
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { request: http } = require('node:http');
+const { request: https } = require('node:https');
 
-const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const version = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')).version;
 const base = new URL(process.env.PAYLINK_HEALTH_URL || 'http://127.0.0.1:8417');
 const url = new URL(`/checkout/${version}/checkout-library.js`, base);
 const send = url.protocol === 'https:' ? https : http;
