@@ -75,7 +75,8 @@ async function bundleCli() {
     external: [/^node:/, 'better-sqlite3', 'listhen', 'open'],
     treeshake: { unknownGlobalSideEffects: false, propertyReadSideEffects: false },
     logLevel: 'warn',
-    output: { dir, format: 'cjs', comments: false, entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+    // `strict`: the source is ES modules, strict mode; each chunk says so, as a CommonJS file must.
+    output: { dir, format: 'cjs', strict: true, comments: false, entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
   });
   const fromRoot = (id) => {
     const at = id.lastIndexOf('/node_modules/');
