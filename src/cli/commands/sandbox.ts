@@ -154,9 +154,13 @@ export function checkDatabasePath(db: string, cwd = process.cwd()): string[] {
 /**
  * After a start that failed (a port in use, a bad certificate...): removes what it created of `created`
  * (from {@link checkDatabasePath}), files first, the folder last and only when empty, so that nothing of a
- * sandbox that never ran is left behind.
+ * sandbox that never ran is left behind. Nothing, though, when `error` says another process holds the
+ * database (`EDBINUSE`): files that were missing when this start looked may be that process's by now (two
+ * starts on a fresh file at once: the refused one removed the database, its WAL and its lock under the one
+ * that got the lock, whose next statement failed with a disk I/O error).
  */
-export function cleanUpAfterFailedStart(created: string[]): void {
+export function cleanUpAfterFailedStart(created: string[], error?: unknown): void {
+  if ((error as { code?: unknown } | undefined)?.code === 'EDBINUSE') return;
   for (const file of created.slice(1)) rmSync(file, { force: true });
   const folder = created[0];
   if (folder !== undefined && existsSync(folder) && lstatSync(folder).isDirectory() && readdirSync(folder).length === 0) rmdirSync(folder);
@@ -254,7 +258,7 @@ export async function runSandbox(
         : {}),
     });
   } catch (error) {
-    cleanUpAfterFailedStart(created);
+    cleanUpAfterFailedStart(created, error);
     throw startFailure(error, options);
   }
   let certificateFile: string | undefined;
