@@ -79,17 +79,10 @@ export async function pay({ id }: Args<typeof spec>, flags: PayFlags, ctx: Comma
     playCustomer(ctx.client, id, {
       kind,
       admin: ctx.admin,
-      card: flags.card,
+      ...cardInputOf(flags),
       outcome,
       decline,
-      saveCard: flags.saveCard,
       savedCard: flags.savedCard,
-      threeDSCode: flags.threeDsCancel ? null : flags.threeDsCode,
-      expiryMonth: flags.expiryMonth === undefined ? undefined : parseMonth(flags.expiryMonth),
-      expiryYear: flags.expiryYear === undefined ? undefined : parseYear(flags.expiryYear),
-      cvv: flags.cvv,
-      holderName: flags.holder,
-      follow: flags.follow !== false,
       onStep: (text) => spinner.text(`${text}...`),
     }),
   );
@@ -174,20 +167,27 @@ async function payCardPage(
   const outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);
   const result = await ctx.ui.spin(`Paying ${id} as the customer`, (spinner) =>
     playCardPage(ctx.client, id, located, {
-      card: flags.card,
+      ...cardInputOf(flags),
       outcome,
       decline: flags.decline === true,
-      saveCard: flags.saveCard,
-      threeDSCode: flags.threeDsCancel ? null : flags.threeDsCode,
-      expiryMonth: flags.expiryMonth === undefined ? undefined : parseMonth(flags.expiryMonth),
-      expiryYear: flags.expiryYear === undefined ? undefined : parseYear(flags.expiryYear),
-      cvv: flags.cvv,
-      holderName: flags.holder,
-      follow: flags.follow !== false,
       onStep: (text) => spinner.text(`${text}...`),
     }),
   );
   return report(result, ctx);
+}
+
+/** The card and the customer's steps as the flags give them, for a hosted form and a payment's own card page alike. */
+function cardInputOf(flags: PayFlags) {
+  return {
+    card: flags.card,
+    saveCard: flags.saveCard,
+    threeDSCode: flags.threeDsCancel ? null : flags.threeDsCode,
+    expiryMonth: flags.expiryMonth === undefined ? undefined : parseMonth(flags.expiryMonth),
+    expiryYear: flags.expiryYear === undefined ? undefined : parseYear(flags.expiryYear),
+    cvv: flags.cvv,
+    holderName: flags.holder,
+    follow: flags.follow !== false,
+  };
 }
 
 function parseSimulatorOutcome(value: string): SimulatorOutcome {
