@@ -275,6 +275,32 @@ async function post(url: string, params: URLSearchParams): Promise<Response> {
  * Plays the customer on a hosted page: GET it, fill the card form, press a button, and follow the sandbox's
  * own redirects (3-D Secure) until the browser would leave for the merchant or stay on a sandbox page.
  */
+/** The one-time `formToken` a hosted page carries now. */
+export async function formTokenOf(pageUrl: string): Promise<string> {
+  const html = await (await fetch(pageUrl)).text();
+  return /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
+}
+
+/**
+ * An approved card posted to a hosted page with a `formToken` read earlier (the link may have changed
+ * since: cancelled, expired); answers the HTTP status of the post, not followed.
+ */
+export async function postCardWithToken(pageUrl: string, formToken: string): Promise<number> {
+  const form = new URLSearchParams({
+    formToken,
+    framed: '',
+    cardNumber: '4111111111111111',
+    expiryMonth: '12',
+    expiryYear: '2035',
+    cvv: '123',
+    holderName: 'A',
+    action: 'pay',
+  });
+  const submitted = await post(pageUrl, form);
+  await submitted.text();
+  return submitted.status;
+}
+
 export async function customerSubmits(pageUrl: string, input: CustomerInput = {}): Promise<HostedOutcome> {
   const page = await fetch(pageUrl);
   const html = await page.text();

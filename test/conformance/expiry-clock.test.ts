@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { createCheckout, createLink, customerSubmits, expectError, linkBody, moveClock } from './client.js';
+import { createCheckout, createLink, customerSubmits, expectError, formTokenOf, linkBody, moveClock, postCardWithToken } from './client.js';
 
 const sb = useSandbox();
 const T0 = '2030-01-01T00:00:00.000Z';
@@ -85,30 +85,11 @@ describe('link expiry (docs/hosted-pages.md, "Lifecycle on submission")', () => 
 
   it('refuses the hosted-form submission of an expired link and records no payment', async () => {
     const { link } = await createLink(sb, { link: { duration: 'PT1M' } });
-    const page = await fetch(link.redirect.url);
-    const html = await page.text();
-    const token = /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    const token = await formTokenOf(link.redirect.url);
     await moveClock(sb, { advance: '2m' });
     const expiredPage = await fetch(link.redirect.url);
     expect(await expiredPage.text()).not.toMatch(/name="cardNumber"/);
-    const form = new URLSearchParams({
-      formToken: token,
-      framed: '',
-      cardNumber: '4111111111111111',
-      expiryMonth: '12',
-      expiryYear: '2035',
-      cvv: '123',
-      holderName: 'A',
-      action: 'pay',
-    });
-    const submitted = await fetch(link.redirect.url, {
-      method: 'POST',
-      redirect: 'manual',
-      body: form,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    await submitted.text();
-    expect(submitted.status).toBeGreaterThanOrEqual(400);
+    expect(await postCardWithToken(link.redirect.url, token)).toBeGreaterThanOrEqual(400);
     const read = await sb.get(`/gateway/v3/paymentlinks/${link.linkId}?businessId=conf-biz`);
     expect(read.body.body.link.status).toBe('EXPIRED');
     expect(read.body.body.payments ?? []).toHaveLength(0);

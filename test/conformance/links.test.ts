@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { ISO_Z, REQUEST_CODE, RETURN_URL, UUID, createLink, customerReturns, customerSubmits, expectError, linkBody, uniqueCode } from './client.js';
+import {
+  ISO_Z,
+  REQUEST_CODE,
+  RETURN_URL,
+  UUID,
+  createLink,
+  customerReturns,
+  customerSubmits,
+  expectError,
+  formTokenOf,
+  linkBody,
+  postCardWithToken,
+  uniqueCode,
+} from './client.js';
 
 const sb = useSandbox();
 
@@ -189,28 +202,9 @@ describe('paying a link on the hosted form (docs/hosted-pages.md, "Lifecycle on 
 describe('cancelling a link (docs/hosted-pages.md, "Lifecycle on submission")', () => {
   it('refuses a hosted-form submission on a cancelled link and records no payment', async () => {
     const { link } = await createLink(sb);
-    const page = await fetch(link.redirect.url);
-    const html = await page.text();
-    const token = /name="formToken" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    const token = await formTokenOf(link.redirect.url);
     await sb.post(`/gateway/v3/paymentlinks/${link.linkId}/cancel`, { header: { businessId: 'conf-biz' } });
-    const form = new URLSearchParams({
-      formToken: token,
-      framed: '',
-      cardNumber: '4111111111111111',
-      expiryMonth: '12',
-      expiryYear: '2035',
-      cvv: '123',
-      holderName: 'A',
-      action: 'pay',
-    });
-    const submitted = await fetch(link.redirect.url, {
-      method: 'POST',
-      redirect: 'manual',
-      body: form,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    await submitted.text();
-    expect(submitted.status).toBeGreaterThanOrEqual(400);
+    expect(await postCardWithToken(link.redirect.url, token)).toBeGreaterThanOrEqual(400);
     const read = await readLink(link.linkId);
     expect(read.body.body.link.status).toBe('CANCELLED');
     expect(read.body.body.payments ?? []).toHaveLength(0);
