@@ -5,32 +5,21 @@
  * advise --fail-on error` at exit 0; the same return page on a link the merchant's server created (plain
  * HTTP, no request mark) is still a trusts-the-redirect error. Real CLI processes against a real sandbox.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { useReturnPage } from '../helpers/return-page.js';
 import { pathOf } from '../../src/sandbox/domain/routes.js';
 
 const sb = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'paylink-own-flows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A return page that answers 200 and never reads the status (what a README reader points it at). */
-let receiver: Server;
-let returnUrl: string;
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Thanks</p>');
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  returnUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/return`;
-});
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+/** The merchant's return page: answers 200 and never reads the status. */
+const returnPage = useReturnPage('<p>Thanks</p>');
 
 function paylink(args: string[]): Promise<CliRun> {
   return runCli([...args, '--base-url', sb.url], { cwd: dir });
@@ -43,7 +32,7 @@ async function ok(args: string[]): Promise<CliRun> {
 }
 
 async function cliLink(): Promise<string> {
-  const run = await ok(['link', 'create', '--amount', '12.50', '--currency', 'EUR', '--return-url', returnUrl, '--json']);
+  const run = await ok(['link', 'create', '--amount', '12.50', '--currency', 'EUR', '--return-url', returnPage.url, '--json']);
   return JSON.parse(run.stdout).body.link.linkId as string;
 }
 
@@ -68,7 +57,7 @@ describe('the advisor on paylink’s own flows', () => {
   });
 
   it('still fails `advise --fail-on error` when a link the merchant’s server created returns to a page that never reads the status', async () => {
-    const created = await sb.post(pathOf('links.create'), linkRequest({ businessId: 'merchant-shop', link: { returnUrl } }));
+    const created = await sb.post(pathOf('links.create'), linkRequest({ businessId: 'merchant-shop', link: { returnUrl: returnPage.url } }));
     expect(created.status).toBe(200);
     await ok(['pay', created.body.body.link.linkId as string, '--business-id', 'merchant-shop', '--outcome', 'approved']);
     await ok(['clock', 'advance', '2m']);

@@ -4,15 +4,14 @@
  * merchant's place is neither blamed nor credited, and what `pay` does as the customer counts as the
  * customer's. Spawns the real CLI against a real sandbox of its own (a fresh one: the report covers it all).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
+import { useReturnPage } from '../helpers/return-page.js';
 import { pathOf } from '../../src/sandbox/domain/routes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,17 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'paylink-own-traffic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The merchant's return page: answers 200 and never reads the status. */
-let receiver: Server;
-let returnUrl: string;
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Thanks for your order</p>');
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  returnUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/return`;
-});
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const returnPage = useReturnPage('<p>Thanks for your order</p>');
 
 function paylink(args: string[]): Promise<CliRun> {
   return runCli([...args, '--base-url', sb.url], { cwd: dir });
@@ -44,7 +33,7 @@ async function advice(business: string): Promise<Array<{ check: string; message:
 }
 
 async function createLink(business: string): Promise<string> {
-  const run = await paylink(['link', 'create', '--business-id', business, '--amount', '12.50', '--currency', 'EUR', '--return-url', returnUrl, '--json']);
+  const run = await paylink(['link', 'create', '--business-id', business, '--amount', '12.50', '--currency', 'EUR', '--return-url', returnPage.url, '--json']);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout).body.link.linkId as string;
 }
@@ -81,7 +70,7 @@ describe('the advisor and paylink’s own traffic', () => {
   it('finds trusts-the-redirect when `pay` returns to a merchant that never reads the status, on a link the merchant’s code created', async () => {
     const business = `own-redirect-${process.pid}`;
     // The merchant's server creates the link (plain HTTP, no request mark); `pay` plays the customer.
-    const created = await sb.post(pathOf('links.create'), linkRequest({ businessId: business, link: { returnUrl } }));
+    const created = await sb.post(pathOf('links.create'), linkRequest({ businessId: business, link: { returnUrl: returnPage.url } }));
     expect(created.status).toBe(200);
     const link = created.body.body.link.linkId as string;
     const pay = await paylink(['pay', link, '--business-id', business, '--outcome', 'approved']);
