@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../helpers/cli.js';
-import { checkoutRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { checkoutRequest, sepaDebitRequest, threeDSecure2PaymentRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 /** The business the CLI uses when none is configured. */
@@ -23,14 +23,7 @@ function paylink(args: string[]): Promise<CliRun> {
 
 describe('paylink status: the portal flows', () => {
   it('a SEPA Direct Debit payment: brand, the account with its IBAN masked, captured and refunded', async () => {
-    const auth = await sb.post('/gateway/v3/payments', {
-      action: 'authorize',
-      header: { businessId: BIZ },
-      body: {
-        transaction: { amount: 30, currencyCode: 'EUR', brandId: 6010, trackingCode: uniqueCode('sepa-status') },
-        bank: { iban: 'DE89370400440532013000', accountHolderName: 'Ada Lovelace' },
-      },
-    });
+    const auth = await sb.post('/gateway/v3/payments', sepaDebitRequest(BIZ, 'sepa-status', 'authorize', 30));
     expect(auth.body.result, auth.text).toBe(0);
     const id = auth.body.body.transaction.id as string;
     const followUp = (kind: string, amount: number) =>
@@ -50,15 +43,7 @@ describe('paylink status: the portal flows', () => {
   });
 
   it('a 3DS 2.0 payment: version, flow and authentication result', async () => {
-    const res = await sb.post('/gateway/v3/payments', {
-      action: 'payment',
-      header: { businessId: BIZ },
-      body: {
-        transaction: { storeId: 1, brandId: 1010, trackingCode: uniqueCode('3ds2-status'), amount: 1, currencyCode: 'EUR', returnUrl: 'http://127.0.0.1:9/r' },
-        card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035' },
-        threeDSecure: { version: '2' },
-      },
-    });
+    const res = await sb.post('/gateway/v3/payments', threeDSecure2PaymentRequest(BIZ, '3ds2-status'));
     expect(res.body.result, res.text).toBe(0);
     const run = await paylink(['status', res.body.body.id]);
     expect(run.code, run.stderr).toBe(0);

@@ -119,6 +119,31 @@ export function checkoutRequest(patch: { businessId?: string; transaction?: Reco
   };
 }
 
+/** `POST /payments` of a card with 3DS 2.0 asked for (`threeDSecure.version` "2"): the approved card, frictionless. */
+export function threeDSecure2PaymentRequest(businessId: string, codePrefix: string) {
+  return {
+    action: 'payment',
+    header: { businessId },
+    body: {
+      transaction: { storeId: 1, brandId: 1010, trackingCode: uniqueCode(codePrefix), amount: 1, currencyCode: 'EUR', returnUrl: 'http://127.0.0.1:9/r' },
+      card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035' },
+      threeDSecure: { version: '2' },
+    },
+  };
+}
+
+/** `POST /payments` of a SEPA Direct Debit (brand 6010) from Ada Lovelace's example account. */
+export function sepaDebitRequest(businessId: string, codePrefix: string, action: 'payment' | 'authorize', amount: number) {
+  return {
+    action,
+    header: { businessId },
+    body: {
+      transaction: { amount, currencyCode: 'EUR', brandId: 6010, trackingCode: uniqueCode(codePrefix) },
+      bank: { iban: 'DE89370400440532013000', accountHolderName: 'Ada Lovelace' },
+    },
+  };
+}
+
 let counter = 0;
 export function uniqueCode(prefix = 'tc'): string {
   counter += 1;

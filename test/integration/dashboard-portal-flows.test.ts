@@ -4,7 +4,7 @@
  * its customer id, the saved cards its form offers) and the customer id a token is keyed by. Pages over HTTP.
  */
 import { describe, expect, it } from 'vitest';
-import { checkoutRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { checkoutRequest, sepaDebitRequest, threeDSecure2PaymentRequest, uniqueCode, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox();
 const BIZ = 'dash-portal';
@@ -17,15 +17,7 @@ async function page(path: string): Promise<string> {
 
 describe('dashboard: the portal flows', () => {
   it("a payment's 3DS 2.0 results", async () => {
-    const res = await sb.post('/gateway/v3/payments', {
-      action: 'payment',
-      header: { businessId: BIZ },
-      body: {
-        transaction: { storeId: 1, brandId: 1010, trackingCode: uniqueCode('dash-3ds2'), amount: 1, currencyCode: 'EUR', returnUrl: 'http://127.0.0.1:9/r' },
-        card: { number: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2035' },
-        threeDSecure: { version: '2' },
-      },
-    });
+    const res = await sb.post('/gateway/v3/payments', threeDSecure2PaymentRequest(BIZ, 'dash-3ds2'));
     expect(res.body.result, res.text).toBe(0);
     const html = await page(`/__sandbox/dashboard/payments/${res.body.body.id}`);
     expect(html).toContain('3-D Secure');
@@ -33,14 +25,7 @@ describe('dashboard: the portal flows', () => {
   });
 
   it("a SEPA Direct Debit's account, its IBAN masked", async () => {
-    const res = await sb.post('/gateway/v3/payments', {
-      action: 'payment',
-      header: { businessId: BIZ },
-      body: {
-        transaction: { amount: 25, currencyCode: 'EUR', brandId: 6010, trackingCode: uniqueCode('dash-sepa') },
-        bank: { iban: 'DE89370400440532013000', accountHolderName: 'Ada Lovelace' },
-      },
-    });
+    const res = await sb.post('/gateway/v3/payments', sepaDebitRequest(BIZ, 'dash-sepa', 'payment', 25));
     expect(res.body.result, res.text).toBe(0);
     const html = await page(`/__sandbox/dashboard/payments/${res.body.body.transaction.id}`);
     expect(html).toContain('Ada Lovelace DE89 ···· 3000');
