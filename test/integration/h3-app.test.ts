@@ -4,6 +4,7 @@ import { toNodeListener } from 'h3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox } from '../../src/sandbox/context.js';
 import { createSandboxApp } from '../../src/sandbox/app.js';
+import { linkRequest } from '../helpers/sandbox.js';
 
 // The h3 app createSandboxApp builds is the whole pipeline: served by h3's own toNodeListener (as an
 // embedder would mount it) it answers as `startSandbox`'s listener does.
@@ -33,13 +34,7 @@ describe('the h3 app served with toNodeListener', () => {
     const created = await fetch(`${url}/gateway/v3/paymentlinks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        header: { businessId: 'h3-app' },
-        body: {
-          transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'h3-1' },
-          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' },
-        },
-      }),
+      body: JSON.stringify(linkRequest({ businessId: 'h3-app', transaction: { amount: 10 }, link: { brandIds: [1010] } })),
     }).then((r) => r.json());
     expect(created.result).toBe(0);
     const read = await fetch(`${url}/gateway/v3/paymentlinks/${created.body.link.linkId}?businessId=h3-app`).then((r) => r.json());

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type ObservedRequest, type RunningSandbox } from '../../src/sandbox/index.js';
+import { linkRequest } from '../helpers/sandbox.js';
 
 // Observers are told which route answered a request, by name, with its parameters: readers of the
 // traffic (the advisor) need not parse paths the router already understood.
@@ -27,13 +28,7 @@ describe('the observed request', () => {
     const created = await fetch(`${sb.url}/gateway/v3/paymentlinks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        header: { businessId: 'observed' },
-        body: {
-          transaction: { amount: 10, currencyCode: 'EUR', authorizationMode: 'payment', trackingCode: 'obs-1' },
-          link: { duration: 'P1D', brandIds: [1010], returnUrl: 'https://merchant.example/return' },
-        },
-      }),
+      body: JSON.stringify(linkRequest({ businessId: 'observed', transaction: { amount: 10 }, link: { brandIds: [1010] } })),
     }).then((r) => r.json());
     const linkId: string = created.body.link.linkId;
     // Fixed segments in another letter case still name the declared route; the id is taken verbatim.
