@@ -2,44 +2,20 @@
  * `paylink advise` and the findings in `paylink logs`, spawned as `node bin/paylink.js` against a real
  * sandbox on port 0: the --json shape, --fail-on's exit code, the --junit file, and the log's marks.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { card } from '../conformance/client.js';
 import { uniqueCode, useSandbox } from '../helpers/sandbox.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
 const sb = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'paylink-advise-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-function paylink(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '--base-url', sb.url],
-      { cwd: dir, env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1' }, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = stdout.trim() ? JSON.parse(stdout) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
-      },
-    );
-  });
+function paylink(args: string[]): Promise<CliRun> {
+  return runCli([...args, '--base-url', sb.url], { cwd: dir, timeoutMs: 20_000 });
 }
 
 /** A business whose tracking codes collide (a warning) and whose amount has too many decimals (an error). */
