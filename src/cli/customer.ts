@@ -597,14 +597,8 @@ export async function playSimulator(client: ApiClient, id: string, options: Play
   }
 
   step('Reading the payment');
-  const after = await client.get(pathOfId('payments.get', id));
-  // A settled payment that did not succeed answers 400 with its envelope: still the payment, read back.
-  const envelope: any = after.body;
-  if (envelope?.body?.transaction?.id === undefined) expectOk(after, `payment ${id}`);
-  result.status = envelope;
-  result.state = String(envelope?.description ?? 'UNKNOWN');
-  result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? '') };
-  result.asExpected = result.payment.result === button.result;
+  const payment = await readPaymentBack(client, id, result);
+  result.asExpected = payment.result === button.result;
   return result;
 }
 
@@ -666,18 +660,25 @@ export async function playCardPage(
   }
   await submitAndFollow(client, result, { url: located.url, fields, action }, options);
   step('Reading the payment');
+  const payment = await readPaymentBack(client, id, result);
+  const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
+  result.asExpected =
+    result.expectedResult === undefined ? payment.result !== 2 : payment.result === result.expectedResult || (retryCard && payment.result === 0);
+  return result;
+}
+
+/**
+ * The payment read back after a page was played: its envelope, state and result on `result` (answered too). A settled
+ * payment that did not succeed answers 400 with its envelope: still the payment, read back.
+ */
+async function readPaymentBack(client: ApiClient, id: string, result: PlayResult): Promise<NonNullable<PlayResult['payment']>> {
   const after = await client.get(pathOfId('payments.get', id));
   const envelope: any = after.body;
   if (envelope?.body?.transaction?.id === undefined) expectOk(after, `payment ${id}`);
   result.status = envelope;
   result.state = String(envelope?.description ?? 'UNKNOWN');
   result.payment = { id, result: Number(envelope?.result), description: String(envelope?.description ?? ''), token: envelope?.body?.token?.token };
-  const retryCard = result.card?.outcome === 'failed-retry' || result.card?.outcome === 'declined-retry';
-  result.asExpected =
-    result.expectedResult === undefined
-      ? result.payment.result !== 2
-      : result.payment.result === result.expectedResult || (retryCard && result.payment.result === 0);
-  return result;
+  return result.payment;
 }
 
 function describePayment(envelope: any): string {
