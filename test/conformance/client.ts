@@ -275,6 +275,16 @@ async function post(url: string, params: URLSearchParams): Promise<Response> {
  * Plays the customer on a hosted page: GET it, fill the card form, press a button, and follow the sandbox's
  * own redirects (3-D Secure) until the browser would leave for the merchant or stay on a sandbox page.
  */
+/** The hosted card form's fields for the approved test card, with the pay button. */
+export const APPROVED_CARD_FIELDS: Readonly<Record<string, string>> = {
+  cardNumber: '4111111111111111',
+  expiryMonth: '12',
+  expiryYear: '2035',
+  cvv: '123',
+  holderName: 'A',
+  action: 'pay',
+};
+
 /** The one-time `formToken` a hosted page carries now. */
 export async function formTokenOf(pageUrl: string): Promise<string> {
   const html = await (await fetch(pageUrl)).text();
@@ -286,16 +296,7 @@ export async function formTokenOf(pageUrl: string): Promise<string> {
  * since: cancelled, expired); answers the HTTP status of the post, not followed.
  */
 export async function postCardWithToken(pageUrl: string, formToken: string): Promise<number> {
-  const form = new URLSearchParams({
-    formToken,
-    framed: '',
-    cardNumber: '4111111111111111',
-    expiryMonth: '12',
-    expiryYear: '2035',
-    cvv: '123',
-    holderName: 'A',
-    action: 'pay',
-  });
+  const form = new URLSearchParams({ formToken, framed: '', ...APPROVED_CARD_FIELDS });
   const submitted = await post(pageUrl, form);
   await submitted.text();
   return submitted.status;

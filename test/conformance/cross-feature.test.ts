@@ -1,6 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { UUID, card, createCheckout, createLink, customerReturns, expectError, moveClock, parseForms, paymentBody, uniqueCode } from './client.js';
+import {
+  APPROVED_CARD_FIELDS,
+  UUID,
+  card,
+  createCheckout,
+  createLink,
+  customerReturns,
+  expectError,
+  moveClock,
+  parseForms,
+  paymentBody,
+  uniqueCode,
+} from './client.js';
 
 const sb = useSandbox();
 
@@ -88,15 +100,7 @@ describe('double submissions (house rules)', () => {
     const form = parseForms(html)[0]!;
     const fields = new URLSearchParams();
     for (const input of form.inputs) if (input.type === 'hidden') fields.append(input.name, input.value);
-    for (const [name, value] of Object.entries({
-      cardNumber: '4111111111111111',
-      expiryMonth: '12',
-      expiryYear: '2035',
-      cvv: '123',
-      holderName: 'A',
-      action: 'pay',
-    }))
-      fields.append(name, value);
+    for (const [name, value] of Object.entries(APPROVED_CARD_FIELDS)) fields.append(name, value);
     const post = () =>
       fetch(new URL(form.action, link.redirect.url), {
         method: 'POST',
