@@ -148,7 +148,7 @@ class PipelineRequest implements RouteRequest {
 
   json(): Promise<JsonObject> {
     this.jsonBody ??= readJsonObjectText(this.event.node.req).then(({ value, text }) => {
-      this.observed.requestBody = value;
+      // The text only: observers read the body as received, and the request log keeps this entry as it is.
       this.observed.requestJson = text;
       return value;
     });
@@ -316,9 +316,11 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
 
     observed.status = x.reply.status;
     if (x.reply.status >= 300 && x.reply.status < 400 && x.reply.headers.location !== undefined) observed.location = x.reply.headers.location;
-    if (x.reply.body !== null && typeof x.reply.body === 'object' && !Buffer.isBuffer(x.reply.body)) observed.responseBody = x.reply.body;
     const json = send(event, x.reply);
+    // The answer's text, as sent: the parsed answer only where there is no text (the request log keeps the
+    // entry as it is, so it holds no object graph it does not need).
     if (json !== undefined) observed.responseJson = json;
+    else if (x.reply.body !== null && typeof x.reply.body === 'object' && !Buffer.isBuffer(x.reply.body)) observed.responseBody = x.reply.body;
     observeStage(x, startedAt);
   };
 

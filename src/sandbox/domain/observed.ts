@@ -27,11 +27,11 @@ export interface ObservedRequest {
   kind: RequestKind;
   startedAt: number;
   durationMs: number;
-  /** The parsed JSON body or form, when the handler read one. */
+  /** The request's body as a value, when it has no text (a webhook delivery the sandbox sent). */
   requestBody?: unknown;
   /** The JSON body's text as received, when the handler read one. */
   requestJson?: string;
-  /** The JSON answer, when there was one. */
+  /** The answer as a value, when it has no text (a webhook receiver's answer). */
   responseBody?: unknown;
   /** The JSON answer exactly as sent, so observers need not serialize it again. */
   responseJson?: string;

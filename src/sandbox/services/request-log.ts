@@ -145,28 +145,9 @@ export class RequestLog {
     const bytes = 256 + (entry.requestJson?.length ?? 0) + (entry.responseJson?.length ?? 0) + entry.query.length;
     const now = this.timers.now();
     if (this.head === this.window.length) this.oldestEntryAt = now;
-    // A copy without the parsed bodies where their text exists (masking re-parses the text when it must),
-    // so the window holds as little as possible; other observers still see the whole entry.
-    const kept: ObservedRequest = {
-      method: entry.method,
-      path: entry.path,
-      query: entry.query,
-      status: entry.status,
-      kind: entry.kind,
-      startedAt: entry.startedAt,
-      durationMs: entry.durationMs,
-      businessId: entry.businessId,
-    };
-    if (entry.location !== undefined) kept.location = entry.location;
-    if (entry.client !== undefined) kept.client = entry.client;
-    if (entry.authorization !== undefined) kept.authorization = entry.authorization;
-    if (entry.fault !== undefined) kept.fault = entry.fault;
-    if (entry.route !== undefined) kept.route = entry.route;
-    if (entry.requestJson !== undefined) kept.requestJson = entry.requestJson;
-    else kept.requestBody = entry.requestBody;
-    if (entry.responseJson !== undefined) kept.responseJson = entry.responseJson;
-    else kept.responseBody = entry.responseBody;
-    this.window.push({ seq: ++this.nextSeq, entry: kept, bytes });
+    // The entry itself, not a copy: it holds texts that exist anyway (the pipeline keeps a parsed body only
+    // where there is no text), so a copy would only be one more object per request for the collector.
+    this.window.push({ seq: ++this.nextSeq, entry, bytes });
     this.windowBytes += bytes;
     this.lastEntryAt = now;
     if (this.windowBytes > MAX_WINDOW_BYTES && now - this.lastFlushAt >= FULL_FLUSH_MS) this.flush();
