@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { discoverSandboxSync, isFolderOrAbove, sandboxOf, startedFrom, type Discovery } from './discovery.js';
-import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
+import { DEFAULT_BUSINESS_ID, defaultBaseUrl, localSandboxUrl, PORT_ENV, SANDBOX_DEFAULTS } from './defaults.js';
 
-export { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID, DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from './defaults.js';
+export { DEFAULT_BUSINESS_ID, DEFAULT_DETERMINISTIC_SEED, defaultBaseUrl, SANDBOX_DEFAULTS } from './defaults.js';
 
 /** Seconds a request may take against a sandbox on this machine before the CLI gives up. */
 export const LOCAL_TIMEOUT_SECONDS = 10;
@@ -28,7 +28,7 @@ export type GlobalFlags = Partial<OptionsOf<typeof PROGRAM_FLAGS>>;
 
 /** The resolved connection settings. */
 export interface Connection {
-  /** API base URL without a trailing slash. @default "http://127.0.0.1:8417" */
+  /** API base URL without a trailing slash. @default "http://127.0.0.1:8417", or the port of `PAYLINK_PORT` */
   baseUrl: string;
   /** @default "sandbox-business" */
   businessId: string;
@@ -48,7 +48,8 @@ export interface Connection {
   caFile?: string | undefined;
   /**
    * Where each setting came from: `--base-url` (a flag), `PAYLINK_BASE_URL` (the environment),
-   * `paylink.config.json`, `package.json "paylink"`, the sandbox's entry file, or `default` (`paylink config`).
+   * `paylink.config.json`, `package.json "paylink"`, the sandbox's entry file, `PAYLINK_PORT` (the default
+   * URL on that port), or `default` (`paylink config`).
    */
   sources?: Record<'baseUrl' | 'businessId' | 'username' | 'password' | 'timeout' | 'ca', string> | undefined;
   /** The admin token recorded in the entry of the sandbox found for this folder (its owner's to use). */
@@ -164,7 +165,7 @@ function normalizeBaseUrl(value: string, source: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source}: expected an absolute http(s) URL such as ${DEFAULT_BASE_URL}, got "${value}".`);
+    throw new UsageError(`${source}: expected an absolute http(s) URL such as ${localSandboxUrl(SANDBOX_DEFAULTS.port)}, got "${value}".`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${source}: expected an http(s) URL, got "${value}".`);
   return url.href.replace(/\/+$/, '');
@@ -194,13 +195,15 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
   const notes = (discovered?.ignored ?? []).map((why) => `Ignored a sandbox entry that is not yours to trust: ${why}.`);
   const found = discovered === undefined ? undefined : sandboxOf(discovered, cwd);
   // Its listen URL: a --public-url or a tunnel may not be reachable from here, the listen address is.
-  const base = baseUrl === undefined ? (found?.listen ?? DEFAULT_BASE_URL) : normalizeBaseUrl(baseUrl, baseSource);
-  if (baseUrl === undefined && found === undefined) {
-    // Nothing was started from this folder: the default URL, and whose sandbox answers there when known.
-    const origin = startedFrom(DEFAULT_BASE_URL);
+  // Nothing was started from this folder: the default URL (its port from PAYLINK_PORT when set).
+  const fallback = baseUrl === undefined && found === undefined ? defaultBaseUrl(env) : undefined;
+  const base = baseUrl === undefined ? (found?.listen ?? fallback!) : normalizeBaseUrl(baseUrl, baseSource);
+  if (fallback !== undefined) {
+    // And whose sandbox answers there, when known.
+    const origin = startedFrom(fallback);
     if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
       notes.push(
-        `No sandbox was started from this folder: using the one at ${DEFAULT_BASE_URL}, started from ${origin}. Pass --base-url (or set PAYLINK_BASE_URL) to choose.`,
+        `No sandbox was started from this folder: using the one at ${fallback}, started from ${origin}. Pass --base-url (or set PAYLINK_BASE_URL) to choose.`,
       );
     }
   }
@@ -215,7 +218,7 @@ export function resolveConnection(flags: GlobalFlags, env: NodeJS.ProcessEnv = p
     password: username === undefined ? undefined : (password ?? ''),
     ...(caFile !== undefined ? { ca: readCa(resolve(cwd, caFile), caSource), caFile } : {}),
     sources: {
-      baseUrl: found ? found.path : baseSource,
+      baseUrl: found ? found.path : fallback !== undefined && env[PORT_ENV] ? PORT_ENV : baseSource,
       businessId: businessSource,
       username: userSource,
       password: username === undefined ? 'default' : passwordSource,

@@ -9,7 +9,7 @@
  *
  * A command with no base URL configured (flag, environment, config file) looks in the working directory
  * and the folders above it for the nearest `.paylink/sandboxes/`:
- * - none anywhere: the default URL (`http://127.0.0.1:8417`), as ever;
+ * - none anywhere: the default URL (`http://127.0.0.1:8417`, or the port `PAYLINK_PORT` names), as ever;
  * - exactly one live entry: its URL (and its certificate, for a `--https` sandbox);
  * - entries, none of them live (the process is gone, or its port does not answer): exit 4, naming the
  *   sandbox that is gone and what to do; never the default URL, which may be another project's sandbox;

@@ -6,7 +6,7 @@
  * same meaning is declared twice. Also how an option is declared ({@link flag}) and the type a command
  * receives for a table of them ({@link OptionsOf}).
  */
-import { DEFAULT_BASE_URL, DEFAULT_BUSINESS_ID } from './defaults.js';
+import { DEFAULT_BUSINESS_ID, localSandboxUrl, PORT_ENV, SANDBOX_DEFAULTS } from './defaults.js';
 import { collect, parseListLimit, parsePage, parseSince } from './flag-parsers.js';
 
 /**
@@ -55,7 +55,10 @@ export type OptionsOf<O extends Flags> = { [K in keyof O as AlwaysSet<O[K]> exte
 
 /** The program's flags: every command reads them (the connection, the output). */
 export const PROGRAM_FLAGS = {
-  baseUrl: flag('--base-url <url>', `API base URL (env PAYLINK_BASE_URL; default ${DEFAULT_BASE_URL})`),
+  baseUrl: flag(
+    '--base-url <url>',
+    `API base URL (env PAYLINK_BASE_URL; default ${localSandboxUrl(SANDBOX_DEFAULTS.port)}, the port from env ${PORT_ENV} when set)`,
+  ),
   businessId: flag('--business-id <id>', `merchant business id (env PAYLINK_BUSINESS_ID; default ${DEFAULT_BUSINESS_ID})`),
   username: flag('--username <name>', 'HTTP Basic user (env PAYLINK_USERNAME)'),
   password: flag('--password <password>', 'HTTP Basic password (env PAYLINK_PASSWORD)'),

@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
+import { defaultPort } from './defaults.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
 import type { ProgramOptions } from './flags.js';
@@ -40,6 +41,9 @@ Examples:
   $ paylink status <linkId> --json`,
     );
   const run: Runner = async (cmd, spec, load, args, options) => {
+    // PAYLINK_PORT checked once, for every command, whatever its flags: a typo stops the first step of a CI
+    // job (exit 2) rather than only the one that falls back to the default URL.
+    defaultPort(process.env);
     const [command, { makeContext }] = await Promise.all([load(), import('./context.js')]);
     // Typed by the declarations the program was built from (flags.ts).
     const flags = cmd.optsWithGlobals<ProgramOptions>();
@@ -143,7 +147,7 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
   }
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
-    ui.error(`${(error as Error).message}. Another process uses that port: stop it or pick another with --port.`);
+    ui.error(`${(error as Error).message}. Another process uses that port: stop it or pick another with --port (or PAYLINK_PORT).`);
     return EXIT_CODES.usage;
   }
   // `paylink sandbox` on a database file another sandbox holds, or that is not a usable SQLite file.

@@ -2,7 +2,7 @@
  * Which sandbox a command takes (issue 31, item 1; issue 32, item 4), with real processes:
  * - a CI job `sandbox --port 0 & wait && fixtures load` in a new folder seeds the sandbox it started, not
  *   another project's sandbox on the default port, and a command run where nothing was started says whose
- *   sandbox it took;
+ *   sandbox it took (the default port is `PAYLINK_PORT`, a free port the test picks, so 8417 is never needed);
  * - a discovery entry planted in a parent folder never receives the user's credentials or admin token: an
  *   entry that is not the user's own (another owner, writable by others) is ignored and said so, and an
  *   entry whose address does not answer as the sandbox it records is not used;
@@ -11,11 +11,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { freePort, runCli } from '../helpers/cli.js';
 import { BIN } from '../helpers/tty.js';
 
 const started: ChildProcess[] = [];
@@ -35,10 +34,10 @@ function tempDir(): string {
 }
 
 /** `paylink <args>` as a background process in `dir` (a CI step's `&`); `out()` is its stdout so far. */
-function background(args: string[], dir: string) {
+function background(args: string[], dir: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
@@ -48,15 +47,6 @@ function background(args: string[], dir: string) {
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, out: () => out, err: () => err };
-}
-
-/** True when nothing listens on 127.0.0.1:`port` now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 /** A server that records every request and answers `answer` (a JSON text) with 200. */
@@ -87,41 +77,44 @@ function leaked(seen: { headers: IncomingHttpHeaders }[]): boolean {
 }
 
 describe('a CI job seeds the sandbox it started (issue 31, item 1)', () => {
-  it("waits for the sandbox started from a new folder while another folder's sandbox answers on the default port, and seeds that one", async (ctx) => {
-    if (!(await isFree(8417))) {
-      // The scenario needs another folder's sandbox on the default port. In CI nothing else may hold it: fail
-      // there; on a developer's machine (a sandbox of theirs running) say so and pass over it.
-      if (process.env.CI) throw new Error('port 8417 is taken: this test starts the other sandbox there');
-      console.warn('discovery-trust: port 8417 is taken by a sandbox of yours; the default-port scenario is not run');
-      ctx.skip();
-    }
+  it("waits for the sandbox started from a new folder while another folder's sandbox answers on the default port, and seeds that one", async () => {
+    // The default port is PAYLINK_PORT, a port free now: the scenario never needs 8417, which a sandbox of
+    // the developer's may hold. Every process of the scenario has it, as every step of a CI job would.
+    const port = await freePort();
+    const env = { PAYLINK_PORT: String(port) };
+    const defaultUrl = `http://127.0.0.1:${port}`;
     const other = tempDir();
-    const theirs = background(['--json', 'sandbox', '--port', '8417', '--db', ':memory:'], other);
+    // Theirs: started without --port, so on the default port.
+    const theirs = background(['--json', 'sandbox', '--db', ':memory:'], other, env);
     await expect.poll(() => theirs.out().includes('"url"'), { timeout: 20_000 }).toBe(true);
+    expect(JSON.parse(theirs.out().slice(theirs.out().indexOf('{'))).url).toBe(defaultUrl);
 
     const dir = tempDir();
-    const ours = background(['--json', 'sandbox', '--port', '0', '--db', ':memory:'], dir);
-    const waited = await runCli(['wait', '--timeout', '30s', '--json'], { cwd: dir });
+    const ours = background(['--json', 'sandbox', '--port', '0', '--db', ':memory:'], dir, env);
+    const waited = await runCli(['wait', '--timeout', '30s', '--json'], { cwd: dir, env });
     expect(waited.code, waited.stderr).toBe(0);
     await expect.poll(() => ours.out().includes('"url"'), { timeout: 20_000 }).toBe(true);
     const summary = JSON.parse(ours.out().slice(ours.out().indexOf('{')));
     expect(waited.json.url).toBe(summary.url);
-    expect(summary.url).not.toContain(':8417');
+    expect(summary.url).not.toBe(defaultUrl);
 
-    const created = await runCli(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'], { cwd: dir });
+    const created = await runCli(['link', 'create', '--amount', '5', '--currency', 'EUR', '--return-url', 'http://127.0.0.1:9/r', '--json'], {
+      cwd: dir,
+      env,
+    });
     expect(created.code, created.stderr).toBe(0);
     const linkId = created.json.body.link.linkId as string;
     expect((await fetch(`${summary.url}/gateway/v3/paymentlinks/${linkId}?businessId=sandbox-business`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:8417/gateway/v3/paymentlinks/${linkId}?businessId=sandbox-business`)).status).toBe(404);
+    expect((await fetch(`${defaultUrl}/gateway/v3/paymentlinks/${linkId}?businessId=sandbox-business`)).status).toBe(404);
 
     // Where nothing was started, a command takes the default port's sandbox, and says whose it is.
-    const elsewhere = await runCli(['clock'], { cwd: tempDir() });
+    const elsewhere = await runCli(['clock'], { cwd: tempDir(), env });
     expect(elsewhere.code, elsewhere.stderr).toBe(0);
-    expect(elsewhere.stderr).toContain(`No sandbox was started from this folder: using the one at http://127.0.0.1:8417, started from ${other}`);
+    expect(elsewhere.stderr).toContain(`No sandbox was started from this folder: using the one at ${defaultUrl}, started from ${other}`);
     // And `wait` there does not take it for the one being started: it says so and gives up in time.
-    const waitElsewhere = await runCli(['wait', '--timeout', '500ms'], { cwd: tempDir() });
+    const waitElsewhere = await runCli(['wait', '--timeout', '500ms'], { cwd: tempDir(), env });
     expect(waitElsewhere.code).toBe(4);
-    expect(waitElsewhere.stderr).toContain(`The one at http://127.0.0.1:8417 was started from ${other}: pass --base-url http://127.0.0.1:8417 to use it`);
+    expect(waitElsewhere.stderr).toContain(`The one at ${defaultUrl} was started from ${other}: pass --base-url ${defaultUrl} to use it`);
   });
 
   it("does not fall back to the default port after the folder's sandbox was killed with -9", async () => {

@@ -3,6 +3,7 @@
  * for a condition that polls; and the real CLI as a child process.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Ui } from '../../src/cli/ui.js';
 
@@ -72,5 +73,20 @@ export function runCli(args: string[], options: { cwd?: string | undefined; env?
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, json });
       },
     );
+  });
+}
+
+/**
+ * A port nothing listens on now (the system's pick for port 0, let go again), for a process that must be
+ * told its port in advance (`PAYLINK_PORT`); a process that may choose takes `--port 0` instead.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -10,6 +10,7 @@ import type { AdminFlags } from '../client.js';
 import { configuredWebhookSecret, readConfigFile, resolveConnection, type GlobalFlags } from '../config.js';
 import type { CommandContext } from '../context.js';
 import { discoverSandbox, sandboxOf } from '../discovery.js';
+import { PORT_ENV } from '../defaults.js';
 
 export interface ConfigSetting {
   value: string | number | null;
@@ -38,7 +39,8 @@ export async function showConfig(ctx: CommandContext, flags: { adminToken?: stri
   const cwd = process.cwd();
   let connection = resolveConnection(globals, env, cwd, { kind: 'none' });
   let baseUrlProblem: string | undefined;
-  if (connection.sources?.baseUrl === 'default') {
+  // No base URL configured (the default, on PAYLINK_PORT's port or not): the folder's sandbox decides.
+  if (connection.sources?.baseUrl === 'default' || connection.sources?.baseUrl === PORT_ENV) {
     const discovery = await discoverSandbox(cwd);
     try {
       sandboxOf(discovery, cwd);

@@ -1,14 +1,15 @@
 /** `paylink sandbox`: start the local sandbox. Its module is the only one that loads the sandbox. */
 import { command, type Later } from '../command-spec.js';
 import { flag } from '../flags.js';
-import { DEFAULT_DETERMINISTIC_SEED, SANDBOX_DEFAULTS } from '../defaults.js';
+import { DEFAULT_DETERMINISTIC_SEED, PORT_ENV, SANDBOX_DEFAULTS } from '../defaults.js';
 import { collect } from '../flag-parsers.js';
 
 export const sandbox = command({
   name: 'sandbox',
   description: 'Start the local payment API sandbox (API v3, hosted pages, browser library, dashboard)',
   options: {
-    port: flag('-p, --port <port>', 'port to listen on (0 picks a free one)', { default: String(SANDBOX_DEFAULTS.port) }),
+    // No commander default: without --port, PAYLINK_PORT decides (defaults.ts `defaultPort`).
+    port: flag('-p, --port <port>', `port to listen on, 0 picks a free one (env ${PORT_ENV}; default ${SANDBOX_DEFAULTS.port})`),
     host: flag('-H, --host <host>', 'interface to listen on', { default: '127.0.0.1' }),
     db: flag('--db <path>', 'SQLite database file, or :memory:', { default: SANDBOX_DEFAULTS.db }),
     https: flag('--https', "serve HTTPS with a certificate from paylink's local authority (localhost and the provider's hosts)"),

@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
+import { defaultPort } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
@@ -236,7 +237,7 @@ export async function runSandbox(
   let running: RunningSandbox;
   try {
     running = await startSandbox({
-      port: parsePort(options.port),
+      port: options.port === undefined ? defaultPort() : parsePort(options.port),
       host: options.host,
       db: options.db,
       https,

@@ -11,7 +11,7 @@
 import type { Run } from '../command-spec.js';
 import type { wait as spec } from './wait.spec.js';
 import { adminRequest, type AdminConnection, type AdminFlags } from '../client.js';
-import { DEFAULT_BASE_URL, resolveConnection, type GlobalFlags } from '../config.js';
+import { defaultBaseUrl, resolveConnection, type GlobalFlags } from '../config.js';
 import { discoverSandbox, isFolderOrAbove, sandboxOf, startedFrom } from '../discovery.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
@@ -42,7 +42,9 @@ export async function runWait(ui: Ui, flags: GlobalFlags & AdminFlags, env: Node
   // Flags > environment > config file; without any, discovery below decides (never the timeout flag,
   // which here is the whole wait, not one request's).
   const configured = resolveConnection({ ...flags, timeout: undefined }, env, cwd, { kind: 'none' });
-  const explicit = flags.baseUrl !== undefined || Boolean(env.PAYLINK_BASE_URL) || configured.baseUrl !== DEFAULT_BASE_URL;
+  // The default URL, on PAYLINK_PORT's port when set: a config file naming it is no more explicit than none.
+  const defaultUrl = defaultBaseUrl(env);
+  const explicit = flags.baseUrl !== undefined || Boolean(env.PAYLINK_BASE_URL) || configured.baseUrl !== defaultUrl;
   const adminToken = flags.adminToken ?? (env.PAYLINK_ADMIN_TOKEN || undefined);
   let lastTried = configured.baseUrl;
   /** The folder the sandbox on the default port was started from, when not this one: never taken for ours. */
@@ -73,15 +75,15 @@ export async function runWait(ui: Ui, flags: GlobalFlags & AdminFlags, env: Node
       if (discovery.kind === 'ambiguous') sandboxOf(discovery, cwd);
       if (discovery.kind === 'gone') lastTried = discovery.stale.map((e) => e.listen).join(', ') || 'nothing yet';
       if (discovery.kind === 'none') {
-        lastTried = DEFAULT_BASE_URL;
-        const origin = startedFrom(DEFAULT_BASE_URL);
+        lastTried = defaultUrl;
+        const origin = startedFrom(defaultUrl);
         if (origin !== undefined && !isFolderOrAbove(origin, cwd)) {
           foreign = origin;
           sayOnce(
-            `The sandbox at ${DEFAULT_BASE_URL} was started from ${origin}, not from this folder: waiting for the one started here (pass --base-url ${DEFAULT_BASE_URL} to use that one).`,
+            `The sandbox at ${defaultUrl} was started from ${origin}, not from this folder: waiting for the one started here (pass --base-url ${defaultUrl} to use that one).`,
           );
-        } else if (await answers({ baseUrl: DEFAULT_BASE_URL, adminToken }, Math.min(2000, Math.max(left, 50)))) {
-          return done(DEFAULT_BASE_URL, 'nothing was started from this folder, so the default address');
+        } else if (await answers({ baseUrl: defaultUrl, adminToken }, Math.min(2000, Math.max(left, 50)))) {
+          return done(defaultUrl, 'nothing was started from this folder, so the default address');
         }
       }
     }
@@ -94,7 +96,7 @@ export async function runWait(ui: Ui, flags: GlobalFlags & AdminFlags, env: Node
     explicit
       ? `No sandbox answered at ${configured.baseUrl} within ${seconds}. Is it starting (paylink sandbox), and on that address?`
       : foreign !== undefined
-        ? `No sandbox started from this folder answered within ${seconds}. The one at ${DEFAULT_BASE_URL} was started from ${foreign}: pass --base-url ${DEFAULT_BASE_URL} to use it, or start one here with \`paylink sandbox\`.`
+        ? `No sandbox started from this folder answered within ${seconds}. The one at ${defaultUrl} was started from ${foreign}: pass --base-url ${defaultUrl} to use it, or start one here with \`paylink sandbox\`.`
         : `No sandbox answered within ${seconds} (last tried ${lastTried}). Start one from this folder with \`paylink sandbox\`, or pass --base-url <url>.`,
   );
 }
