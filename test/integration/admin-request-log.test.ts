@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually, linkRequest, useSandbox } from '../helpers/sandbox.js';
 import { maskedJson, maskQuery } from '../../src/sandbox/domain/mask.js';
 import { Sandbox } from '../../src/sandbox/context.js';
+import { ManualTimers } from '../../src/sandbox/domain/timers.js';
 import { RequestLog } from '../../src/sandbox/services/request-log.js';
 import { ApiClient } from '../../src/cli/client.js';
 import { playCustomer } from '../../src/cli/customer.js';
@@ -167,6 +168,59 @@ describe('request log', () => {
       expect(kept.length).toBeLessThan(300);
       expect(kept.at(-1)).toBe('/gateway/v3/x/1149');
       expect(log.lastSeq()).toBe(1150);
+      log.close();
+    } finally {
+      sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('under a load that lasts, writes the same share of requests in smaller, more frequent batches; a burst after it is logged whole', async () => {
+    const timers = new ManualTimers(Date.UTC(2026, 0, 1));
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
+    const sandbox = new Sandbox({ db: join(dir, 'log.db') }, timers);
+    const seqs = (from: number, to: number) =>
+      sandbox.store.db.prepare('SELECT seq FROM request_log WHERE seq > ? AND seq <= ? ORDER BY seq').pluck().all(from, to) as number[];
+    /** The lengths of the runs of consecutive sequence numbers: each run is one write of the window. */
+    const runs = (list: number[]) => {
+      const lengths: number[] = [];
+      for (let k = 0; k < list.length; k++) {
+        if (k > 0 && list[k] === list[k - 1]! + 1) lengths[lengths.length - 1]! += 1;
+        else lengths.push(1);
+      }
+      return lengths;
+    };
+    try {
+      const log = new RequestLog(sandbox, { capacity: 100_000 });
+      // About 1 KB each with the window's own count: a full window (128 KiB) is about 130 of them.
+      const responseJson = JSON.stringify({ result: 0, padding: 'x'.repeat(700) });
+      const observe = () =>
+        log.observer({ method: 'POST', path: '/gateway/v3/x', query: '', status: 200, kind: 'api', startedAt: 0, durationMs: 1, responseJson });
+      // Three seconds of 10,000 requests a second.
+      for (let ms = 0; ms < 3000; ms++) {
+        for (let k = 0; k < 10; k++) observe();
+        await timers.advance(1);
+      }
+      log.flush();
+      const first = seqs(0, 10_000);
+      const third = seqs(20_000, 30_000);
+      // The first second: whole windows of about 130 rows, four a second.
+      expect(Math.max(...runs(first))).toBeGreaterThan(100);
+      // The third: windows of at most an eighth of that, about 32 a second...
+      expect(Math.max(...runs(third))).toBeLessThanOrEqual(20);
+      expect(runs(third).length).toBeGreaterThan(25);
+      // ...so the same share of the requests is kept, and the newest request is among them.
+      for (const kept of [first.length, third.length]) {
+        expect(kept).toBeGreaterThan(400);
+        expect(kept).toBeLessThan(700);
+      }
+      expect(third.at(-1)).toBe(30_000);
+
+      // Quiet for a while: a burst is logged whole again.
+      await timers.advance(2000);
+      for (let k = 0; k < 150; k++) observe();
+      log.flush();
+      expect(seqs(30_000, 30_150)).toHaveLength(150);
       log.close();
     } finally {
       sandbox.close();

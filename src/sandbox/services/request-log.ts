@@ -45,6 +45,20 @@ const MAX_WINDOW_BYTES = 128 * 1024;
  * A short burst is logged whole, while a load test is logged as a sample (about a hundred rows per write).
  */
 const FULL_FLUSH_MS = 250;
+/**
+ * Under a load that has outrun the window for this long (rows kept giving way, with no second without),
+ * the window shrinks to {@link LOAD_WINDOW_BYTES} until a second passes without rows giving way.
+ */
+const SUSTAINED_MS = 1000;
+/**
+ * The window under a sustained load: an eighth of {@link MAX_WINDOW_BYTES}, written eight times as often
+ * ({@link LOAD_FLUSH_MS}), so the log keeps the same share of the requests, in smaller batches. Every row
+ * in the window survives the collections of V8's young generation that happen while it waits; with the
+ * full window that copying cost a POST load about 3 µs per request (0.51 against 0.34 ms per collection,
+ * measured with --trace-gc). Bursts shorter than {@link SUSTAINED_MS} keep the full window.
+ */
+const LOAD_WINDOW_BYTES = MAX_WINDOW_BYTES / 8;
+const LOAD_FLUSH_MS = FULL_FLUSH_MS / 8;
 
 /** What the window keeps of a request: references to texts that exist anyway, nothing masked yet. */
 interface WindowEntry {
@@ -117,6 +131,9 @@ export class RequestLog {
   private oldestEntryAt = 0;
   private timer: TimerHandle | undefined;
   private waiters = new Set<() => void>();
+  /** When rows last gave way unwritten, and when the streak of such drops began (see {@link SUSTAINED_MS}). */
+  private lastDropAt: number | undefined;
+  private dropsSince = 0;
   private closed = false;
   private readonly maxBytes: number;
   /** Sequence number and size of every stored row, oldest first from {@link sizesHead}. */
@@ -150,12 +167,16 @@ export class RequestLog {
     this.window.push({ seq: ++this.nextSeq, entry, bytes });
     this.windowBytes += bytes;
     this.lastEntryAt = now;
-    if (this.windowBytes > MAX_WINDOW_BYTES && now - this.lastFlushAt >= FULL_FLUSH_MS) this.flush();
+    const loaded = this.lastDropAt !== undefined && now - this.lastDropAt <= SUSTAINED_MS && this.lastDropAt - this.dropsSince >= SUSTAINED_MS;
+    const maxBytes = loaded ? LOAD_WINDOW_BYTES : MAX_WINDOW_BYTES;
+    if (this.windowBytes > maxBytes && now - this.lastFlushAt >= (loaded ? LOAD_FLUSH_MS : FULL_FLUSH_MS)) this.flush();
     // Only the newest `capacity` rows are kept, so older unwritten ones can go at once.
-    while (this.window.length - this.head > this.capacity || (this.windowBytes > MAX_WINDOW_BYTES && this.window.length - this.head > 1)) {
+    while (this.window.length - this.head > this.capacity || (this.windowBytes > maxBytes && this.window.length - this.head > 1)) {
       this.windowBytes -= this.window[this.head]!.bytes;
       this.window[this.head] = undefined as unknown as WindowEntry;
       this.head += 1;
+      if (this.lastDropAt === undefined || now - this.lastDropAt > SUSTAINED_MS) this.dropsSince = now;
+      this.lastDropAt = now;
     }
     if (this.head > 4096 && this.head * 2 > this.window.length) {
       this.window = this.window.slice(this.head);
