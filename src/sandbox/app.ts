@@ -96,7 +96,7 @@ function viewOf(sandbox: Sandbox): SandboxView {
   };
   return {
     services: sandbox.services,
-    clock: { now: () => sandbox.clock.now() },
+    clock: { now: () => sandbox.clock.now(), nowIso: () => sandbox.clock.nowIso() },
     ids: sandbox.ids,
     get baseUrl() {
       return sandbox.baseUrl;

@@ -5,12 +5,17 @@
 export interface Clock {
   /** Current sandbox time in epoch milliseconds. */
   now(): number;
+  /** {@link now} as the API writes date-times ({@link isoUtc}): every answer's `header.requestTimestamp`. */
+  nowIso(): string;
 }
 
 /** A clock that follows the wall clock shifted by an offset, or stays frozen at a set instant. */
 export class SandboxClock implements Clock {
   private offsetMs: number;
   private frozenAt: number | undefined;
+  /** The second {@link nowIso} last wrote, and what it wrote: answers within one second share the text. */
+  private isoSecond = Number.NaN;
+  private isoText = '';
 
   constructor(state: ClockState = { offsetMs: 0 }) {
     this.offsetMs = state.offsetMs;
@@ -19,6 +24,16 @@ export class SandboxClock implements Clock {
 
   now(): number {
     return this.frozenAt ?? Date.now() + this.offsetMs;
+  }
+
+  nowIso(): string {
+    const ms = this.now();
+    const second = Math.floor(ms / 1000);
+    if (second !== this.isoSecond) {
+      this.isoText = isoUtc(ms);
+      this.isoSecond = second;
+    }
+    return this.isoText;
   }
 
   /** Moves the clock forward (or back, for a negative value) by `ms`. */

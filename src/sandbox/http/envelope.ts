@@ -2,7 +2,7 @@
  * The provider's response envelope `{result, description, header, body}` and the one function that turns
  * an {@link ApiError} into it.
  */
-import { isoUtc, type Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
 import { ApiError, errorBody } from '../errors.js';
 import type { Envelope, EnvelopeHeader, ErrorBody } from '../domain/answers.js';
@@ -17,7 +17,7 @@ export interface EnvelopeContext {
 
 /** A success (or pending) envelope; `requestCode` is added when `withRequestCode` is set. */
 export function envelope<B>(ctx: EnvelopeContext, kind: { result: number; description: string }, body: B, withRequestCode = false): Envelope<B> {
-  const header: EnvelopeHeader = { requestTimestamp: isoUtc(ctx.clock.now()) };
+  const header: EnvelopeHeader = { requestTimestamp: ctx.clock.nowIso() };
   if (withRequestCode) header.requestCode = ctx.ids.requestCode();
   return { result: kind.result, description: kind.description, header, body };
 }
@@ -27,7 +27,7 @@ export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope<E
   return {
     result: error.result,
     description: error.description,
-    header: { requestTimestamp: isoUtc(ctx.clock.now()), requestCode: ctx.ids.requestCode() },
+    header: { requestTimestamp: ctx.clock.nowIso(), requestCode: ctx.ids.requestCode() },
     body: { ...(error.body ?? {}), error: errorBody(error) },
   };
 }
