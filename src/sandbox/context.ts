@@ -27,7 +27,7 @@ import { settleDueNow } from './services/time-settles.js';
 import { FAST_RETRY_SCHEDULE, STANDARD_RETRY_SCHEDULE } from './domain/events.js';
 import { DEFAULT_SIGNATURE_HEADER } from './domain/webhook-signature.js';
 import { seededRandom } from './domain/faults.js';
-import { providerBaseUrl } from './drop-in/provider-requests.js';
+import { ProviderRequests } from './drop-in/provider-requests.js';
 
 export type { Credential, SandboxConfig } from './config.js';
 
@@ -83,6 +83,8 @@ export class Sandbox implements Deps {
   readonly unexpectedErrors: unknown[] = [];
   /** This process as the holder of the database's lock. */
   readonly holder: LockHolder;
+  /** Requests under the provider's hosts (drop-in/): this sandbox's listeners answer them as the provider. */
+  readonly providerRequests = new ProviderRequests();
   /** The URL the sandbox listens at; set by {@link start}. */
   listenUrl = 'http://localhost';
   /** The background tasks, in the order they stop. */
@@ -283,7 +285,7 @@ export class Sandbox implements Deps {
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
   get baseUrl(): string {
     // A request under one of the provider's hosts is answered at the provider's addresses (drop-in/).
-    return providerBaseUrl() ?? (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
+    return this.providerRequests.baseUrl() ?? (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
   }
 
   readMeta<T>(key: string): T | undefined {

@@ -15,7 +15,6 @@ import { Sandbox } from './context.js';
 import type { Timers } from './domain/timers.js';
 import { openTunnel } from './admin/tunnel.js';
 import type { AuthorityFiles } from './drop-in/authority.js';
-import { asProvider } from './drop-in/provider-requests.js';
 
 export interface StartSandboxOptions {
   /**
@@ -200,7 +199,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   let listener: SandboxListener;
   try {
     // Requests under a provider's Host are answered as the provider, on every listener (drop-in/).
-    listener = await listen(asProvider(nodeListener, Boolean(options.https)), {
+    listener = await listen(sandbox.providerRequests.listener(nodeListener, Boolean(options.https)), {
       port: requestedPort,
       hostname: host,
       https: served,
@@ -237,6 +236,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         port: options.proxy,
         tls: dropIn.serverCertificate(authority),
         listener: nodeListener,
+        provider: sandbox.providerRequests,
         ...(options.onProxyRefused !== undefined ? { onRefused: options.onProxyRefused } : {}),
       });
       proxyUrl = proxy.url;

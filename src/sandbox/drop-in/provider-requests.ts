@@ -13,13 +13,6 @@ import { hostedPath } from '../domain/paths.js';
 import { PROVIDER_HOSTS, PROVIDER_LIBRARY_PATH, providerHost, type ProviderHost } from '../domain/provider-hosts.js';
 import { libraryPath } from '../web/library-scripts.js';
 
-const origin = new AsyncLocalStorage<string>();
-
-/** The base URL of the provider request being answered, if the request being answered is one. */
-export function providerBaseUrl(): string | undefined {
-  return origin.getStore();
-}
-
 /** The API host a provider host's pages belong to: the pages and the CDN library target the staging API. */
 function apiHostOf(host: ProviderHost): string {
   if (host.role === 'api-live' || host.role === 'api-staging') return host.name;
@@ -40,32 +33,44 @@ function sandboxPathOf(host: ProviderHost, url: string): string | undefined {
 }
 
 /**
- * The app's listener, answering requests under a provider Host as the provider; `secure` says whether the
- * listener is TLS (the scheme of the addresses handed out).
+ * One sandbox's requests under the provider's hosts: its listeners answer them as the provider, and while
+ * one is answered {@link baseUrl} is the provider's API host as the request reached it. The context lives in
+ * this sandbox's own AsyncLocalStorage (made by its composition root), so nothing is kept at module level
+ * and two sandboxes in one process never read each other's.
  */
-export function asProvider(
-  listener: (req: IncomingMessage, res: ServerResponse) => void,
-  secure: boolean,
-): (req: IncomingMessage, res: ServerResponse) => void {
-  // Clients send the same Host on every request: its verdict is kept for the next one.
-  let lastHeader: string | undefined;
-  let lastHost: ProviderHost | undefined;
-  return (req, res) => {
-    const header = req.headers.host;
-    if (header !== lastHeader) {
-      lastHeader = header;
-      lastHost = providerHost(header);
-    }
-    const host = lastHost;
-    if (host === undefined) {
-      listener(req, res);
-      return;
-    }
-    const port = /:(\d+)$/.exec(req.headers.host!.trim())?.[1];
-    const scheme = secure ? 'https' : 'http';
-    const base = `${scheme}://${apiHostOf(host)}${port === undefined || port === (secure ? '443' : '80') ? '' : `:${port}`}`;
-    const rewritten = sandboxPathOf(host, req.url ?? '/');
-    if (rewritten !== undefined) req.url = rewritten;
-    origin.run(base, () => listener(req, res));
-  };
+export class ProviderRequests {
+  private readonly origin = new AsyncLocalStorage<string>();
+
+  /** The base URL of the provider request being answered, if the request being answered is one. */
+  baseUrl(): string | undefined {
+    return this.origin.getStore();
+  }
+
+  /**
+   * The app's listener, answering requests under a provider Host as the provider; `secure` says whether the
+   * listener is TLS (the scheme of the addresses handed out).
+   */
+  listener(listener: (req: IncomingMessage, res: ServerResponse) => void, secure: boolean): (req: IncomingMessage, res: ServerResponse) => void {
+    // Clients send the same Host on every request: its verdict is kept for the next one.
+    let lastHeader: string | undefined;
+    let lastHost: ProviderHost | undefined;
+    return (req, res) => {
+      const header = req.headers.host;
+      if (header !== lastHeader) {
+        lastHeader = header;
+        lastHost = providerHost(header);
+      }
+      const host = lastHost;
+      if (host === undefined) {
+        listener(req, res);
+        return;
+      }
+      const port = /:(\d+)$/.exec(req.headers.host!.trim())?.[1];
+      const scheme = secure ? 'https' : 'http';
+      const base = `${scheme}://${apiHostOf(host)}${port === undefined || port === (secure ? '443' : '80') ? '' : `:${port}`}`;
+      const rewritten = sandboxPathOf(host, req.url ?? '/');
+      if (rewritten !== undefined) req.url = rewritten;
+      this.origin.run(base, () => listener(req, res));
+    };
+  }
 }

@@ -13,7 +13,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { PROVIDER_HOSTS, providerHost } from '../domain/provider-hosts.js';
-import { asProvider } from './provider-requests.js';
+import type { ProviderRequests } from './provider-requests.js';
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,6 +24,8 @@ export interface ProxyOptions {
   tls: { cert: string; key: string };
   /** The sandbox app's listener. */
   listener: NodeListener;
+  /** The sandbox's provider requests: the proxy's listeners answer as the provider through them. */
+  provider: ProviderRequests;
   /** Told of each refused target (the request log's observer, a test's count). */
   onRefused?: (target: string, method: string) => void;
 }
@@ -46,8 +48,8 @@ export function refusalText(target: string): string {
 
 /** Starts the proxy listener. */
 export function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, asProvider(options.listener, true));
-  const plain = asProvider(options.listener, false);
+  const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, options.provider.listener(options.listener, true));
+  const plain = options.provider.listener(options.listener, false);
   const refuse = (target: string, method: string): string => {
     options.onRefused?.(target, method);
     return refusalText(target);
