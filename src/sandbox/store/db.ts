@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { SCHEMA, type Schema } from './schema.js';
 
 export type Db = Database.Database;
 
@@ -27,7 +28,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   // Checkpoint every 10,000 pages (about 40 MB of WAL) rather than SQLite's 1,000: each checkpoint syncs
   // the file, and doing it a tenth as often took POST throughput up by a fifth and p99 from 7 to 2 ms.
   db.pragma('wal_autocheckpoint = 10000');
-  migrate(db, migrations);
+  migrate(db, migrations, SCHEMA);
   return db;
 }
 
@@ -47,20 +48,32 @@ export function openReader(path: string): Db {
  * version inside it: a second process starting on the same fresh file (refused by store/lock.ts, but an
  * older paylink or a script may open it) waits for the first to finish instead of creating the same
  * tables again, and a failed migration leaves the file as it was.
+ *
+ * A new, empty database is created from `schema` in one step instead, when `schema` is what `migrations`
+ * end with (its version is theirs): the same tables and indexes (schema.ts), in less time.
  */
-export function migrate(db: Db, migrations: readonly Migration[]): void {
+export function migrate(db: Db, migrations: readonly Migration[], schema?: Schema): void {
   const latest = migrations.at(-1)?.version ?? 0;
   const run = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > latest) {
       throw new Error(`The database schema (version ${current}) is newer than this paylink (version ${latest}). Upgrade paylink or use another --db file.`);
     }
-    for (const migration of migrations) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
-      migration.backfill?.(db);
+    if (current === 0 && schema?.version === latest && isEmpty(db)) {
+      db.exec(schema.sql);
+    } else {
+      for (const migration of migrations) {
+        if (migration.version <= current) continue;
+        db.exec(migration.sql);
+        migration.backfill?.(db);
+      }
     }
     if (latest > current) db.pragma(`user_version = ${latest}`);
   });
   run.immediate();
+}
+
+/** Whether the database has nothing in it yet: no table, index, view or trigger. */
+function isEmpty(db: Db): boolean {
+  return db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined;
 }

@@ -5,7 +5,8 @@ import type { Database as Db } from 'better-sqlite3';
 
 /**
  * The schema, as an ordered list of migrations. `PRAGMA user_version` records how many have run; a new
- * change is a new entry at the end, never an edit of an old one.
+ * change is a new entry at the end, never an edit of an old one, and schema.ts (what a new file is created
+ * from in one step) changes with it.
  *
  * Resources are stored as JSON documents (`data`) beside the columns that are looked up or constrained,
  * so adding a returned field needs no migration while uniqueness and lookups stay in SQL.
