@@ -88,6 +88,14 @@ describe('what the CLI loads', () => {
     expect(heavyIn(loaded).filter((name) => ['listhen', 'node-forge', 'consola'].includes(name))).toEqual([]);
   });
 
+  it("opens its database with better-sqlite3's addon named by its file, without the bindings package's search", async () => {
+    const { code, stdout, loaded } = await recorded(startAndAnswer("{ db: process.argv.at(-1) + '/addon.db' }").concat(dir));
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('200');
+    expect(loaded.some((file) => file.endsWith('better_sqlite3.node'))).toBe(true);
+    expect(loaded.filter((file) => /(^|\/)node_modules\/(bindings|file-uri-to-path)\//.test(file))).toEqual([]);
+  });
+
   it('answers --version and --help without loading any command module, the sandbox or a heavy package', async () => {
     for (const flag of ['--version', '--help']) {
       const { code, stdout, loaded } = await recorded([BIN, flag]);

@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { SCHEMA, type Schema } from './schema.js';
+import { openSqlite } from './sqlite.js';
 
 export type Db = Database.Database;
 
@@ -15,7 +16,7 @@ export type Db = Database.Database;
  */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = openSqlite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -37,7 +38,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
  * commit's open transaction (see document-table.ts).
  */
 export function openReader(path: string): Db {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openSqlite(path, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 200');
   db.pragma('cache_size = -4000');
   return db;

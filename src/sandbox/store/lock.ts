@@ -12,10 +12,10 @@
  * Who holds the lock is written in the main database's `meta` table (`sandbox.holder`) once the lock is
  * taken, and read by the process that is refused.
  */
-import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
+import { openSqlite } from './sqlite.js';
 
 /** What a running sandbox records about itself (meta key {@link HOLDER_KEY}). */
 export interface LockHolder {
@@ -58,7 +58,7 @@ export function lockDatabase(path: string, readHolder: () => LockHolder | undefi
   const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   if (path === ':memory:' || path === '') return { holder, release: () => undefined };
   mkdirSync(dirname(path), { recursive: true });
-  const lock = new Database(`${path}.lock`);
+  const lock = openSqlite(`${path}.lock`);
   try {
     lock.pragma('busy_timeout = 0');
     lock.exec('BEGIN IMMEDIATE');

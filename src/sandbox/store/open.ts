@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CheckoutRecord, LinkRecord, PaymentRecord } from '../domain/records.js';
 import { timeDueAt } from '../domain/time-settles.js';
 import { AttemptRepository } from './attempts.js';
@@ -17,6 +17,7 @@ import { MetaRepository } from './meta.js';
 import { RequestLogRepository } from './request-log.js';
 import { ResetRepository } from './reset.js';
 import { SnapshotRepository } from './snapshots.js';
+import { openSqlite } from './sqlite.js';
 import { TokenTable } from './tokens.js';
 
 /**
@@ -163,7 +164,7 @@ function unusableOr(error: unknown, path: string): unknown {
 
 /** The holder a running sandbox recorded in the database at `path`, read without taking any lock. */
 function readHolder(path: string): LockHolder | undefined {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openSqlite(path, { readonly: true, fileMustExist: true });
   try {
     const value = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HOLDER_KEY) as string | undefined;
     return value === undefined ? undefined : (JSON.parse(value) as LockHolder);

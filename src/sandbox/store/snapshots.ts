@@ -30,13 +30,14 @@
  * number handed out before, and a follower's cursor (`paylink listen`, `paylink logs --follow`) stays valid.
  * Keys of `meta` named in `keep` (this process's lock holder, secrets) keep their current value.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Store } from './group-commit.js';
 import { migrate } from './db.js';
 import { MIGRATIONS } from './migrations.js';
+import { openSqlite } from './sqlite.js';
 
 /** One saved snapshot as `snapshot list` shows it. */
 export interface SnapshotInfo {
@@ -133,7 +134,7 @@ export class SnapshotRepository {
     const temporary = join(this.dir, `.${name}.${process.pid}.${Date.now()}.partial`);
     try {
       db.prepare('VACUUM INTO ?').run(temporary);
-      const copy = new Database(temporary);
+      const copy = openSqlite(temporary);
       try {
         // Deleted values are overwritten, not left in free pages of the file.
         copy.pragma('secure_delete = ON');
@@ -244,7 +245,7 @@ export class SnapshotRepository {
     if (!hasSqliteHeader(path)) throw unusable('it is not a SQLite database (empty, truncated or another kind of file)');
     let version: number;
     try {
-      const check = new Database(path, { readonly: true, fileMustExist: true });
+      const check = openSqlite(path, { readonly: true, fileMustExist: true });
       try {
         const problems = check.pragma('quick_check', { simple: true }) as string;
         if (problems !== 'ok') throw new Error(`damaged pages (${problems})`);
@@ -269,13 +270,13 @@ export class SnapshotRepository {
       const copy = join(dir, 'snapshot.db');
       source = { path: copy, remove: () => rmSync(dir, { recursive: true, force: true }), trusted: false };
       try {
-        const old = new Database(path, { readonly: true });
+        const old = openSqlite(path, { readonly: true });
         try {
           old.prepare('VACUUM INTO ?').run(copy);
         } finally {
           old.close();
         }
-        const migrated = new Database(copy);
+        const migrated = openSqlite(copy);
         try {
           migrate(migrated, MIGRATIONS);
         } finally {
