@@ -34,6 +34,11 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
   readonly description: string;
   readonly options?: O;
   readonly needs?: readonly Need[];
+  /**
+   * `ui`: the command's function uses only `ui`, `env`, `flags` and `program` of its context (`paylink
+   * sandbox`), so the rest (connection, API client, journal) and their modules are not loaded for it.
+   */
+  readonly context?: 'ui';
   /** A shared flag worded for this command (the same meaning, said for its case). */
   readonly flagHelp?: { readonly [K in NeedFlagName]?: string };
   /** Text `--help` shows after the options, before the examples. */

@@ -15,6 +15,7 @@ import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } 
 import type { ProgramOptions } from './flags.js';
 import { PACKAGE_VERSION } from '../package-files.js';
 import type { Ui, UiStreams } from './ui.js';
+import type { CommandContext } from './context.js';
 
 /**
  * The program with every command registered. `ui` gives the UI of the current run (built once the flags
@@ -44,7 +45,7 @@ Examples:
     // PAYLINK_PORT checked once, for every command, whatever its flags: a typo stops the first step of a CI
     // job (exit 2) rather than only the one that falls back to the default URL.
     defaultPort(process.env);
-    const [command, { makeContext }] = await Promise.all([load(), import('./context.js')]);
+    const [command, context] = await Promise.all([load(), spec.context === 'ui' ? undefined : import('./context.js')]);
     // Typed by the declarations the program was built from (flags.ts).
     const flags = cmd.optsWithGlobals<ProgramOptions>();
     const connection = needs(spec, 'connection');
@@ -53,12 +54,35 @@ Examples:
       connection && flags.baseUrl === undefined && !process.env.PAYLINK_BASE_URL
         ? await (await import('./discovery.js')).discoverSandbox(process.cwd())
         : undefined;
-    const ctx = Object.assign(makeContext(ui(), flags, { discovery }), { flags, program });
+    const ctx = Object.assign(context === undefined ? uiOnlyContext(ui()) : context.makeContext(ui(), flags, { discovery }), { flags, program });
     if (connection) for (const note of ctx.connection.notes ?? []) ui().warn(note);
     await command(args as never, options as never, ctx);
   };
   registerCommands(program, COMMANDS, run);
   return program;
+}
+
+/** The context of a command declared with `context: 'ui'`: its UI and environment, and nothing it did not declare. */
+function uiOnlyContext(ui: Ui): CommandContext {
+  const undeclared = (part: string): never => {
+    throw new Error(`internal: a command declared with context 'ui' used ${part}`);
+  };
+  return {
+    ui,
+    env: process.env,
+    get connection() {
+      return undeclared('the connection');
+    },
+    get client() {
+      return undeclared('the API client');
+    },
+    get admin() {
+      return undeclared('the admin connection');
+    },
+    get journal() {
+      return undeclared('the journal');
+    },
+  };
 }
 
 /** Runs the CLI with `argv` (as `process.argv`) and ends the process with the documented exit code. */

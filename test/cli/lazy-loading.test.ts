@@ -4,7 +4,7 @@
  * bin/paylink.js runs the bundled CLI (dist/bundle/, scripts/build.mjs): a chunk it loads counts as every
  * module the chunk holds (dist/bundle/modules.json), so what is asserted is still modules, bundled or not.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -119,6 +119,43 @@ describe('what the CLI loads', () => {
     expect(loaded.filter((file) => commandModule(file) && file !== 'dist/cli/commands/pay.js')).toEqual([]);
     expect(heavyIn(loaded)).toEqual([]);
     expect(loaded.filter((file) => file.startsWith('dist/sandbox/') && !pureSandbox(file))).toEqual([]);
+  });
+
+  it('runs `paylink sandbox` to its first answer without the API client, the connection, the journal or `paylink logs`', async () => {
+    const record = join(dir, `run-${++runs}.txt`);
+    const child = spawn(process.execPath, ['--import', RECORDER, BIN, 'sandbox', '--port', '0', '--db', join(dir, 'started.db')], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, CI: '1', NO_COLOR: '1', PAYLINK_LOAD_RECORD: record },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let out = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /PAYLINK_BASE_URL=(\S+)/.exec(out);
+        if (found) resolve(found[1]!);
+      });
+      void exited.then((code) => reject(new Error(`paylink sandbox ended (${code}) before its banner: ${out}`)));
+    });
+    expect((await fetch(`${base}/`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const loaded = [
+      ...new Set(
+        readFileSync(record, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .flatMap((file) => modulesOf(file.startsWith('/') ? relative(ROOT, file) : file)),
+      ),
+    ];
+    expect(loaded).toContain('dist/cli/commands/sandbox.js');
+    expect(
+      loaded.filter((file) =>
+        ['dist/cli/context.js', 'dist/cli/client.js', 'dist/client/api.js', 'dist/cli/journal.js', 'dist/cli/commands/logs.js'].includes(file),
+      ),
+    ).toEqual([]);
+    expect(loaded.filter((file) => commandModule(file) && !file.startsWith('dist/cli/commands/sandbox'))).toEqual([]);
   });
 
   it("shows the sandbox's own defaults in `paylink sandbox --help`", async () => {

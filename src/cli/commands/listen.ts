@@ -15,7 +15,7 @@ import { adminOk, type AdminConnection } from '../client.js';
 import { ApiResponseError, UnreachableError, UsageError } from '../errors.js';
 import { httpRequest, type Transport } from '../http.js';
 import type { Ui } from '../ui.js';
-import { logTime } from './logs.js';
+import { logTime } from '../log-lines.js';
 import { DEFAULT_EVENT_TYPES, tamperBody } from '../../sandbox/domain/events.js';
 import { parseClockStep } from '../../sandbox/domain/clock.js';
 import { maskUrlPasswords } from '../../sandbox/domain/mask.js';

@@ -6,7 +6,7 @@
  * or when stdout is not a terminal (a CI log keeps the banner only).
  */
 import type { Ui } from '../ui.js';
-import { formatEntry, type LogEntry } from './logs.js';
+import { formatEntry, type LogEntry } from '../log-lines.js';
 
 /** Seconds each wait on the log lasts before it is asked again (the console stops between two). */
 const WAIT_MS = 25_000;

@@ -6,7 +6,7 @@
 import type { Run } from '../command-spec.js';
 import type { eventsList as eventsListSpec, eventsResend as eventsResendSpec, eventsShow as eventsShowSpec } from './events.spec.js';
 import type { webhooksAdd as addSpec, webhooksList as listSpec, webhooksRemove as removeSpec } from './webhooks.spec.js';
-import { logTime } from './logs.js';
+import { logTime } from '../log-lines.js';
 import { adminOk, type AdminConnection } from '../client.js';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
