@@ -35,8 +35,9 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
   readonly options?: O;
   readonly needs?: readonly Need[];
   /**
-   * `ui`: the command's function uses only `ui`, `env`, `flags` and `program` of its context (`paylink
-   * sandbox`), so the rest (connection, API client, journal) and their modules are not loaded for it.
+   * `ui`: the command's function uses only `ui`, `env` and `flags` of its context (`paylink sandbox`), so
+   * the rest (connection, API client, journal) and their modules are not loaded for it, and when it is the
+   * first word of the command line the program is built with it alone (index.ts `commandsFor`).
    */
   readonly context?: 'ui';
   /** A shared flag worded for this command (the same meaning, said for its case). */

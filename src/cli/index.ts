@@ -13,6 +13,7 @@ import { defaultPort } from './defaults.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
 import type { ProgramOptions } from './flags.js';
+import type { CommandSpec } from './command-spec.js';
 import { PACKAGE_VERSION } from '../package-files.js';
 import type { Ui, UiStreams } from './ui.js';
 import type { CommandContext } from './context.js';
@@ -21,7 +22,7 @@ import type { CommandContext } from './context.js';
  * The program with every command registered. `ui` gives the UI of the current run (built once the flags
  * are known); commands build their context from it and the parsed flags.
  */
-export function buildProgram(ui: () => Ui): Command {
+export function buildProgram(ui: () => Ui, commands: readonly CommandSpec[] = COMMANDS): Command {
   const program = new Command();
   program.name('paylink').description('Local sandbox and command-line tool for the payment-link and checkout API v3').version(PACKAGE_VERSION);
   registerProgramFlags(program);
@@ -58,8 +59,20 @@ Examples:
     if (connection) for (const note of ctx.connection.notes ?? []) ui().warn(note);
     await command(args as never, options as never, ctx);
   };
-  registerCommands(program, COMMANDS, run);
+  registerCommands(program, commands, run);
   return program;
+}
+
+/**
+ * The commands the program is built with for `argv` (as `process.argv`): a command declared with `context:
+ * 'ui'` alone when it is the first word (`paylink sandbox --port 0`), every command otherwise. Its help, its
+ * errors and its run are the same either way (commander's suggestions for a mistyped option come from the
+ * command's own options); registering the other commands, their options and help, took about 3 ms of the
+ * sandbox's start.
+ */
+export function commandsFor(argv: readonly string[]): readonly CommandSpec[] {
+  const named = COMMANDS.find((spec) => spec.name === argv[2]);
+  return named?.context === 'ui' ? [named] : COMMANDS;
 }
 
 /** The context of a command declared with `context: 'ui'`: its UI and environment, and nothing it did not declare. */
@@ -91,7 +104,7 @@ export async function main(argv: string[]): Promise<void> {
   endQuietlyOnClosedPipe(process.stdout);
   endQuietlyOnClosedPipe(process.stderr);
   let ui: Ui | undefined;
-  const program = buildProgram(() => ui!);
+  const program = buildProgram(() => ui!, commandsFor(argv));
   program.hook('preAction', async (_this, action) => {
     const opts = action.optsWithGlobals() as { json?: boolean; quiet?: boolean; color?: boolean };
     const { whyNoPrompt, Ui } = await import('./ui.js');
