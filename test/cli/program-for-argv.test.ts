@@ -16,7 +16,15 @@ async function run(words: string[], commands: 'for argv' | 'all'): Promise<{ out
   const program = buildProgram(() => ui, commands === 'all' ? COMMANDS : commandsFor(argv(...words)));
   let out = '';
   let err = '';
-  const capture = (command: Command) => command.configureOutput({ writeOut: (text) => void (out += text), writeErr: (text) => void (err += text) });
+  const capture = (command: Command) =>
+    command.configureOutput({
+      writeOut: (text) => {
+        out += text;
+      },
+      writeErr: (text) => {
+        err += text;
+      },
+    });
   capture(program);
   for (const command of program.commands) capture(command);
   const error = await program.parseAsync(argv(...words)).then(
