@@ -9,14 +9,13 @@ import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, 
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { defaultPort } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
-import { keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
+import { CHECK_MS, keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
 import { startConsole, wantsConsole } from './sandbox-console.js';
 
@@ -385,8 +384,10 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   // lower under load (see keepYoungGenerationSize), and growing the old generation by at most 30% over
   // what survived the last full collection (V8 picks up to 100% or more when allocation is fast) about
   // 15 MB more, at no measurable throughput cost (measured with npm run bench). Set here, not in
-  // startSandbox, so an embedding process keeps its own tuning.
-  setFlagsFromString('--heap-growing-percent=30');
+  // startSandbox, so an embedding process keeps its own tuning. Both from the young generation's first check
+  // on: until then V8 has made no full collection to grow the old generation from, and loading node:v8
+  // (about 2 ms) stays off the way to the first answer.
+  setTimeout(() => process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=30'), CHECK_MS).unref();
   keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
   // entry per running sandbox, named after its database, written before the banner is printed.
