@@ -16,6 +16,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version alone needs no program: read it from package.json without loading the CLI's modules.
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')).version}\n`);
 } else if (existsSync(entry)) {
+  // The chunks compiled from the V8 code caches the build wrote beside them (code-cache.js).
+  require('./code-cache.js').useCodeCaches(join(__dirname, '../dist/bundle/'));
   // main settles every error itself (its one catch) and ends the process with the exit code.
   require(entry).main(process.argv);
 } else {

@@ -63,7 +63,8 @@ function buildHostedScript() {
  * listhen (HTTPS only) and open (its own xdg-open script, found beside it). `propertyReadSideEffects: false`
  * lets h3's unused top-level reads of `globalThis.Headers` and `Response` go, which would load Node's fetch
  * (undici) at every start. dist/bundle/modules.json says which modules each chunk holds
- * (test/cli/lazy-loading.test.ts reads it).
+ * (test/cli/lazy-loading.test.ts reads it), and each chunk has its V8 code cache beside it
+ * (`<chunk>.v8cache`, bin/code-cache.js).
  */
 async function bundleCli() {
   const { build } = await import('rolldown');
@@ -86,4 +87,11 @@ async function bundleCli() {
   };
   const modules = Object.fromEntries(output.filter((o) => o.type === 'chunk').map((chunk) => [chunk.fileName, chunk.moduleIds.map(fromRoot)]));
   writeFileSync(join(dir, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
+  // A V8 code cache beside each chunk, which bin/paylink.js compiles it with (bin/code-cache.js); not for a
+  // chunk with an import() left in it (`open`, an ES module only): a script compiled by node:vm cannot run
+  // one without an experimental option, so Node compiles such a chunk itself.
+  const { writeCodeCache } = require('../bin/code-cache.js');
+  for (const chunk of Object.keys(modules)) {
+    if (!/\bimport\(/.test(readFileSync(join(dir, chunk), 'utf8'))) writeCodeCache(join(dir, chunk));
+  }
 }

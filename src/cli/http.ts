@@ -73,9 +73,11 @@ async function once(
   const stop = signal ? AbortSignal.any([signal, interruption]) : interruption;
   stop.throwIfAborted();
   const https = url.protocol === 'https:';
-  const { request } = https ? await import('node:https') : await import('node:http');
+  // Node's modules taken when used (process.getBuiltinModule), not with import(): a chunk of the bundled CLI
+  // with an import() in it cannot be compiled from its code cache (bin/code-cache.js).
+  const { request } = process.getBuiltinModule(https ? 'node:https' : 'node:http');
   // `ca` replaces the roots a request trusts: keep the system's (and NODE_EXTRA_CA_CERTS) beside it.
-  const trust = https && ca !== undefined ? { ca: [...(await import('node:tls')).rootCertificates, ca] } : {};
+  const trust = https && ca !== undefined ? { ca: [...process.getBuiltinModule('node:tls').rootCertificates, ca] } : {};
   const sent: Record<string, string> = { ...headers };
   if (body !== undefined) sent['content-length'] = String(Buffer.byteLength(body));
   return new Promise<HttpAnswer>((resolve, reject) => {

@@ -9,6 +9,7 @@
  * listhen it adds no listener per request (that cost about 3% of a GET's CPU).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 
 export interface SandboxListener {
@@ -61,7 +62,9 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
 }
 
 async function listenHttps(handler: Handler, options: ListenOptions): Promise<SandboxListener> {
-  const { listen: listhen } = await import('listhen');
+  // listhen's CommonJS build, required when HTTPS is asked for: an import() would keep the sandbox's chunk of
+  // the bundled CLI from being compiled from its code cache (bin/code-cache.js).
+  const { listen: listhen } = createRequire(import.meta.url)('listhen') as typeof import('listhen');
   return listhen(handler, {
     port: options.port,
     // listhen's "production" mode only changes port discovery here (public and the printing options are
