@@ -57,6 +57,38 @@ describe('ids', () => {
     expect(timeKeyOf('0196f5c2-7a10-4abc-8123-456789abcdef')).toBe((0x0196f5c27a10 - Date.UTC(2020, 0, 1)) * 4096 + 0xabc);
   });
 
+  it('timeKeyOf reads an id as the pattern and parsing it replaced do, for 50,000 random ids and near-misses', () => {
+    // The reading it replaced (a regular expression, then three parseInt of slices), as the reference.
+    const reference = (id: string): number | undefined => {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)) return undefined;
+      const offset = Number.parseInt(id.slice(0, 8), 16) * 0x10000 + Number.parseInt(id.slice(9, 13), 16) - Date.UTC(2020, 0, 1);
+      if (offset < 0 || offset > 2 ** 41 - 1) return undefined;
+      return offset * 4096 + Number.parseInt(id.slice(15, 18), 16);
+    };
+    let a = 5;
+    const next = () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const ids = new RandomIds();
+    const alphabet = '0123456789abcdefABCDEF-4g ';
+    let keyed = 0;
+    for (let i = 0; i < 50_000; i++) {
+      let id = next() < 0.5 ? ids.uuid() : crypto.randomUUID();
+      // Most get one character changed (a digit, a letter out of range, a dash, a capital), some one more or less.
+      const r = next();
+      const at = Math.floor(next() * id.length);
+      if (r < 0.6) id = id.slice(0, at) + alphabet[Math.floor(next() * alphabet.length)] + id.slice(at + 1);
+      else if (r < 0.65) id = id.slice(0, at) + id.slice(at + 1);
+      else if (r < 0.7) id += '0';
+      expect(timeKeyOf(id), id).toBe(reference(id));
+      if (reference(id) !== undefined) keyed += 1;
+    }
+    expect(keyed).toBeGreaterThan(10_000);
+  });
+
   it('timeKeyOf refuses what is not a lower-case v4 UUID with a time between 2020 and 2089', () => {
     for (const id of [
       'id-1',

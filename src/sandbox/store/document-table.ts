@@ -110,18 +110,30 @@ export class DocumentTable<T extends StoredDocument> {
   }
 
   insert(doc: T): void {
-    const row = [doc.id, doc.businessId, doc.trackingCode ?? null, doc.createdAt, JSON.stringify(doc), ...this.extra.map(([, read]) => read(doc))];
     // The id's own key when it is new and ascending, so rowids stay in creation order (listings rely on it)
     // and a clock that went back, or a seeded id, never collides with a stored row; else SQLite picks one.
     let key = timeKeyOf(doc.id);
     if (key !== undefined && (key <= this.lastKey || key > timeKeyCeiling(Date.now() + 60_000))) key = undefined;
+    // One array of parameters, in the insert's column order (better-sqlite3 binds an array's items in turn).
+    const params: Array<string | number | null> = [
+      key ?? null,
+      key === undefined ? 1 : 0,
+      doc.id,
+      doc.businessId,
+      doc.trackingCode ?? null,
+      doc.createdAt,
+      JSON.stringify(doc),
+    ];
+    for (const [, read] of this.extra) params.push(read(doc));
     let info: RunResult;
     try {
-      info = this.insertStmt.run(key ?? null, key === undefined ? 1 : 0, ...row);
+      info = this.insertStmt.run(params);
     } catch (error) {
       // Another connection took this key (two sandboxes on one file): SQLite has undone the statement.
       if (key === undefined || (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
-      info = this.insertStmt.run(null, 1, ...row);
+      params[0] = null;
+      params[1] = 1;
+      info = this.insertStmt.run(params);
     }
     this.lastKey = Math.max(this.lastKey, Number(info.lastInsertRowid));
     if (this.store !== undefined) this.dirty.set(doc.id, undefined);
