@@ -32,6 +32,17 @@ describe('route table', () => {
     }
   });
 
+  it('encodes each parameter as encodeURIComponent does, whatever its characters', () => {
+    const literal = `${API_BASE}/paymentlinks/`;
+    for (let code = 0; code < 0x3000; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue; // a lone surrogate: both throw
+      const id = `a${String.fromCharCode(code)}b`;
+      expect(pathOf('links.get', { linkId: id })).toBe(literal + encodeURIComponent(id));
+    }
+    expect(pathOf('links.get', { linkId: '01a21828-27fb-4000-a0b1-c5e61b234c6b' })).toBe(`${literal}01a21828-27fb-4000-a0b1-c5e61b234c6b`);
+    expect(() => pathOf('links.get', { linkId: '\ud800' })).toThrow(URIError);
+  });
+
   it('matches fixed segments in any letter case, ids verbatim, a trailing slash, HEAD as GET, and lists the methods of a known path', () => {
     expect(matchRoute('GET', '/Gateway/V3/PaymentLinks/AbC/').target).toEqual({ name: 'links.get', params: { linkId: 'AbC' } });
     expect(matchRoute('HEAD', pathOfId('payments.get', 'p1')).target?.name).toBe('payments.get');
