@@ -175,7 +175,7 @@ describe('request log', () => {
     }
   });
 
-  it('under a load that lasts, writes the same share of requests in smaller, more frequent batches; a burst after it is logged whole', async () => {
+  it('under a load, writes the same share of requests in smaller, more frequent batches; a stream as fast as the log writes and a burst after it are logged whole', async () => {
     const timers = new ManualTimers(Date.UTC(2026, 0, 1));
     const dir = mkdtempSync(join(tmpdir(), 'paylink-log-'));
     const sandbox = new Sandbox({ db: join(dir, 'log.db') }, timers);
@@ -216,11 +216,22 @@ describe('request log', () => {
       }
       expect(third.at(-1)).toBe(30_000);
 
+      // Then a stream at about the log's own pace, in bursts (ten 2.6 KB requests every 50 ms, 520 KB a
+      // second): after its first second, which still follows the load's, every request is logged.
+      const paced = JSON.stringify({ result: 0, padding: 'x'.repeat(2300) });
+      for (let ms = 0; ms < 3000; ms += 50) {
+        for (let k = 0; k < 10; k++)
+          log.observer({ method: 'POST', path: '/gateway/v3/y', query: '', status: 200, kind: 'api', startedAt: 0, durationMs: 1, responseJson: paced });
+        await timers.advance(50);
+      }
+      log.flush();
+      expect(seqs(30_200, 30_600)).toHaveLength(400);
+
       // Quiet for a while: a burst is logged whole again.
       await timers.advance(2000);
       for (let k = 0; k < 150; k++) observe();
       log.flush();
-      expect(seqs(30_000, 30_150)).toHaveLength(150);
+      expect(seqs(30_600, 30_750)).toHaveLength(150);
       log.close();
     } finally {
       sandbox.close();

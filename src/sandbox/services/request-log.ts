@@ -41,24 +41,28 @@ const MAX_DELAY_MS = 1000;
  */
 const MAX_WINDOW_BYTES = 128 * 1024;
 /**
- * A full window is written at once, at most this often; in between, the oldest unwritten rows give way.
- * A short burst is logged whole, while a load test is logged as a sample (about a hundred rows per write).
+ * The pace the log writes at, at most, on average: a full window per this many milliseconds (512 KiB of
+ * text a second). Writes draw on a budget that refills at that pace and holds one full window: a window is
+ * written when it is full and the budget is not spent; otherwise the oldest unwritten rows give way. A short
+ * burst is logged whole, while a load test is logged as a sample (about a hundred rows per full window).
  */
 const FULL_FLUSH_MS = 250;
+/** Bytes of budget gained per millisecond (see {@link FULL_FLUSH_MS}). */
+const BUDGET_PER_MS = MAX_WINDOW_BYTES / FULL_FLUSH_MS;
 /**
- * Under a load that has outrun the window for this long (rows kept giving way, with no second without),
- * the window shrinks to {@link LOAD_WINDOW_BYTES} until a second passes without rows giving way.
+ * A second in which more than this much text arrived (twice what the log writes in a second) is a load
+ * test's: the next second the window is {@link LOAD_WINDOW_BYTES}. A second under it restores the full window.
  */
-const SUSTAINED_MS = 1000;
+const LOAD_BYTES_PER_SECOND = 2 * MAX_WINDOW_BYTES * (1000 / FULL_FLUSH_MS);
 /**
- * The window under a sustained load: an eighth of {@link MAX_WINDOW_BYTES}, written eight times as often
- * ({@link LOAD_FLUSH_MS}), so the log keeps the same share of the requests, in smaller batches. Every row
- * in the window survives the collections of V8's young generation that happen while it waits; with the
- * full window that copying cost a POST load about 3 µs per request (0.51 against 0.34 ms per collection,
- * measured with --trace-gc). Bursts shorter than {@link SUSTAINED_MS} keep the full window.
+ * The window under a load (see {@link LOAD_BYTES_PER_SECOND}): an eighth of {@link MAX_WINDOW_BYTES}. The
+ * budget is the same, so the log keeps the same share of the requests, written eight times as often in
+ * smaller batches. Every row in the window survives the collections of V8's young generation that happen
+ * while it waits; with the full window that copying cost a POST load about 3 µs per request (0.51 against
+ * 0.34 ms per collection, measured with --trace-gc). A stream near the log's own pace (a script, a seeding
+ * job) keeps the full window, whose room rides out its unevenness.
  */
 const LOAD_WINDOW_BYTES = MAX_WINDOW_BYTES / 8;
-const LOAD_FLUSH_MS = FULL_FLUSH_MS / 8;
 
 /** What the window keeps of a request: references to texts that exist anyway, nothing masked yet. */
 interface WindowEntry {
@@ -127,13 +131,16 @@ export class RequestLog {
   private windowBytes = 0;
   private nextSeq: number;
   private lastEntryAt = 0;
-  private lastFlushAt = 0;
+  /** Bytes the log may still write (below zero after a large write), as of {@link budgetAt} (see {@link FULL_FLUSH_MS}). */
+  private budget = MAX_WINDOW_BYTES;
+  private budgetAt = 0;
   private oldestEntryAt = 0;
   private timer: TimerHandle | undefined;
   private waiters = new Set<() => void>();
-  /** When rows last gave way unwritten, and when the streak of such drops began (see {@link SUSTAINED_MS}). */
-  private lastDropAt: number | undefined;
-  private dropsSince = 0;
+  /** The text that arrived since {@link secondFrom}, and whether the second before was a load's. */
+  private secondFrom = 0;
+  private secondBytes = 0;
+  private loaded = false;
   private closed = false;
   private readonly maxBytes: number;
   /** Sequence number and size of every stored row, oldest first from {@link sizesHead}. */
@@ -167,16 +174,20 @@ export class RequestLog {
     this.window.push({ seq: ++this.nextSeq, entry, bytes });
     this.windowBytes += bytes;
     this.lastEntryAt = now;
-    const loaded = this.lastDropAt !== undefined && now - this.lastDropAt <= SUSTAINED_MS && this.lastDropAt - this.dropsSince >= SUSTAINED_MS;
-    const maxBytes = loaded ? LOAD_WINDOW_BYTES : MAX_WINDOW_BYTES;
-    if (this.windowBytes > maxBytes && now - this.lastFlushAt >= (loaded ? LOAD_FLUSH_MS : FULL_FLUSH_MS)) this.flush();
+    if (now - this.secondFrom >= 1000) {
+      // The second that ended decides (a longer gap was a quiet second).
+      this.loaded = now - this.secondFrom < 2000 && this.secondBytes > LOAD_BYTES_PER_SECOND;
+      this.secondFrom = now;
+      this.secondBytes = 0;
+    }
+    this.secondBytes += bytes;
+    const maxBytes = this.loaded ? LOAD_WINDOW_BYTES : MAX_WINDOW_BYTES;
+    if (this.windowBytes > maxBytes && this.budgetLeft(now) > 0) this.flush();
     // Only the newest `capacity` rows are kept, so older unwritten ones can go at once.
     while (this.window.length - this.head > this.capacity || (this.windowBytes > maxBytes && this.window.length - this.head > 1)) {
       this.windowBytes -= this.window[this.head]!.bytes;
       this.window[this.head] = undefined as unknown as WindowEntry;
       this.head += 1;
-      if (this.lastDropAt === undefined || now - this.lastDropAt > SUSTAINED_MS) this.dropsSince = now;
-      this.lastDropAt = now;
     }
     if (this.head > 4096 && this.head * 2 > this.window.length) {
       this.window = this.window.slice(this.head);
@@ -185,6 +196,13 @@ export class RequestLog {
     if (this.timer === undefined) this.arm(IDLE_MS);
     this.wake();
   };
+
+  /** The write budget as of `now`: refilled since it was last counted, up to one full window. */
+  private budgetLeft(now: number): number {
+    this.budget = Math.min(MAX_WINDOW_BYTES, this.budget + (now - this.budgetAt) * BUDGET_PER_MS);
+    this.budgetAt = now;
+    return this.budget;
+  }
 
   private arm(ms: number): void {
     this.timer = this.timers.setTimeout(this.onTimer, ms).unref();
@@ -210,7 +228,6 @@ export class RequestLog {
    */
   flush(): void {
     if (this.head === this.window.length) return;
-    this.lastFlushAt = this.timers.now();
     const entries = this.window;
     const from = this.head;
     const lastSeq = this.nextSeq;
@@ -222,6 +239,8 @@ export class RequestLog {
       if (this.timer === undefined && !this.closed) this.arm(RETRY_MS);
       return;
     }
+    // Every write draws on the budget, a read's too (it writes what a burst would otherwise have written).
+    this.budget = this.budgetLeft(this.timers.now()) - this.windowBytes;
     // Entries observed while writing (none: the write is synchronous) would be after `entries.length`.
     this.window = this.window === entries ? [] : this.window.slice(entries.length);
     this.head = 0;
