@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/sandbox/domain/faults.js';
 import { RandomIds, SeededIds, timeKeyCeiling, timeKeyOf } from '../../src/sandbox/domain/ids.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -65,13 +66,7 @@ describe('ids', () => {
       if (offset < 0 || offset > 2 ** 41 - 1) return undefined;
       return offset * 4096 + Number.parseInt(id.slice(15, 18), 16);
     };
-    let a = 5;
-    const next = () => {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const next = seededRandom('ids: timeKeyOf');
     const ids = new RandomIds();
     const alphabet = '0123456789abcdefABCDEF-4g ';
     let keyed = 0;

@@ -5,18 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isoUtc } from '../../src/sandbox/domain/clock.js';
+import { seededRandom } from '../../src/sandbox/domain/faults.js';
 
 const viaDate = (ms: number) => `${new Date(ms).toISOString().slice(0, -5)}Z`;
 
 describe('isoUtc', () => {
   it('answers what Date does for 50,000 random instants from the year 1000 to 9999', () => {
-    let a = 99;
-    const next = () => {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const next = seededRandom('iso-utc');
     const from = Date.UTC(1000, 0, 1);
     const to = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
     for (let i = 0; i < 50_000; i++) {

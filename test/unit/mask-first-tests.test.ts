@@ -4,18 +4,8 @@
  * false without reading keys when no key can name card data. Random texts, seeded so a failure repeats.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/sandbox/domain/faults.js';
 import { maskDigitRuns, maskedJsonText, scanDigitRuns, textNeedsValue } from '../../src/sandbox/domain/mask.js';
-
-/** A small seeded generator (mulberry32): the same texts on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CARDS = ['4111111111111111', '5555555555554444', '378282246310005', '4242424242424242', '6011111111111117'];
 /** What texts are made of: digits most of all, every separator (also URL-encoded), ids, letters, JSON. */
@@ -63,7 +53,7 @@ function text(next: () => number): string {
 
 describe("masking's first tests", () => {
   it('maskDigitRuns masks exactly what the full scan masks, for 20,000 random texts', () => {
-    const next = random(28);
+    const next = seededRandom('mask-first-tests: digit runs');
     let masked = 0;
     let untouched = 0;
     for (let i = 0; i < 20_000; i++) {
@@ -79,7 +69,7 @@ describe("masking's first tests", () => {
   });
 
   it('textNeedsValue still finds every spelling of a card key, and a value under one is never kept', () => {
-    const next = random(7);
+    const next = seededRandom('mask-first-tests: card keys');
     const keys = [
       'number',
       'cardNumber',
