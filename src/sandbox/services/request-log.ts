@@ -174,8 +174,8 @@ export class RequestLog {
     this.window.push({ seq: ++this.nextSeq, entry, bytes });
     this.windowBytes += bytes;
     this.lastEntryAt = now;
-    if (now - this.secondFrom >= 1000) {
-      // The second that ended decides (a longer gap was a quiet second).
+    if (now - this.secondFrom >= 1000 || now < this.secondFrom) {
+      // The second that ended decides (a longer gap was a quiet second; a wall clock set back starts over).
       this.loaded = now - this.secondFrom < 2000 && this.secondBytes > LOAD_BYTES_PER_SECOND;
       this.secondFrom = now;
       this.secondBytes = 0;
@@ -199,7 +199,8 @@ export class RequestLog {
 
   /** The write budget as of `now`: refilled since it was last counted, up to one full window. */
   private budgetLeft(now: number): number {
-    this.budget = Math.min(MAX_WINDOW_BYTES, this.budget + (now - this.budgetAt) * BUDGET_PER_MS);
+    // A wall clock set back refills nothing (and takes nothing away).
+    this.budget = Math.min(MAX_WINDOW_BYTES, this.budget + Math.max(0, now - this.budgetAt) * BUDGET_PER_MS);
     this.budgetAt = now;
     return this.budget;
   }
