@@ -87,6 +87,9 @@ export class Sandbox implements Deps {
   readonly providerRequests = new ProviderRequests();
   /** The URL the sandbox listens at; set by {@link start}. */
   listenUrl = 'http://localhost';
+  /** {@link baseUrl} without the provider's: the public or listen URL it was made from, and the result. */
+  private baseSource = '';
+  private base = '';
   /** The background tasks, in the order they stop. */
   private readonly tasks: Task[] = [];
   private started = false;
@@ -285,7 +288,15 @@ export class Sandbox implements Deps {
   /** The base URL for addresses the sandbox hands out (`redirect.url`, library targets). */
   get baseUrl(): string {
     // A request under one of the provider's hosts is answered at the provider's addresses (drop-in/).
-    return this.providerRequests.baseUrl() ?? (this.config.publicUrl ?? this.listenUrl).replace(/\/+$/, '');
+    const provider = this.providerRequests.baseUrl();
+    if (provider !== undefined) return provider;
+    // Every answer with an address asks: the URL is cut of its trailing slashes once per value it takes.
+    const source = this.config.publicUrl ?? this.listenUrl;
+    if (source !== this.baseSource) {
+      this.baseSource = source;
+      this.base = source.replace(/\/+$/, '');
+    }
+    return this.base;
   }
 
   readMeta<T>(key: string): T | undefined {
