@@ -184,7 +184,7 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
   }
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
-    ui.error(`${(error as Error).message}. Another process uses that port: stop it or pick another with --port (or PAYLINK_PORT).`);
+    ui.error(`${(error as Error).message}. Another process uses that port: stop it, or pick another port.`);
     return EXIT_CODES.usage;
   }
   // `paylink sandbox` on a database file another sandbox holds, or that is not a usable SQLite file.

@@ -245,7 +245,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       await listener.close();
       await sandbox.close();
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw Object.assign(new Error(`Proxy port ${options.proxy} on 127.0.0.1 is already in use`), { code: 'EADDRINUSE', cause: error });
+        throw Object.assign(new Error(`Proxy port ${options.proxy} on 127.0.0.1 is already in use`), { code: 'EADDRINUSE', proxy: true, cause: error });
       }
       throw error;
     }

@@ -71,6 +71,20 @@ describe('paylink sandbox refuses what it cannot use (exit 2, no stack trace)', 
     const run = await runCli(['sandbox', '--port', String(port)], { cwd: dir });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('already in use');
+    expect(run.stderr).toContain('pick another with --port.');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('names what chose a port in use: PAYLINK_PORT, or --proxy for the proxy', async () => {
+    const server = createServer();
+    servers.push(server);
+    const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+    const fromEnv = await runCli(['sandbox', '--db', ':memory:'], { cwd: tempDir(), env: { PAYLINK_PORT: String(port) } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(2);
+    expect(fromEnv.stderr).toContain(`pick another with --port (it came from PAYLINK_PORT=${port})`);
+    const proxy = await runCli(['sandbox', '--port', '0', '--db', ':memory:', '--proxy', String(port)], { cwd: tempDir() });
+    expect(proxy.code, proxy.stderr).toBe(2);
+    expect(proxy.stderr).toContain(`Proxy port ${port} on 127.0.0.1 is already in use`);
+    expect(proxy.stderr).toContain('pick another with --proxy.');
   });
 });

@@ -11,7 +11,7 @@ import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
-import { defaultPort } from '../defaults.js';
+import { defaultPort, PORT_ENV } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
@@ -329,6 +329,16 @@ function startFailure(error: unknown, options: SandboxCommandOptions): unknown {
   }
   if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {
     return new UsageError(`--db ${options.db}: cannot create or open it (${(error as Error).message}).`);
+  }
+  if (code === 'EADDRINUSE') {
+    // Name what chose the port that is taken: the proxy's flag, the sandbox's flag, or the environment.
+    const proxy = (error as { proxy?: boolean }).proxy === true;
+    const from = proxy
+      ? '--proxy'
+      : options.port !== undefined || !process.env[PORT_ENV]
+        ? '--port'
+        : `--port (it came from ${PORT_ENV}=${process.env[PORT_ENV]})`;
+    return new UsageError(`${(error as Error).message}. Another process uses that port: stop it or pick another with ${from}.`);
   }
   return error;
 }
