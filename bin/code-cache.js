@@ -42,9 +42,10 @@ function readCodeCache(file) {
 /** At run time: the chunks in the folder `dir` (ending with a separator) are compiled with their code caches. */
 function useCodeCaches(dir) {
   const compile = Module.prototype._compile;
-  Module.prototype._compile = function compileChunk(content, filename) {
+  Module.prototype._compile = function compileChunk(content, filename, ...rest) {
     const cachedData = filename.startsWith(dir) ? readCodeCache(filename) : undefined;
-    if (cachedData === undefined) return compile.call(this, content, filename);
+    // Everything else compiles as Node would, with whatever arguments this Node version passes.
+    if (cachedData === undefined) return compile.call(this, content, filename, ...rest);
     const chunk = new vm.Script(wrap(content), { filename, cachedData }).runInThisContext();
     const require = Object.assign((id) => this.require(id), { resolve: Module.createRequire(filename).resolve, cache: Module._cache });
     return chunk.call(this.exports, this.exports, require, this, filename, dirname(filename));

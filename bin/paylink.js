@@ -10,14 +10,15 @@
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const entry = join(__dirname, '../dist/bundle/paylink.cjs');
+const bundle = join(__dirname, '../dist/bundle/');
+const entry = join(bundle, 'paylink.cjs');
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version alone needs no program: read it from package.json without loading the CLI's modules.
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')).version}\n`);
 } else if (existsSync(entry)) {
   // The chunks compiled from the V8 code caches the build wrote beside them (code-cache.js).
-  require('./code-cache.js').useCodeCaches(join(__dirname, '../dist/bundle/'));
+  require('./code-cache.js').useCodeCaches(bundle);
   // main settles every error itself (its one catch) and ends the process with the exit code.
   require(entry).main(process.argv);
 } else {

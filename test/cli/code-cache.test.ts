@@ -4,7 +4,7 @@
  * written is compiled from its text.
  */
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { Script } from 'node:vm';
@@ -20,7 +20,12 @@ const require = createRequire(import.meta.url);
 const codeCache = require('../../bin/code-cache.js') as CodeCache;
 const BUNDLE = new URL('../../dist/bundle/', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'paylink-code-cache-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// useCodeCaches replaces Module.prototype._compile for the process: the worker gets Node's back afterwards.
+const nodeCompile = (Module.prototype as unknown as { _compile: unknown })._compile;
+afterAll(() => {
+  (Module.prototype as unknown as { _compile: unknown })._compile = nodeCompile;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the code caches of the bundled CLI', () => {
   it("are written beside every chunk without an import() (all of `paylink sandbox`'s), and V8 takes each of them", () => {
