@@ -25,7 +25,6 @@ export interface VersionInfo {
 const HEALTH_TIMEOUT_MS = 1500;
 
 export async function version(_args: Args<typeof spec>, _flags: Options<typeof spec>, ctx: CommandContext): Promise<VersionInfo> {
-  const pkg = { version: PACKAGE_VERSION };
   let reachable = false;
   let problem: string | undefined;
   try {
@@ -39,10 +38,10 @@ export async function version(_args: Args<typeof spec>, _flags: Options<typeof s
     problem = (error as Error).message;
   }
   const info: VersionInfo = {
-    cli: pkg.version,
+    cli: PACKAGE_VERSION,
     api: 'v3',
     // The package serves the library of its own version (src/sandbox/web/library.ts).
-    library: { paymentlink: pkg.version, checkout: pkg.version },
+    library: { paymentlink: PACKAGE_VERSION, checkout: PACKAGE_VERSION },
     node: process.version,
     sandbox: { baseUrl: ctx.connection.baseUrl, reachable, ...(problem !== undefined ? { problem } : {}) },
   };

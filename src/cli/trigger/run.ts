@@ -6,7 +6,7 @@
  */
 import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
-import { CHALLENGE_FIELDS, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
+import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome, TEST_CARDS } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
@@ -49,8 +49,6 @@ export interface TriggerResult {
   /** Why the events could not be read. */
   eventsError?: string | undefined;
 }
-
-const TEST_HOLDER = 'Test Customer';
 
 /** Keys that would reach an object's prototype instead of a field of the request (prototype pollution). */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -171,7 +169,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
         const card = step.threeDSecure1Only
           ? TEST_CARDS.find((c) => c.outcome === outcome && c.threeDSecure1Only === true)
-          : (cardForOutcome(outcome, cardBrands) ?? cardForOutcome(outcome));
+          : cardForOutcome(outcome, cardBrands);
         if (card === undefined) throw new UsageError(`No test card for ${outcome}.`);
         const t = transaction(step.as);
         if (step.sameTrackingCodeAs !== undefined) t.trackingCode = codes[step.as] = codes[step.sameTrackingCodeAs]!;
@@ -186,7 +184,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
                 cvv: card.brandId === 1030 ? '1234' : '123',
                 expiryMonth: '12',
                 expiryYear: String(new Date().getUTCFullYear() + 3),
-                holderName: TEST_HOLDER,
+                holderName: DEFAULT_HOLDER_NAME,
               },
               ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
@@ -310,7 +308,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...transaction(step.as), currencyCode: 'EUR', brandId: 6010 },
-              bank: { ...sandboxAccount('DE'), accountHolderName: TEST_HOLDER },
+              bank: { ...sandboxAccount('DE'), accountHolderName: DEFAULT_HOLDER_NAME },
             },
           },
           `${scenario.name}: ${step.as}`,
@@ -339,7 +337,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           {
             body: {
               transaction: transaction(step.as),
-              card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: TEST_HOLDER },
+              card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: DEFAULT_HOLDER_NAME },
             },
           },
           `${scenario.name}: credit`,

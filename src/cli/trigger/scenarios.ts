@@ -3,7 +3,7 @@
  * steps a merchant's server and its customer take through the API and the hosted, 3-D Secure and bank
  * pages to get there. Data only: adding a scenario is adding an entry; `run.ts` plays the steps.
  */
-import type { OutcomeName } from '../../sandbox/domain/test-cards.js';
+import { THREE_DS_APPROVE_CODE, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 
 /** A step: what is done, and under which name its id is kept for later steps and the output. */
 export type Step =
@@ -115,7 +115,7 @@ export const SCENARIOS: readonly Scenario[] = [
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'link', as: 'link' },
-      { do: 'hosted-page', of: 'link', outcome: '3ds', threeDSCode: '1234', as: 'payment' },
+      { do: 'hosted-page', of: 'link', outcome: '3ds', threeDSCode: THREE_DS_APPROVE_CODE, as: 'payment' },
     ],
   },
   {
@@ -179,7 +179,7 @@ export const SCENARIOS: readonly Scenario[] = [
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'checkout', as: 'checkout', threeDSecure: true },
-      { do: 'hosted-page', of: 'checkout', threeDSCode: '1234', as: 'payment' },
+      { do: 'hosted-page', of: 'checkout', threeDSCode: THREE_DS_APPROVE_CODE, as: 'payment' },
     ],
   },
   {
@@ -192,14 +192,16 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'payment.3ds2-challenge',
     description: 'A direct payment with threeDSecure version 2 and the 3-D Secure card: challenged (flow CHALLENGE), code 1234 authenticates it.',
     events: ['Transaction.Create', 'Transaction.Update'],
-    steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure: { version: '2' }, challengeCode: '1234' }],
+    steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure: { version: '2' }, challengeCode: THREE_DS_APPROVE_CODE }],
   },
   {
     name: 'payment.3ds2-downgrade',
     description:
       'A direct payment with threeDSecure version 2 and the card whose issuer knows 3-D Secure 1.0 only: downgraded, challenged as 3DS 1.0 (threeDSecure.version "1", no flow), code 1234 authenticates it.',
     events: ['Transaction.Create', 'Transaction.Update'],
-    steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure1Only: true, threeDSecure: { version: '2' }, challengeCode: '1234' }],
+    steps: [
+      { do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure1Only: true, threeDSecure: { version: '2' }, challengeCode: THREE_DS_APPROVE_CODE },
+    ],
   },
   {
     name: 'checkout.one-click',
