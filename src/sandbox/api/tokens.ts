@@ -7,7 +7,7 @@ import { absent, optionalIdentifier, optionalObject, requireInteger, requireObje
 import { envelope } from '../http/envelope.js';
 import { invalidValue, RESULTS } from '../errors.js';
 import type { Route, RouteRequest } from '../http/router.js';
-import { tokenView } from '../domain/answers.js';
+import { tokenCreatedView, tokenView } from '../domain/answers.js';
 import { parseCardInput } from './payments.js';
 
 /** `customer` is stored as sent; far deeper than any real customer record and it overflowed the stack on save. */
@@ -47,10 +47,7 @@ async function createToken(req: RouteRequest) {
   }
 
   const token = await sandbox.services.tokens.create({ businessId, card: input, brandId, trackingCode: code, customer, customerId });
-  const answer: Record<string, unknown> = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
-  // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
-  if (token.trackingCode !== undefined) answer.trackingCode = token.trackingCode;
-  return envelope(sandbox, RESULTS.ok, answer);
+  return envelope(sandbox, RESULTS.ok, tokenCreatedView(token));
 }
 
 function getToken(req: RouteRequest) {

@@ -326,6 +326,16 @@ export function paymentEnvelope(p: PaymentRecord): PaymentEnvelope<DirectPayment
 }
 
 /** The sandbox extension's view of a token (`GET {api}/tokens/{token}`): never the fingerprint. */
+/** What saving a card answers (`POST /tokens`): the token, its hint, and the trackingCode it was first saved with. */
+export type TokenCreatedAnswer = Pick<TokenAnswer, 'tokenId' | 'token' | 'displayHint' | 'trackingCode'>;
+
+export function tokenCreatedView(token: TokenRecord): TokenCreatedAnswer {
+  const view: TokenCreatedAnswer = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
+  // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
+  if (token.trackingCode !== undefined) view.trackingCode = token.trackingCode;
+  return view;
+}
+
 export function tokenView(token: TokenRecord): TokenAnswer {
   const view: TokenAnswer = {
     tokenId: token.id,
