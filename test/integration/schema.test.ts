@@ -1,6 +1,7 @@
 /**
  * A new database file is created from the final schema in one step (store/schema.ts) instead of replaying every
- * migration; a database made either way must be the same: tables, indexes and their SQL, and user_version.
+ * migration; a database made either way must be the same: tables, indexes and their SQL, user_version, and the rows
+ * it starts with.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function schemaOf(db: Database.Database): { entries: unknown[]; version: number } {
   const entries = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all();
   return { entries, version: db.pragma('user_version', { simple: true }) as number };
+}
+
+/** Every table's rows (none today): a migration that seeds rows must have schema.ts seed the same. */
+function rowsOf(db: Database.Database): Record<string, unknown[]> {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  return Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all()]));
 }
 
 /** The script schema.ts should hold for the migrations as they are: SQLite's text of the migrated schema. */
@@ -39,6 +46,7 @@ describe('the schema of a new database', () => {
       expect(SCHEMA.version, 'schema.ts version: the last migration').toBe(MIGRATIONS.at(-1)!.version);
       expect(expected.version).toBe(SCHEMA.version);
       expect(schemaOf(created), `schema.ts should hold, spacing included:\n${scriptOf(migrated)}`).toEqual(expected);
+      expect(rowsOf(created), 'the rows a new database starts with').toEqual(rowsOf(migrated));
     } finally {
       migrated.close();
       created.close();

@@ -6,7 +6,8 @@
  * The statements are SQLite's own text of the migrated schema (`sqlite_master.sql`: spacing, the quoted names
  * left by migration 5's renames and the columns appended by ALTER TABLE included), tables first; SQLite adds
  * `sqlite_sequence` itself with the first AUTOINCREMENT table. A database made either way has the same schema:
- * test/integration/schema.test.ts compares their `sqlite_master` and `user_version`. A new migration changes this script too; that test prints the text to put here.
+ * test/integration/schema.test.ts compares their `sqlite_master`, `user_version` and rows (a migration that seeds rows
+ * must have this script seed them too). A new migration changes this script too; that test prints the text to put here.
  */
 export interface Schema {
   /** The `user_version` of a database this script creates: the last migration's version. */
