@@ -9,6 +9,8 @@ import { UsageError } from './errors.js';
 export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
 /** Seed of `paylink sandbox --deterministic` without a value. */
 export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
+/** What `paylink trigger`'s scenarios pay when `--amount` and `--currency` are not given. */
+export const SCENARIO_PAYMENT_DEFAULTS = { amount: 10, currency: 'EUR' } as const;
 /** The business id used when none is given: any id works against the sandbox. */
 export const DEFAULT_BUSINESS_ID = 'sandbox-business';
 /** The environment variable that moves the default port, for `paylink sandbox` and the clients alike. */

@@ -2,12 +2,15 @@
  * Flags more than one command takes, each declared once: the program's own (connection, output), the flags a
  * declared need brings (`needs: ['admin']` gives `--admin-token`), and options several commands share with
  * the same meaning (the card a payment or token is made with, the filters of the lists). A flag only one
- * command takes lives in that command's spec. test/unit/cli-flags.test.ts fails when the same flag with the
- * same meaning is declared twice. Also how an option is declared ({@link flag}) and the type a command
+ * command takes lives in that command's spec. test/unit/cli-flags.test.ts fails when a flag name is declared
+ * twice, whatever the help says, unless the test lists the place as one where the name means something else
+ * (and that spec says why beside it). Also how an option is declared ({@link flag}) and the type a command
  * receives for a table of them ({@link OptionsOf}).
  */
 import { DEFAULT_BUSINESS_ID, localSandboxUrl, PORT_ENV, SANDBOX_DEFAULTS } from './defaults.js';
 import { collect, parseListLimit, parsePage, parseSince } from './flag-parsers.js';
+import { DEFAULT_HOLDER_NAME } from '../sandbox/domain/hosted-form.js';
+import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
 
 /**
  * One option as `--help` shows it and the parser reads it. `V` is the type the command receives, `Always`
@@ -88,18 +91,36 @@ export type Need = keyof typeof NEED_FLAGS;
 /** The flags the needs bring, by the name a command reads (`adminToken`). */
 export type NeedFlagName = { [N in Need]: keyof (typeof NEED_FLAGS)[N] }[Need];
 
-/** The card a payment is made with or a token saves (`payment create`, `token create`). */
+/**
+ * The card a payment is made with or a token saves (`pay`, `payment create`, `token create`; a token keeps
+ * no CVV, so `token create` takes no `--cvv`). The defaults are the sandbox's own test-card fields
+ * (domain/hosted-form.ts `defaultCardFields`).
+ */
 export const CARD_FLAGS = {
-  card: flag('--card <number>', 'card number'),
-  expiryMonth: flag('--expiry-month <mm>', 'default 12'),
-  expiryYear: flag('--expiry-year <yyyy>', 'default: three years ahead'),
-  holder: flag('--holder <name>', 'card holder name (default Test Customer)'),
+  card: flag('--card <number>', 'card number (spaces allowed)'),
+  outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
+  expiryMonth: flag('--expiry-month <mm>', 'card expiry month (default 12)'),
+  expiryYear: flag('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)'),
+  cvv: flag('--cvv <cvv>', 'card CVV (default 123, 1234 for American Express)'),
+  holder: flag('--holder <name>', `card holder name (default ${DEFAULT_HOLDER_NAME})`),
 } as const;
 
 /** What `link create`, `checkout create` and `payment create` are made of. */
 export const CREATE_FLAGS = {
   amount: flag('--amount <amount>', 'amount, e.g. 12.50'),
+  currency: flag('--currency <code>', 'ISO 4217 currency code, e.g. EUR'),
   trackingCode: flag('--tracking-code <code>', 'your unique reference (generated when not given)'),
+  authorize: flag('--authorize', 'authorize only, capture later (authorizationMode authorize)'),
+} as const;
+
+/** A `get` that reads by tracking code instead of id (`link get`, `checkout get`, `payment get`). */
+export const GET_BY_TRACKING_CODE_FLAG = flag('--tracking-code <code>', 'read by this tracking code instead of an id');
+
+/** What the id given to `pay` and `status` is, when the caller knows (`paylink pay --link 3f1c...`). */
+export const ID_KIND_FLAGS = {
+  link: flag('--link', 'the id is a payment link (skip the lookup)'),
+  checkout: flag('--checkout', 'the id is a checkout (skip the lookup)'),
+  payment: flag('--payment', 'the id is a payment (skip the lookup)'),
 } as const;
 
 /** The filters and pages of the list commands (`link list`, `checkout list`, `payment list`, `token list`). */
@@ -110,23 +131,29 @@ export const LIST_FLAGS = {
   page: flag('--page <n>', 'which page of --limit items, 1 the newest: --page 2 shows the ones after them', { parse: parsePage }),
 } as const;
 
-/** The faults a webhook delivery can be given (`webhooks add`, `listen`). */
-export const DELIVERY_FAULT_FLAG = flag('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', {
-  parse: collect,
-});
+/** What a webhook delivery can be given: which events, faults, a delay (`webhooks add`, `listen`). */
+export const DELIVERY_FLAGS = {
+  events: flag('--events <types>', 'only these event types: Transaction.Create, Transaction.Update (or create, update), repeatable or comma-separated', {
+    parse: collect,
+  }),
+  fault: flag('--fault <name>', 'duplicate, out-of-order, bad-signature or tampered-body, repeatable or comma-separated', { parse: collect }),
+  delay: flag('--delay <ms>', 'hold each delivery this long first (500ms, 2s)'),
+} as const;
 
 /** What `link create` and `checkout create` share: the hosted form's amount, brands and return. */
 export const HOSTED_CREATE_FLAGS = {
   amount: CREATE_FLAGS.amount,
-  currency: flag('--currency <code>', 'ISO 4217 currency code, e.g. EUR'),
+  currency: CREATE_FLAGS.currency,
   brand: flag('--brand <id|name>', 'brand offered, repeatable or comma-separated (default: every card brand)', { parse: collect }),
   returnUrl: flag('--return-url <url>', 'where the customer goes after the form'),
   trackingCode: CREATE_FLAGS.trackingCode,
-  authorize: flag('--authorize', 'authorize only (authorizationMode authorize)'),
+  // No commander default: a link without it is sent without `tokenize` (the API's default, false).
+  tokenize: flag('--tokenize <mode>', 'save the card as a token: false, inquire or true (default false)'),
+  authorize: CREATE_FLAGS.authorize,
 } as const;
 
-/** Only the traffic of one business (`logs`, `faults add`). */
-export const REQUEST_BUSINESS_FLAG = flag('--business <id>', 'only requests of this business id');
+/** Only what belongs to one business (`logs`, `faults add`, `advise`, `webhooks list`, `events list`). */
+export const BUSINESS_FILTER_FLAG = flag('--business <id>', 'only what belongs to this business id (default: every business)');
 
 /** `Transaction.Create` or `Transaction.Update` (`events list`, `events send`). */
 export const EVENT_TYPE_FLAG = flag('--type <type>', 'Transaction.Create or Transaction.Update (create, update)');

@@ -1,6 +1,6 @@
 /** `paylink checkout create|get|list`: checkouts. */
 import { command, type Later } from '../command-spec.js';
-import { HOSTED_CREATE_FLAGS, flag } from '../flags.js';
+import { GET_BY_TRACKING_CODE_FLAG, HOSTED_CREATE_FLAGS, flag } from '../flags.js';
 import { listCommand } from './list.spec.js';
 
 export const checkoutCreate = command({
@@ -12,7 +12,7 @@ export const checkoutCreate = command({
     brand: HOSTED_CREATE_FLAGS.brand,
     returnUrl: HOSTED_CREATE_FLAGS.returnUrl,
     trackingCode: HOSTED_CREATE_FLAGS.trackingCode,
-    tokenize: flag('--tokenize <mode>', 'false | inquire | true (save the card as a token)', { default: 'false' }),
+    tokenize: HOSTED_CREATE_FLAGS.tokenize,
     authorize: HOSTED_CREATE_FLAGS.authorize,
   },
   needs: ['connection'],
@@ -27,7 +27,7 @@ export const checkoutGet = command({
   name: 'get',
   args: ['[checkoutId]'],
   description: 'Read a checkout and its payments, by id or tracking code',
-  options: { trackingCode: flag('--tracking-code <code>', 'find the checkout by its tracking code') },
+  options: { trackingCode: GET_BY_TRACKING_CODE_FLAG },
   needs: ['connection'],
   examples: ['paylink checkout get 9b2e...', 'paylink checkout get --tracking-code order-1042 --json'],
   run: (): Later => import('./checkout.js').then((m) => m.checkoutGet),

@@ -1,15 +1,17 @@
 /** `paylink events list|show|send|resend`: webhook events and their deliveries. */
 import { command, type Later } from '../command-spec.js';
 import { parseLimit } from '../flag-parsers.js';
-import { EVENT_TYPE_FLAG, flag } from '../flags.js';
+import { BUSINESS_FILTER_FLAG, EVENT_TYPE_FLAG, flag } from '../flags.js';
 
 export const eventsList = command({
   name: 'list',
   description: 'The newest events, each with how its deliveries went (FINDING: an endpoint accepted a forged event)',
   options: {
+    // Not ID_KIND_FLAGS.payment (a switch saying what an id is): the payment whose events to show.
     payment: flag('--payment <id>', 'only events of this payment'),
-    business: flag('--business <id>', 'only events of this business id'),
+    business: BUSINESS_FILTER_FLAG,
     type: EVENT_TYPE_FLAG,
+    // Not LIST_FLAGS.limit: no pages here, so no upper bound of a page either.
     limit: flag('-n, --limit <n>', 'how many of the newest', { parse: parseLimit, default: 20 }),
   },
   needs: ['connection', 'admin'],
@@ -33,6 +35,7 @@ export const eventsSend = command({
     type: EVENT_TYPE_FLAG,
     payload: flag('--payload <file>', "JSON file with the event's Payload (a payment envelope), or - for standard input"),
     to: flag('--to <url>', 'deliver to this URL only (signed with the sandbox webhook secret)'),
+    // Not BUSINESS_FILTER_FLAG: the business delivered to, --business-id by default, not a filter.
     business: flag('--business <id>', "deliver to this business's endpoints (default: --business-id)"),
   },
   needs: ['connection', 'admin'],

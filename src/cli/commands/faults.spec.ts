@@ -1,11 +1,14 @@
 /** `paylink faults add|list|remove|clear`: make the sandbox's API fail on purpose. */
 import { command, type Later } from '../command-spec.js';
-import { REQUEST_BUSINESS_FLAG, flag } from '../flags.js';
+import { BUSINESS_FILTER_FLAG, flag } from '../flags.js';
 import { API_BASE } from '../../sandbox/domain/routes.js';
 
 export const faultsAdd = command({
   name: 'add',
   description: 'Add a rule: requests it matches are faulted (the first matching rule that fires applies)',
+  // Its --method, --path, --brand, --amount and --status are what a rule matches or answers, in the rule's
+  // own terms (a path pattern, an amount range, a status kind): not the filters of `logs` nor the values of
+  // `payment create`, though they share the names.
   options: {
     kind: flag(
       '--kind <kind>',
@@ -13,7 +16,7 @@ export const faultsAdd = command({
     ),
     method: flag('--method <method>', 'only GET or POST (default: any)'),
     path: flag('--path <pattern>', `path under ${API_BASE}/: payments, payments/*, payments/*/refund, ** (default: the whole API)`),
-    business: REQUEST_BUSINESS_FLAG,
+    business: BUSINESS_FILTER_FLAG,
     brand: flag('--brand <id|name>', "only requests of this brand (transaction.brandId, or the card number's brand)"),
     amount: flag('--amount <amount|range>', 'only this amount (13.37) or range (10..20, 10.., ..20)'),
     status: flag('--status <code>', 'status kind: 401, 403, 429, 500, 502, 503 or 504 (default 503)'),

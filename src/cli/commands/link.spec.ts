@@ -1,6 +1,6 @@
 /** `paylink link create|get|cancel|list`: payment links. */
 import { command, type Later } from '../command-spec.js';
-import { HOSTED_CREATE_FLAGS, flag } from '../flags.js';
+import { GET_BY_TRACKING_CODE_FLAG, HOSTED_CREATE_FLAGS, flag } from '../flags.js';
 import { listCommand } from './list.spec.js';
 
 export const linkCreate = command({
@@ -12,7 +12,7 @@ export const linkCreate = command({
     brand: HOSTED_CREATE_FLAGS.brand,
     returnUrl: HOSTED_CREATE_FLAGS.returnUrl,
     trackingCode: HOSTED_CREATE_FLAGS.trackingCode,
-    tokenize: flag('--tokenize <mode>', 'false | inquire | true'),
+    tokenize: HOSTED_CREATE_FLAGS.tokenize,
     duration: flag('--duration <duration>', 'validity: P<n>D, PT<n>H or PT<n>M', { default: 'P1D' }),
     threeDs: flag('--3ds', 'always ask for 3-D Secure on approved cards'),
     authorize: HOSTED_CREATE_FLAGS.authorize,
@@ -30,7 +30,7 @@ export const linkGet = command({
   name: 'get',
   args: ['[linkId]'],
   description: 'Read a payment link and its payments, by id or tracking code',
-  options: { trackingCode: flag('--tracking-code <code>', 'find the link by its tracking code') },
+  options: { trackingCode: GET_BY_TRACKING_CODE_FLAG },
   needs: ['connection'],
   examples: ['paylink link get 3f1c...', 'paylink link get --tracking-code order-1042 --json'],
   run: (): Later => import('./link.js').then((m) => m.linkGet),

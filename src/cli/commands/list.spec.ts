@@ -14,6 +14,7 @@ export function listCommand(kind: ListKind, states: readonly string[], example: 
     name: 'list',
     description: `List the newest ${kind === 'link' ? 'payment links' : `${kind}s`} of the business with their state now (sandbox only)`,
     options: {
+      // One declaration, the states of each kind.
       status: flag('--status <state>', `only this state: ${states.join(', ')}`, { parse: (value: string) => parseState(value, states) }),
       ...LIST_FLAGS,
     },

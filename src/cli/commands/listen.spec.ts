@@ -1,17 +1,17 @@
 /** `paylink listen`: forward the sandbox's webhook events to a local URL. */
 import { command, type Later } from '../command-spec.js';
-import { collect } from '../flag-parsers.js';
-import { DELIVERY_FAULT_FLAG, flag } from '../flags.js';
+import { DELIVERY_FLAGS, flag } from '../flags.js';
 
 export const listen = command({
   name: 'listen',
   description: "Forward the sandbox's webhook events, signed, to a local URL; one line per delivery (Ctrl-C stops)",
   options: {
     forwardTo: flag('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks', { required: true }),
-    events: flag('--events <types>', 'only these event types (create, update), repeatable or comma-separated', { parse: collect }),
+    events: DELIVERY_FLAGS.events,
+    // Not BUSINESS_FILTER_FLAG: without it, the --business-id given (when one is) decides.
     business: flag('--business <id>', 'only events of this business id (default: the --business-id given, else every business)'),
-    fault: DELIVERY_FAULT_FLAG,
-    delay: flag('--delay <ms>', 'hold each event this long before forwarding it (500ms, 2s)'),
+    fault: DELIVERY_FLAGS.fault,
+    delay: DELIVERY_FLAGS.delay,
     header: flag('--header <name>', "signature header name (default: the sandbox's)"),
     since: flag(
       '--since <time|eventId>',

@@ -1,7 +1,7 @@
 /** `paylink logs`: the sandbox's request log and webhook deliveries. */
 import { command, type Later } from '../command-spec.js';
 import { parseLimit, parseStatus } from '../flag-parsers.js';
-import { REQUEST_BUSINESS_FLAG, flag } from '../flags.js';
+import { BUSINESS_FILTER_FLAG, flag } from '../flags.js';
 
 export const logs = command({
   name: 'logs',
@@ -10,8 +10,9 @@ export const logs = command({
     follow: flag('-f, --follow', 'keep printing requests as they arrive'),
     path: flag('--path <text>', 'only requests whose path contains this text'),
     status: flag('--status <code>', 'only this status (402) or class (4xx)', { parse: parseStatus }),
-    business: REQUEST_BUSINESS_FLAG,
+    business: BUSINESS_FILTER_FLAG,
     method: flag('--method <method>', 'only this HTTP method'),
+    // Not LIST_FLAGS.limit: the request log is not paged, and shows more by default.
     limit: flag('-n, --limit <n>', 'how many of the newest requests to show first', { parse: parseLimit, default: 50 }),
     bodies: flag('--bodies', 'print request and response bodies too'),
   },

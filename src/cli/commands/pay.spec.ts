@@ -1,6 +1,6 @@
 /** `paylink pay <id>`: play the customer on a hosted form, bank or wallet page, or 3-D Secure page. */
 import { command, type Later } from '../command-spec.js';
-import { flag } from '../flags.js';
+import { CARD_FLAGS, flag, ID_KIND_FLAGS } from '../flags.js';
 import { OUTCOME_NAMES } from '../../sandbox/domain/outcome-names.js';
 
 export const pay = command({
@@ -9,20 +9,19 @@ export const pay = command({
   description:
     'Play the customer: fill in the hosted form of a link or checkout, press a button on the bank or wallet page of an iDEAL, Sofort, Giropay, EPS or PayPal payment, or answer the 3-D Secure page or card form a card payment waits on, over HTTP; follow the redirect, print the status',
   options: {
-    card: flag('--card <number>', 'card number to type (spaces allowed)'),
+    card: CARD_FLAGS.card,
+    // Not CARD_FLAGS.outcome: on a bank or wallet page it names the button pressed, not a test card.
     outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed, declined`),
     saveCard: flag('--save-card', 'tick "save card" (checkouts with --tokenize inquire)'),
     savedCard: flag('--saved-card', 'pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)'),
     decline: flag('--decline', 'press the decline button instead of paying'),
     threeDsCode: flag('--3ds-code <code>', 'code for a 3-D Secure challenge (1234 approves)'),
     threeDsCancel: flag('--3ds-cancel', 'cancel the 3-D Secure challenge'),
-    expiryMonth: flag('--expiry-month <mm>', 'card expiry month (default 12)'),
-    expiryYear: flag('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)'),
-    cvv: flag('--cvv <cvv>', 'card CVV (default 123, 1234 for American Express)'),
-    holder: flag('--holder <name>', 'card holder name', { default: 'Test Customer' }),
-    link: flag('--link', 'the id is a payment link (skip the lookup)'),
-    checkout: flag('--checkout', 'the id is a checkout (skip the lookup)'),
-    payment: flag('--payment', 'the id is a payment: bank, wallet, or card waiting on a page (skip the lookup)'),
+    expiryMonth: CARD_FLAGS.expiryMonth,
+    expiryYear: CARD_FLAGS.expiryYear,
+    cvv: CARD_FLAGS.cvv,
+    holder: CARD_FLAGS.holder,
+    ...ID_KIND_FLAGS,
     follow: flag('--no-follow', 'do not GET the returnUrl the page redirects to'),
   },
   needs: ['connection'],

@@ -1,7 +1,6 @@
 /** `paylink payment create|get|capture|cancel|refund|list`: direct payments. */
 import { command, type Later } from '../command-spec.js';
-import { CARD_FLAGS, CREATE_FLAGS, flag } from '../flags.js';
-import { OUTCOME_NAMES } from '../../sandbox/domain/outcome-names.js';
+import { CARD_FLAGS, CREATE_FLAGS, flag, GET_BY_TRACKING_CODE_FLAG } from '../flags.js';
 import { listCommand } from './list.spec.js';
 
 export const paymentCreate = command({
@@ -10,19 +9,22 @@ export const paymentCreate = command({
     'Create a payment with a card or a token (the approve test card unless told otherwise), or by a bank or wallet brand (iDEAL, Sofort, Giropay, EPS, PayPal) that the customer completes on its page',
   options: {
     amount: CREATE_FLAGS.amount,
-    currency: flag('--currency <code>', 'ISO 4217 currency code'),
+    currency: CREATE_FLAGS.currency,
     trackingCode: CREATE_FLAGS.trackingCode,
     card: CARD_FLAGS.card,
-    outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
+    outcome: CARD_FLAGS.outcome,
     token: flag('--token <token>', 'pay with a saved card token instead of a card'),
+    // Its own --brand: one brand, bank and wallet ones too (token create's takes card brands only).
     brand: flag('--brand <id|name>', 'brand id (default: from the card number); ideal, sofort, giropay, eps, paypal or afterpay take no card'),
+    // Its own --return-url: only bank and wallet payments have a page to come back from.
     returnUrl: flag('--return-url <url>', 'bank and wallet brands: where the bank or wallet page sends the customer (returnUrl?id=<paymentId>)'),
     issuer: flag('--issuer <id>', "iDEAL: the customer's bank (body.bank.issuerId)"),
     expiryMonth: CARD_FLAGS.expiryMonth,
     expiryYear: CARD_FLAGS.expiryYear,
-    cvv: flag('--cvv <cvv>', 'default 123 (1234 for American Express)'),
+    cvv: CARD_FLAGS.cvv,
     holder: CARD_FLAGS.holder,
-    authorize: flag('--authorize', 'authorize only; capture later with `paylink payment capture`'),
+    authorize: CREATE_FLAGS.authorize,
+    // A switch, not the hosted form's `--tokenize <mode>`: a direct payment has no customer to ask.
     tokenize: flag('--tokenize', 'save the card as a token'),
   },
   needs: ['connection'],
@@ -41,7 +43,7 @@ export const paymentGet = command({
   name: 'get',
   args: ['[paymentId]'],
   description: 'Read a payment by id, or the payments of a tracking code',
-  options: { trackingCode: flag('--tracking-code <code>', 'list the payments with this tracking code') },
+  options: { trackingCode: GET_BY_TRACKING_CODE_FLAG },
   needs: ['connection'],
   examples: ['paylink payment get 7a9d...', 'paylink payment get --tracking-code order-1042 --json'],
   run: (): Later => import('./payment.js').then((m) => m.paymentGet),
@@ -53,6 +55,7 @@ function partial(verb: 'capture' | 'refund', description: string) {
     name: verb,
     args: ['<paymentId>'],
     description,
+    // Not CREATE_FLAGS.amount: a part of the payment's amount, all of it by default.
     options: { amount: flag('--amount <amount>', `amount to ${verb} (default: all)`) },
     needs: ['connection'],
     examples: [`paylink payment ${verb} 7a9d...`, `paylink payment ${verb} 7a9d... --amount 5`],

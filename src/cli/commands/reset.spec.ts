@@ -7,6 +7,7 @@ export const reset = command({
   description: "Delete everything in the sandbox (links, checkouts, payments, tokens, request log), or one business's data",
   options: {
     yes: flag('-y, --yes', 'do not ask (for scripts and CI)'),
+    // Not BUSINESS_FILTER_FLAG: what is deleted, said so plainly since nothing can bring it back.
     business: flag('--business <id>', "delete only this business's data; other businesses stay as they are"),
   },
   needs: ['connection', 'admin'],

@@ -1,18 +1,19 @@
 /** `paylink token create|get|list`: saved card tokens. */
 import { command, type Later } from '../command-spec.js';
 import { CARD_FLAGS, LIST_FLAGS, flag } from '../flags.js';
-import { OUTCOME_NAMES } from '../../sandbox/domain/outcome-names.js';
 
 export const tokenCreate = command({
   name: 'create',
   description: 'Save a card as a token (the approve test card unless told otherwise)',
   options: {
     card: CARD_FLAGS.card,
-    outcome: flag('--outcome <name>', `test-card outcome the token replays: ${OUTCOME_NAMES.join(', ')}`),
+    outcome: CARD_FLAGS.outcome,
+    // Its own --brand: a token saves a card, so payment create's bank and wallet brands are refused.
     brand: flag('--brand <id|name>', 'card brand id or name (default: from the card number); a token saves a card, so bank and wallet brands are refused'),
     expiryMonth: CARD_FLAGS.expiryMonth,
     expiryYear: CARD_FLAGS.expiryYear,
     holder: CARD_FLAGS.holder,
+    // Not token list's --customer (an id to filter by): the customer object kept with the token.
     customer: flag('--customer <json>', 'customer data to keep with the token, as JSON'),
   },
   needs: ['connection'],
@@ -35,6 +36,7 @@ export const tokenList = command({
     'List the newest saved card tokens of the business: card (last four digits), expiry, the outcome it replays, the customer id it is keyed by (sandbox only)',
   options: {
     trackingCode: LIST_FLAGS.trackingCode,
+    // Not token create's --customer (the JSON kept with a token): the customer id to filter by.
     customer: flag('--customer <id>', 'only the tokens saved for this customer id (customer.customerId, what a one-click checkout offers)'),
     since: LIST_FLAGS.since,
     limit: LIST_FLAGS.limit,

@@ -1,19 +1,16 @@
 /** `paylink webhooks add|list|remove`: a business's webhook endpoints. */
 import { command, type Later } from '../command-spec.js';
-import { collect } from '../flag-parsers.js';
-import { DELIVERY_FAULT_FLAG, flag } from '../flags.js';
+import { BUSINESS_FILTER_FLAG, DELIVERY_FLAGS, flag } from '../flags.js';
 
 export const webhooksAdd = command({
   name: 'add',
   args: ['<url>'],
   description: 'Register an endpoint for the business (--business-id): every payment event is POSTed to it, signed',
   options: {
-    events: flag('--events <types>', 'only these event types: Transaction.Create, Transaction.Update (or create, update), repeatable or comma-separated', {
-      parse: collect,
-    }),
+    events: DELIVERY_FLAGS.events,
     secret: flag('--secret <secret>', "the endpoint's own signing secret (default: the sandbox webhook secret)"),
-    fault: DELIVERY_FAULT_FLAG,
-    delay: flag('--delay <ms>', 'hold each delivery this long first (500ms, 2s)'),
+    fault: DELIVERY_FLAGS.fault,
+    delay: DELIVERY_FLAGS.delay,
   },
   needs: ['connection', 'admin'],
   examples: [
@@ -27,7 +24,7 @@ export const webhooksAdd = command({
 export const webhooksList = command({
   name: 'list',
   description: 'List the endpoints (secrets as their last four characters)',
-  options: { business: flag('--business <id>', 'only endpoints of this business id') },
+  options: { business: BUSINESS_FILTER_FLAG },
   needs: ['connection', 'admin'],
   examples: ['paylink webhooks list', 'paylink webhooks list --business shop-1 --json'],
   run: (): Later => import('./webhooks.js').then((m) => m.webhooksListCommand),

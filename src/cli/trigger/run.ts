@@ -7,6 +7,7 @@
 import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
 import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
+import { SCENARIO_PAYMENT_DEFAULTS } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome, TEST_CARDS } from '../../sandbox/domain/test-cards.js';
 import { brandById, CARD_BRAND_IDS } from '../../sandbox/domain/brands.js';
@@ -131,7 +132,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
   const codes: Record<string, string> = {};
   const paymentIds: string[] = [];
   const note = options.onStep ?? (() => {});
-  const currency = options.currency ?? 'EUR';
+  const currency = options.currency ?? SCENARIO_PAYMENT_DEFAULTS.currency;
   const brand = options.brandId !== undefined ? brandById(options.brandId) : undefined;
 
   const finish = (doc: Record<string, unknown>): Record<string, unknown> => {
@@ -141,7 +142,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
   const transaction = (step: string, amount?: number): Record<string, unknown> => {
     codes[step] = trackingCode(scenario.name, step);
     return {
-      amount: amount ?? options.amount ?? 10,
+      amount: amount ?? options.amount ?? SCENARIO_PAYMENT_DEFAULTS.amount,
       currencyCode: currency,
       trackingCode: codes[step],
       ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
@@ -277,7 +278,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
       }
       case 'bank-payment': {
         const bankBrand = brand !== undefined && brand.kind !== 'card' && brand.kind !== 'invoice' && brand.kind !== 'debit' ? brand : brandById(3010)!;
-        const amount = step.amount ?? options.amount ?? 10;
+        const amount = step.amount ?? options.amount ?? SCENARIO_PAYMENT_DEFAULTS.amount;
         const body = await post(
           'payment',
           {
