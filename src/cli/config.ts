@@ -8,14 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 import { discoverSandboxSync, isFolderOrAbove, sandboxOf, startedFrom, type Discovery } from './discovery.js';
-import { DEFAULT_BUSINESS_ID, defaultBaseUrl, localSandboxUrl, PORT_ENV, SANDBOX_DEFAULTS } from './defaults.js';
+import { DEFAULT_BUSINESS_ID, defaultBaseUrl, LOCAL_TIMEOUT_SECONDS, localSandboxUrl, PORT_ENV, REMOTE_TIMEOUT_SECONDS, SANDBOX_DEFAULTS } from './defaults.js';
 
 export { DEFAULT_BUSINESS_ID, DEFAULT_DETERMINISTIC_SEED, defaultBaseUrl, SANDBOX_DEFAULTS } from './defaults.js';
 
-/** Seconds a request may take against a sandbox on this machine before the CLI gives up. */
-export const LOCAL_TIMEOUT_SECONDS = 10;
-/** Seconds a request may take against any other host (a deployment, a tunnel). */
-export const REMOTE_TIMEOUT_SECONDS = 30;
 /** Name of the optional config file, read from the working directory. */
 export const CONFIG_FILE = 'paylink.config.json';
 

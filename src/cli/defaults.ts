@@ -11,6 +11,10 @@ export const SANDBOX_DEFAULTS = { port: DEFAULT_PORT, db: DEFAULT_DB } as const;
 export const DEFAULT_DETERMINISTIC_SEED = 'paylink';
 /** What `paylink trigger`'s scenarios pay when `--amount` and `--currency` are not given. */
 export const SCENARIO_PAYMENT_DEFAULTS = { amount: 10, currency: 'EUR' } as const;
+/** Seconds a request may take against a sandbox on this machine before the CLI gives up. */
+export const LOCAL_TIMEOUT_SECONDS = 10;
+/** Seconds a request may take against any other host (a deployment, a tunnel). */
+export const REMOTE_TIMEOUT_SECONDS = 30;
 /** The business id used when none is given: any id works against the sandbox. */
 export const DEFAULT_BUSINESS_ID = 'sandbox-business';
 /** The environment variable that moves the default port, for `paylink sandbox` and the clients alike. */

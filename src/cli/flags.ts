@@ -7,7 +7,7 @@
  * (and that spec says why beside it). Also how an option is declared ({@link flag}) and the type a command
  * receives for a table of them ({@link OptionsOf}).
  */
-import { DEFAULT_BUSINESS_ID, localSandboxUrl, PORT_ENV, SANDBOX_DEFAULTS } from './defaults.js';
+import { DEFAULT_BUSINESS_ID, LOCAL_TIMEOUT_SECONDS, localSandboxUrl, PORT_ENV, REMOTE_TIMEOUT_SECONDS, SANDBOX_DEFAULTS } from './defaults.js';
 import { collect, parseListLimit, parsePage, parseSince } from './flag-parsers.js';
 import { DEFAULT_HOLDER_NAME } from '../sandbox/domain/hosted-form.js';
 import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
@@ -66,7 +66,10 @@ export const PROGRAM_FLAGS = {
   username: flag('--username <name>', 'HTTP Basic user (env PAYLINK_USERNAME)'),
   password: flag('--password <password>', 'HTTP Basic password (env PAYLINK_PASSWORD)'),
   ca: flag('--ca <file>', 'PEM certificate or CA to trust for an https sandbox (env PAYLINK_CA; NODE_EXTRA_CA_CERTS works too)'),
-  timeout: flag('--timeout <seconds>', 'give up on a request after this long (env PAYLINK_TIMEOUT; default 10 for a local sandbox, 30 otherwise)'),
+  timeout: flag(
+    '--timeout <seconds>',
+    `give up on a request after this long (env PAYLINK_TIMEOUT; default ${LOCAL_TIMEOUT_SECONDS} for a local sandbox, ${REMOTE_TIMEOUT_SECONDS} otherwise)`,
+  ),
   json: flag('--json', 'machine output: exactly one JSON document on stdout'),
   color: flag('--no-color', 'no colours (NO_COLOR works too)'),
   quiet: flag('-q, --quiet', 'results only: no notes, no spinners'),

@@ -2,6 +2,8 @@
 import { command, type Later } from '../command-spec.js';
 import { flag } from '../flags.js';
 import { DEFAULT_DETERMINISTIC_SEED, PORT_ENV, SANDBOX_DEFAULTS } from '../defaults.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../../sandbox/domain/defaults.js';
+import { DEFAULT_SIGNATURE_HEADER } from '../../sandbox/domain/webhook-signature.js';
 import { collect } from '../flag-parsers.js';
 
 export const sandbox = command({
@@ -24,13 +26,16 @@ export const sandbox = command({
     seed: flag('--seed <file>', 'load a fixture file once listening (repeatable; docs/fixtures.md)', { parse: collect }),
     deterministic: flag('--deterministic [seed]', `reproducible ids and approval codes (default seed "${DEFAULT_DETERMINISTIC_SEED}")`),
     tunnel: flag('--tunnel', 'open a public URL through a tunnel (needs network; falls back to local)'),
-    requestLogMb: flag('--request-log-mb <megabytes>', 'size the request log is held to, oldest rows pruned first (default 32)'),
+    requestLogMb: flag(
+      '--request-log-mb <megabytes>',
+      `size the request log is held to, oldest rows pruned first (default ${DEFAULT_LOG_MAX_BYTES / (1024 * 1024)})`,
+    ),
     allowedHost: flag('--allowed-host <host>', 'another host name requests may use (repeatable; .example.test for subdomains too); others get 421', {
       parse: collect,
     }),
     webhookSecret: flag('--webhook-secret <secret>', 'secret webhook events are signed with (env PAYLINK_WEBHOOK_SECRET; default: generated once, stored)'),
     webhookRetry: flag('--webhook-retry <schedule>', 'webhook retry schedule: standard (5 s to 6 h) or fast (about 5 s, for tests)', { default: 'standard' }),
-    webhookHeader: flag('--webhook-header <name>', 'request header carrying the event signature', { default: 'x-payvision-signature' }),
+    webhookHeader: flag('--webhook-header <name>', 'request header carrying the event signature', { default: DEFAULT_SIGNATURE_HEADER }),
     proxy: flag('--proxy <port>', "also an HTTP proxy on 127.0.0.1:<port> that answers the provider's hosts and refuses all others (docs/drop-in.md)"),
   },
   examples: [

@@ -23,6 +23,7 @@ export interface RequestLogDeps {
   readonly config: { readonly requestLogMaxBytes?: number | undefined };
 }
 import { isoUtcMs } from '../domain/clock.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../domain/defaults.js';
 import { cutText, maskedJson, maskedJsonText, maskEncoded, maskQuery, maskText } from '../domain/mask.js';
 import { decodeRequestRow, type DecodedRequestRow, type RequestFilter, type RequestLogRepository, type RequestLogRow } from '../store/request-log.js';
 
@@ -85,8 +86,6 @@ export interface RequestLogOptions {
   maxBytes?: number;
 }
 
-/** The default of {@link RequestLogOptions.maxBytes}: 32 MiB (docs/reliability.md). */
-export const DEFAULT_LOG_MAX_BYTES = 32 * 1024 * 1024;
 /** A request or response body longer than this is stored cut here, with a marker saying how long it was. */
 export const MAX_BODY_CHARS = 16 * 1024;
 /** Most characters of rows one listing answers (the newest first kept); the rest is paged with `before`/`since`. */

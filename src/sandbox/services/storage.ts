@@ -6,7 +6,7 @@
 import { DEFAULT_SNAPSHOTS_MAX_BYTES, DISK_RESERVE_BYTES } from '../store/snapshots.js';
 import type { Deps } from './deps.js';
 import { DEFAULT_EVENTS_KEPT } from './events.js';
-import { DEFAULT_LOG_MAX_BYTES } from './request-log.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../domain/defaults.js';
 
 export type StorageDeps = Pick<Deps, 'eventStore' | 'formTokens' | 'snapshots' | 'log' | 'config'>;
 
