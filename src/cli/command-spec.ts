@@ -33,6 +33,7 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
   readonly args?: A;
   readonly description: string;
   readonly options?: O;
+  /** Required of a spec that runs ({@link command}); test/unit/cli-flags.test.ts lists those without `connection`. */
   readonly needs?: readonly Need[];
   /**
    * `ui`: the command's function uses only `ui`, `env` and `flags` of its context (`paylink sandbox`), so
@@ -58,9 +59,16 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
 /** What a spec's `run` returns; see {@link CommandSpec.run}. */
 export type Later = Promise<AnyRun>;
 
+/**
+ * A spec that runs says what it needs, `needs: []` when it is nothing: a command that forgot `connection`
+ * would run without the connection resolved, so without this folder's sandbox found. A spec of subcommands
+ * only runs nothing and needs nothing.
+ */
+type Runs = { readonly run: () => Promise<AnyRun>; readonly needs: readonly Need[] } | { readonly run?: undefined; readonly commands: readonly unknown[] };
+
 /** Declares a command; the `const` parameters keep the flag texts and argument names for the types. */
 export function command<const A extends readonly string[] = [], const O extends Flags = Readonly<Record<never, Flag>>>(
-  spec: CommandSpec<A, O>,
+  spec: CommandSpec<A, O> & Runs,
 ): CommandSpec<A, O> {
   return spec;
 }

@@ -10,5 +10,7 @@ export const completion = command({
     'eval "$(paylink completion zsh)"',
     'paylink completion fish > ~/.config/fish/completions/paylink.fish',
   ],
+  // Writes a script from the program's own declarations: no sandbox.
+  needs: [],
   run: (): Later => import('./completion.js').then((m) => m.completionCommand),
 });

@@ -11,6 +11,7 @@ export const sandbox = command({
   description: 'Start the local payment API sandbox (API v3, hosted pages, browser library, dashboard)',
   // It serves; it never calls a sandbox: no connection, API client or journal to load.
   context: 'ui',
+  needs: [],
   options: {
     // No commander default: without --port, PAYLINK_PORT decides (defaults.ts `defaultPort`).
     port: flag('-p, --port <port>', `port to listen on, 0 picks a free one (env ${PORT_ENV}; default ${SANDBOX_DEFAULTS.port})`),
