@@ -2,7 +2,9 @@
  * `PAYLINK_PORT` moves the default port (issue 28): `paylink sandbox` listens on it without `--port`, and a
  * command with no base URL, run where no sandbox was started, reaches the sandbox on it. `--port` and
  * `--base-url` still win. A value that is not a port from 1 to 65535 stops every command with a usage error
- * (exit 2) naming the variable, never a crash nor a quiet fall-back to 8417. Real processes, real sandboxes.
+ * (exit 2) naming the variable, never a crash nor a quiet fall-back to 8417. Real processes, real sandboxes;
+ * the table of refused values is checked in-process on `defaultPort`, where the rule lives, and one value
+ * end to end shows the CLI applies it to every command.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBaseUrl, defaultPort } from '../../src/cli/defaults.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { EXIT_CODES } from '../../src/cli/exit-codes.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { freePort, runCli } from '../helpers/cli.js';
 import { BIN } from '../helpers/tty.js';
@@ -104,26 +108,43 @@ describe('PAYLINK_PORT, the default port', () => {
     }
   });
 
-  it.each(['abc', '0', '65536', '-1', '8417.5', '0x2000', ' 9000'])(
-    'refuses PAYLINK_PORT=%j with exit 2 for the sandbox and the clients alike',
-    async (value) => {
-      const message = `PAYLINK_PORT: expected a port number from 1 to 65535, got "${value}"`;
-      for (const args of [
-        ['sandbox', '--db', ':memory:'],
-        ['sandbox', '--db', ':memory:', '--port', '0'],
-        ['clock'],
-        ['link', 'get', 'x', '--base-url', sandbox.url],
-      ]) {
-        const run = await runCli(args, { cwd: tempDir(), env: { PAYLINK_PORT: value } });
-        expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
-        expect(run.stderr).toContain(message);
-        expect(run.stderr).not.toContain('unexpected failure');
-      }
-      const json = await runCli(['clock', '--json'], { cwd: tempDir(), env: { PAYLINK_PORT: value } });
-      expect(json.code).toBe(2);
-      expect(json.json.error.message).toContain(message);
-    },
-  );
+  /** Every value that is not a port from 1 to 65535, as written: checked in-process, where the rule lives. */
+  const REFUSED = ['abc', '0', '65536', '-1', '8417.5', '0x2000', ' 9000'];
+  const refusal = (value: string) => `PAYLINK_PORT: expected a port number from 1 to 65535, got "${value}"`;
+
+  it.each(REFUSED)('refuses PAYLINK_PORT=%j with a usage error (exit 2) naming the variable and the value', (value) => {
+    let thrown: unknown;
+    try {
+      defaultPort({ PAYLINK_PORT: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).exitCode).toBe(EXIT_CODES.usage);
+    expect((thrown as UsageError).message).toContain(refusal(value));
+  });
+
+  it('takes every whole number from 1 to 65535', () => {
+    expect([1, 8417, 65535].map((n) => defaultPort({ PAYLINK_PORT: String(n) }))).toEqual([1, 8417, 65535]);
+  });
+
+  // The CLI checks it once, before any command runs (index.ts): a bad value stops `paylink sandbox` even
+  // with --port (the program built with that command alone), and a client even with --base-url.
+  it('stops the sandbox and the clients alike with exit 2, even given --port or --base-url (real processes)', async () => {
+    const value = '65536';
+    for (const args of [
+      ['sandbox', '--db', ':memory:', '--port', '0'],
+      ['link', 'get', 'x', '--base-url', sandbox.url],
+    ]) {
+      const run = await runCli(args, { cwd: tempDir(), env: { PAYLINK_PORT: value } });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toContain(refusal(value));
+      expect(run.stderr).not.toContain('unexpected failure');
+    }
+    const json = await runCli(['clock', '--json'], { cwd: tempDir(), env: { PAYLINK_PORT: value } });
+    expect(json.code).toBe(2);
+    expect(json.json.error.message).toContain(refusal(value));
+  });
 
   it('says why 0 is refused, and takes an empty value as unset', () => {
     expect(() => defaultPort({ PAYLINK_PORT: '0' })).toThrow('`paylink sandbox --port 0`');
