@@ -33,7 +33,7 @@ export interface CommandSpec<A extends readonly string[] = readonly string[], O 
   readonly args?: A;
   readonly description: string;
   readonly options?: O;
-  /** Required of a spec that runs ({@link command}); test/unit/cli-flags.test.ts lists those without `connection`. */
+  /** Required of a spec that runs ({@link command}); test/unit/command-needs.test.ts lists those without `connection`. */
   readonly needs?: readonly Need[];
   /**
    * `ui`: the command's function uses only `ui`, `env` and `flags` of its context (`paylink sandbox`), so
