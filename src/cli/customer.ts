@@ -7,7 +7,7 @@
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { brandById } from '../sandbox/domain/brands.js';
 import { cardForOutcome, detectBrand, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
-import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, SAVE_CARD_ON } from '../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, SAVE_CARD_ON, testCardCvv } from '../sandbox/domain/hosted-form.js';
 import { bankPath, walletPath } from '../sandbox/domain/paths.js';
 import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
@@ -307,7 +307,7 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
     action = 'decline';
     result.expectedResult = -10;
   } else if (savedToken !== undefined) {
-    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: savedToken, [F.cvv]: options.cvv ?? '123' };
+    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: savedToken, [F.cvv]: options.cvv ?? testCardCvv(undefined) };
     action = 'pay';
   } else {
     fields = cardFormFields(formToken, FORM_ACTIONS.pay, chosen!, sandboxYear(before), options);

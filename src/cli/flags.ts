@@ -9,7 +9,8 @@
  */
 import { DEFAULT_BUSINESS_ID, LOCAL_TIMEOUT_SECONDS, localSandboxUrl, PORT_ENV, REMOTE_TIMEOUT_SECONDS, SANDBOX_DEFAULTS } from './defaults.js';
 import { collect, parseListLimit, parsePage, parseSince } from './flag-parsers.js';
-import { DEFAULT_HOLDER_NAME } from '../sandbox/domain/hosted-form.js';
+import { BRANDS } from '../sandbox/domain/brands.js';
+import { defaultCardFields, testCardCvv } from '../sandbox/domain/hosted-form.js';
 import { OUTCOME_NAMES } from '../sandbox/domain/outcome-names.js';
 
 /**
@@ -99,13 +100,17 @@ export type NeedFlagName = { [N in Need]: keyof (typeof NEED_FLAGS)[N] }[Need];
  * no CVV, so `token create` takes no `--cvv`). The defaults are the sandbox's own test-card fields
  * (domain/hosted-form.ts `defaultCardFields`).
  */
+const FILLED = defaultCardFields(undefined, 0);
+/** The card brands whose test cards take another CVV than most (`1234 for American Express`). */
+const OTHER_CVVS = BRANDS.filter((b) => b.kind === 'card' && testCardCvv(b.id) !== FILLED.cvv).map((b) => `${testCardCvv(b.id)} for ${b.name}`);
+
 export const CARD_FLAGS = {
   card: flag('--card <number>', 'card number (spaces allowed)'),
   outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
-  expiryMonth: flag('--expiry-month <mm>', 'card expiry month (default 12)'),
+  expiryMonth: flag('--expiry-month <mm>', `card expiry month (default ${FILLED.expiryMonth})`),
   expiryYear: flag('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)'),
-  cvv: flag('--cvv <cvv>', 'card CVV (default 123, 1234 for American Express)'),
-  holder: flag('--holder <name>', `card holder name (default ${DEFAULT_HOLDER_NAME})`),
+  cvv: flag('--cvv <cvv>', `card CVV (default ${[FILLED.cvv, ...OTHER_CVVS].join(', ')})`),
+  holder: flag('--holder <name>', `card holder name (default ${FILLED.holderName})`),
 } as const;
 
 /** What `link create`, `checkout create` and `payment create` are made of. */

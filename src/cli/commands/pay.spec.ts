@@ -3,6 +3,7 @@ import { command, type Later } from '../command-spec.js';
 import { CARD_FLAGS, flag, ID_KIND_FLAGS } from '../flags.js';
 import { OUTCOME_NAMES } from '../../sandbox/domain/outcome-names.js';
 import { THREE_DS_APPROVE_CODE } from '../../sandbox/domain/test-cards.js';
+import { testCardCvv } from '../../sandbox/domain/hosted-form.js';
 
 export const pay = command({
   name: 'pay',
@@ -14,7 +15,10 @@ export const pay = command({
     // Not CARD_FLAGS.outcome: on a bank or wallet page it names the button pressed, not a test card.
     outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}; on a bank or wallet page: approved, cancelled, failed, declined`),
     saveCard: flag('--save-card', 'tick "save card" (checkouts with --tokenize inquire)'),
-    savedCard: flag('--saved-card', 'pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default 123)'),
+    savedCard: flag(
+      '--saved-card',
+      `pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default ${testCardCvv(undefined)})`,
+    ),
     decline: flag('--decline', 'press the decline button instead of paying'),
     threeDsCode: flag('--3ds-code <code>', `code for a 3-D Secure challenge (${THREE_DS_APPROVE_CODE} approves)`),
     threeDsCancel: flag('--3ds-cancel', 'cancel the 3-D Secure challenge'),
