@@ -8,7 +8,7 @@ import type { Args, Options, Run } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { brandById, type Brand } from '../../sandbox/domain/brands.js';
-import { DEFAULT_HOLDER_NAME } from '../../sandbox/domain/hosted-form.js';
+import { defaultCardFields } from '../../sandbox/domain/hosted-form.js';
 import { pathOf } from '../../sandbox/domain/routes.js';
 import { brandName, generateTrackingCode, money, parseAmount, parseBrand, parseHttpUrl, parseMonth, parseOutcome, parseYear } from '../options.js';
 import type { Ui } from '../ui.js';
@@ -56,14 +56,15 @@ export async function resolveCard(
   }
   const brandId = flags.brand !== undefined ? parseBrand(flags.brand) : detectBrand(number);
   const known = testCard(number);
+  const filled = defaultCardFields(brandId, new Date().getUTCFullYear());
   return {
     number,
     brandId,
     outcome: known?.outcome,
-    cvv: flags.cvv ?? (brandId === 1030 ? '1234' : '123'),
-    expiryMonth: flags.expiryMonth === undefined ? '12' : parseMonth(flags.expiryMonth),
-    expiryYear: flags.expiryYear === undefined ? String(new Date().getUTCFullYear() + 3) : parseYear(flags.expiryYear),
-    holderName: flags.holder ?? DEFAULT_HOLDER_NAME,
+    cvv: flags.cvv ?? filled.cvv,
+    expiryMonth: flags.expiryMonth === undefined ? filled.expiryMonth : parseMonth(flags.expiryMonth),
+    expiryYear: flags.expiryYear === undefined ? filled.expiryYear : parseYear(flags.expiryYear),
+    holderName: flags.holder ?? filled.holderName,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
-import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
+import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, defaultCardFields, FORM_ACTIONS, testCardCvv } from '../../sandbox/domain/hosted-form.js';
 import { SCENARIO_PAYMENT_DEFAULTS } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome, TEST_CARDS } from '../../sandbox/domain/test-cards.js';
@@ -126,6 +126,12 @@ export function checkBrandFits(scenario: Scenario, brandId: number | undefined):
   );
 }
 
+/** The expiry a test card is filled with this year (domain/hosted-form.ts), for a request's card. */
+function testExpiry(): { expiryMonth: string; expiryYear: string } {
+  const { expiryMonth, expiryYear } = defaultCardFields(undefined, new Date().getUTCFullYear());
+  return { expiryMonth, expiryYear };
+}
+
 export async function runScenario(client: ApiClient, admin: AdminConnection, scenario: Scenario, options: TriggerOptions = {}): Promise<TriggerResult> {
   checkBrandFits(scenario, options.brandId);
   const ids: Record<string, string> = {};
@@ -180,13 +186,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...t, brandId: card.brandId },
-              card: {
-                number: card.number,
-                cvv: card.brandId === 1030 ? '1234' : '123',
-                expiryMonth: '12',
-                expiryYear: String(new Date().getUTCFullYear() + 3),
-                holderName: DEFAULT_HOLDER_NAME,
-              },
+              card: { number: card.number, cvv: testCardCvv(card.brandId), ...testExpiry(), holderName: DEFAULT_HOLDER_NAME },
               ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
           }),
@@ -221,11 +221,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
       case 'token': {
         const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
         const card = cardForOutcome('approved', cardBrands) ?? cardForOutcome('approved')!;
-        const body = await post(
-          'token',
-          { body: { card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3) }, customer: { customerId } } },
-          `${scenario.name}: token`,
-        );
+        const body = await post('token', { body: { card: { number: card.number, ...testExpiry() }, customer: { customerId } } }, `${scenario.name}: token`);
         ids[step.as] = body.body.token;
         return;
       }
@@ -338,7 +334,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           {
             body: {
               transaction: transaction(step.as),
-              card: { number: card.number, expiryMonth: '12', expiryYear: String(new Date().getUTCFullYear() + 3), holderName: DEFAULT_HOLDER_NAME },
+              card: { number: card.number, ...testExpiry(), holderName: DEFAULT_HOLDER_NAME },
             },
           },
           `${scenario.name}: credit`,
