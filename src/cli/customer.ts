@@ -183,6 +183,16 @@ export function selectDefaults(html: string): Record<string, string> {
   return values;
 }
 
+/** The first saved card a one-click checkout's page offers: its token and brand (docs/testing.md), whatever the attribute order. */
+export function firstSavedCard(html: string): { token: string; brandId: number | undefined } | undefined {
+  for (const tag of html.match(/<input\b[^>]*>/gi) ?? []) {
+    if (attribute(tag, 'name') !== F.savedToken) continue;
+    const brand = Number(attribute(tag, 'data-paylink-saved-brand'));
+    return { token: decodeEntities(attribute(tag, 'value') ?? ''), brandId: Number.isInteger(brand) && brand > 0 ? brand : undefined };
+  }
+  return undefined;
+}
+
 /** `data-paylink-state` of a hosted page. */
 export function pageState(html: string): string | undefined {
   const body = /<body\b[^>]*>/i.exec(html)?.[0];
@@ -294,8 +304,8 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
 
   let fields: Record<string, string | undefined>;
   let action: PlayStep['action'];
-  const savedToken = options.savedCard && !options.decline ? new RegExp(`name="${F.savedToken}" value="([^"]+)"`).exec(html)?.[1] : undefined;
-  if (options.savedCard && !options.decline && savedToken === undefined) {
+  const saved = options.savedCard && !options.decline ? firstSavedCard(html) : undefined;
+  if (options.savedCard && !options.decline && !saved?.token) {
     throw new ApiResponseError(
       `--saved-card: the hosted page of ${kind} ${id} offers no saved card (a one-click checkout's oneClick tokens or useCustomerTokens).`,
       undefined,
@@ -306,8 +316,9 @@ export async function playCustomer(client: ApiClient, id: string, options: PlayC
     fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.decline };
     action = 'decline';
     result.expectedResult = -10;
-  } else if (savedToken !== undefined) {
-    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: savedToken, [F.cvv]: options.cvv ?? testCardCvv(undefined) };
+  } else if (saved !== undefined) {
+    // The saved card's own CVV length (4 digits for American Express), as the page asks for it.
+    fields = { [F.formToken]: formToken, [F.action]: FORM_ACTIONS.pay, [F.savedToken]: saved.token, [F.cvv]: options.cvv ?? testCardCvv(saved.brandId) };
     action = 'pay';
   } else {
     fields = cardFormFields(formToken, FORM_ACTIONS.pay, chosen!, sandboxYear(before), options);

@@ -1,6 +1,6 @@
 /**
  * `paylink pay <checkoutId> --saved-card`: the customer of a one-click checkout pays with the first saved card
- * its hosted page offers (its CVV only), which makes a token payment; on a checkout that offers none it exits
+ * its hosted page offers (its CVV only, as many digits as the card's brand takes), which makes a token payment; on a checkout that offers none it exits
  * 3 saying so. The real CLI against a real sandbox.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +42,21 @@ describe('paylink pay --saved-card', () => {
     const status = await sb.get(`/gateway/v3/checkouts/${id}?businessId=${BIZ}`);
     expect(status.body.description).toBe('Completed');
     expect(status.body.body.payments[0].body.token.token).toBe(token);
+  });
+
+  it("types the saved card's own CVV length: four digits for an American Express card", async () => {
+    const customerId = uniqueCode('cli-amex');
+    const saved = await sb.post('/gateway/v3/tokens', {
+      header: { businessId: BIZ },
+      body: { card: { number: '378282246310005', expiryMonth: '12', expiryYear: '2035' }, customer: { customerId } },
+    });
+    expect(saved.body.result, saved.text).toBe(0);
+    const id = await checkout({ oneClick: { useCustomerTokens: true } }, customerId);
+    const run = await paylink(['pay', id, '--saved-card', '--no-follow', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const status = await sb.get(`/gateway/v3/checkouts/${id}?businessId=${BIZ}`);
+    expect(status.body.description).toBe('Completed');
+    expect(status.body.body.payments[0].body.token.token).toBe(saved.body.body.token);
   });
 
   it('exits 3 on a checkout whose page offers no saved card, paying nothing', async () => {

@@ -3,7 +3,6 @@ import { command, type Later } from '../command-spec.js';
 import { CARD_FLAGS, flag, ID_KIND_FLAGS } from '../flags.js';
 import { OUTCOME_NAMES } from '../../sandbox/domain/outcome-names.js';
 import { THREE_DS_APPROVE_CODE } from '../../sandbox/domain/test-cards.js';
-import { testCardCvv } from '../../sandbox/domain/hosted-form.js';
 
 export const pay = command({
   name: 'pay',
@@ -17,7 +16,7 @@ export const pay = command({
     saveCard: flag('--save-card', 'tick "save card" (checkouts with --tokenize inquire)'),
     savedCard: flag(
       '--saved-card',
-      `pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default ${testCardCvv(undefined)})`,
+      "pay a one-click checkout with the first saved card its page offers (its CVV only: --cvv, default as for its brand's cards)",
     ),
     decline: flag('--decline', 'press the decline button instead of paying'),
     threeDsCode: flag('--3ds-code <code>', `code for a 3-D Secure challenge (${THREE_DS_APPROVE_CODE} approves)`),
