@@ -35,6 +35,9 @@ function brandKey(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
+/** The brand names {@link parseBrand} takes: each brand's own (`americanexpress`) and the short ones (`amex`). */
+export const BRAND_WORDS: readonly string[] = [...BRANDS.map((b) => brandKey(b.name)), ...Object.keys(BRAND_ALIASES)];
+
 /** One brand, by id (`1010`) or name (`visa`, `mastercard`, `amex`, `american-express`). */
 export function parseBrand(value: string, flag = '--brand'): number {
   const text = value.trim();
@@ -45,8 +48,7 @@ export function parseBrand(value: string, flag = '--brand'): number {
   }
   const key = brandKey(text);
   const found = BRANDS.find((b) => brandKey(b.name) === key)?.id ?? BRAND_ALIASES[key];
-  if (found === undefined)
-    throw new UsageError(`${flag}: unknown brand "${value}". Use an id or one of: ${BRANDS.map((b) => brandKey(b.name)).join(', ')}, amex.`);
+  if (found === undefined) throw new UsageError(`${flag}: unknown brand "${value}". Use an id or one of: ${BRAND_WORDS.join(', ')}.`);
   return found;
 }
 

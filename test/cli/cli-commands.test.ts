@@ -22,7 +22,7 @@ import { makeContext } from '../../src/cli/context.js';
 import { alertText, hiddenInput, pageState, playCustomer } from '../../src/cli/customer.js';
 import { ApiResponseError, UnreachableError, UsageError } from '../../src/cli/errors.js';
 import { buildProgram } from '../../src/cli/index.js';
-import { parseBrands } from '../../src/cli/options.js';
+import { parseBrand, parseBrands } from '../../src/cli/options.js';
 import { Ui, type Prompter } from '../../src/cli/ui.js';
 import { linkRequest, useSandbox } from '../helpers/sandbox.js';
 
@@ -221,6 +221,13 @@ describe('CLI command functions', () => {
       .toString()
       .trim();
     expect(payFlags).toBe('--save-card');
+    // Every brand offered is one --brand takes (the list once drifted from the parser's names).
+    const brands = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(paylink payment create --brand ''); COMP_CWORD=4; _paylink; echo "\${COMPREPLY[@]}"`])
+      .toString()
+      .trim()
+      .split(' ');
+    expect(brands).toEqual(expect.arrayContaining(['visa', 'amex', 'ideal', 'paypal']));
+    for (const brand of brands) expect(() => parseBrand(brand), brand).not.toThrow();
     expect(() => completionScript(new Command(), 'powershell')).toThrow(UsageError);
   });
 

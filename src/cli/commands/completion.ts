@@ -8,12 +8,14 @@ import type { completion as spec } from './completion.spec.js';
 import type { Command, Option } from 'commander';
 import { OUTCOME_NAMES } from '../../sandbox/domain/test-cards.js';
 import { UsageError } from '../errors.js';
+import { BRAND_WORDS } from '../options.js';
 
 /** Values offered after an option that takes one. */
 const VALUES: Record<string, string> = {
   '--outcome': OUTCOME_NAMES.join(' '),
   '--tokenize': 'false inquire true',
-  '--brand': 'visa mastercard amex maestro discover diners jcb bancontact 1010 1020 1030',
+  // What parseBrand takes by name; ids work too, but a list of numbers helps nobody pick.
+  '--brand': BRAND_WORDS.join(' '),
   '--currency': 'EUR USD GBP CHF JPY',
 };
 
