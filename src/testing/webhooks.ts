@@ -10,6 +10,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
+// The header's name only: the verification below is written from the provider's SDKs, not shared with the sandbox's signer.
+import { DEFAULT_SIGNATURE_HEADER } from '../sandbox/domain/webhook-signature.js';
 
 export interface WebhookReceiverOptions {
   /** The webhook secret (`TestSandbox.webhookSecret`, or what `paylink sandbox` printed). */
@@ -132,7 +134,7 @@ function paymentIdOf(body: ReceivedEvent['body']): string {
 
 /** Starts a receiver on 127.0.0.1, port 0. */
 export async function webhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
-  const header = (options.header ?? 'x-payvision-signature').toLowerCase();
+  const header = (options.header ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
   const path = options.path ?? '/webhooks';
   const events: ReceivedEvent[] = [];
   const failures: WebhookVerificationError[] = [];
