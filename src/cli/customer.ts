@@ -7,7 +7,7 @@
 import { checkoutStateOfResult } from '../sandbox/domain/lifecycle.js';
 import { brandById } from '../sandbox/domain/brands.js';
 import { cardForOutcome, detectBrand, TEST_CARDS, testCard, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../sandbox/domain/test-cards.js';
-import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, SAVE_CARD_ON, testCardCvv } from '../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS as F, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, PAGE_MARKS, SAVE_CARD_ON, testCardCvv } from '../sandbox/domain/hosted-form.js';
 import { bankPath, walletPath } from '../sandbox/domain/paths.js';
 import { expectOk, networkReason, resolveKind, type AdminConnection, type ApiClient, type ApiResponse, type HttpAnswer } from './client.js';
 import { ApiResponseError, UsageError, type ErrorEnvelope } from './errors.js';
@@ -187,7 +187,7 @@ export function selectDefaults(html: string): Record<string, string> {
 export function firstSavedCard(html: string): { token: string; brandId: number | undefined } | undefined {
   for (const tag of html.match(/<input\b[^>]*>/gi) ?? []) {
     if (attribute(tag, 'name') !== F.savedToken) continue;
-    const brand = Number(attribute(tag, 'data-paylink-saved-brand'));
+    const brand = Number(attribute(tag, PAGE_MARKS.savedBrand));
     return { token: decodeEntities(attribute(tag, 'value') ?? ''), brandId: Number.isInteger(brand) && brand > 0 ? brand : undefined };
   }
   return undefined;
@@ -196,7 +196,7 @@ export function firstSavedCard(html: string): { token: string; brandId: number |
 /** `data-paylink-state` of a hosted page. */
 export function pageState(html: string): string | undefined {
   const body = /<body\b[^>]*>/i.exec(html)?.[0];
-  return body ? attribute(body, 'data-paylink-state') : undefined;
+  return body ? attribute(body, PAGE_MARKS.state) : undefined;
 }
 
 /** Text of the page's first non-empty alert (`role="alert"` or `aria-live`), tags stripped. */

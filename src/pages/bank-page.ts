@@ -4,6 +4,7 @@
  * parts (banner, panel, order heading, alert region, buttons), so it looks like the card form it stands
  * beside. Pure rendering from a view model; every value is escaped by the `html` template.
  */
+import { PAGE_MARKS } from '../sandbox/domain/hosted-form.js';
 import { html } from './html.js';
 import { hostedLayout } from './hosted/layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './hosted/parts.js';
@@ -44,7 +45,7 @@ export function renderBankPage(view: BankPageView): string {
       : '';
   const content =
     view.state === 'form'
-      ? html`<section class="pl-panel pl-simulator" aria-labelledby="pl-title" data-paylink-brand="${view.brandName}">
+      ? html`<section class="pl-panel pl-simulator" aria-labelledby="pl-title" ${PAGE_MARKS.brand}="${view.brandName}">
 ${orderHead(view)}
 <h1 id="pl-title">Pay with ${view.brandName}</h1>
 ${alertRegion(undefined)}
@@ -60,7 +61,7 @@ ${alertRegion(undefined)}
   </div>
 </form>
 </section>`
-      : html`<section class="pl-panel pl-state pl-${view.approved ? 'good' : 'bad'} pl-simulator" aria-labelledby="pl-title" data-paylink-brand="${view.brandName}">
+      : html`<section class="pl-panel pl-state pl-${view.approved ? 'good' : 'bad'} pl-simulator" aria-labelledby="pl-title" ${PAGE_MARKS.brand}="${view.brandName}">
 ${orderHead(view)}
 <div class="pl-icon" aria-hidden="true">${view.approved ? '✓' : '!'}</div>
 <h1 id="pl-title">${view.brandName}: ${view.approved ? 'payment approved' : 'payment not completed'}</h1>

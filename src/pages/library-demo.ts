@@ -3,6 +3,7 @@
  * origin and embeds one link or checkout with custom styles, so a developer sees the embed working and
  * has a snippet to copy. It never reads the store; the route hands it a view model.
  */
+import { PAGE_MARKS } from '../sandbox/domain/hosted-form.js';
 import { html, jsonForScript } from './html.js';
 
 export interface LibraryDemoView {
@@ -49,7 +50,7 @@ export function renderLibraryDemo(view: LibraryDemoView): string {
   #demo-error { color: #b00020; }
 </style>
 </head>
-<body data-paylink-state="demo">
+<body ${PAGE_MARKS.state}="demo">
 <main>
   <h1>Demo shop</h1>
   <p>This page is a merchant page served by your paylink sandbox. It loads the browser library and embeds

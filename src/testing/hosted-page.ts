@@ -9,7 +9,7 @@
  * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
  * Page type is structural (the few methods used), so consumers need no Playwright types to compile.
  */
-import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS } from '../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, PAGE_FORMS, PAGE_MARKS as M } from '../sandbox/domain/hosted-form.js';
 import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { HOSTED_BASE } from '../sandbox/domain/routes.js';
 
@@ -151,13 +151,16 @@ function watchReturn(page: PageLike, startUrl: string): { sentTo(): string | und
   return { sentTo: () => sentTo, stop: () => page.off?.('request', listener) };
 }
 
+/** The selector of one of the hosted pages' forms, by its mark. */
+const formOf = (kind: (typeof PAGE_FORMS)[keyof typeof PAGE_FORMS]): string => `[${M.form}="${kind}"]`;
+
 /**
- * Picks a saved card on a one-click checkout's page (`form[data-paylink-form="saved"]`, its radio buttons
- * `input[name="savedToken"]` carrying `data-paylink-saved-brand`), types the CVV of its brand when asked and
+ * Picks a saved card on a one-click checkout's page (its saved-card form, whose radio buttons carry each card's
+ * brand), types the CVV of its brand when asked and
  * presses its pay button; answers the token paid with.
  */
 async function paySavedCard(frame: FrameLike, choice: true | string): Promise<string> {
-  const saved = '[data-paylink-form="saved"]';
+  const saved = formOf(PAGE_FORMS.saved);
   const radios = `${saved} input[name="${CARD_FIELDS.savedToken}"]`;
   if ((await frame.locator(radios).count()) === 0)
     throw new Error(
@@ -171,7 +174,7 @@ async function paySavedCard(frame: FrameLike, choice: true | string): Promise<st
   }
   await chosen.check();
   const token = (await chosen.getAttribute('value')) ?? '';
-  const brandId = Number(await chosen.getAttribute('data-paylink-saved-brand', PEEK));
+  const brandId = Number(await chosen.getAttribute(M.savedBrand, PEEK));
   const cvv = frame.locator(`${saved} input[name="${CARD_FIELDS.cvv}"]`);
   if ((await cvv.count()) > 0) await cvv.fill(defaultCardFields(Number.isFinite(brandId) ? brandId : undefined, new Date().getUTCFullYear()).cvv);
   await frame.locator(`${saved} button[name="${CARD_FIELDS.action}"][value="${FORM_ACTIONS.pay}"]`).click();
@@ -182,22 +185,22 @@ async function paySavedCard(frame: FrameLike, choice: true | string): Promise<st
 export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOptions = {}): Promise<PayOnHostedPageResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const startUrl = page.url();
-  const form = await waitFor('no hosted card form ([data-paylink-form="card"]) appeared', timeoutMs, () => firstFrameWith(page, '[data-paylink-form="card"]'));
-  const tokenInput = `[data-paylink-form="card"] input[name="${CARD_FIELDS.formToken}"]`;
+  const form = await waitFor(`no hosted card form (${formOf(PAGE_FORMS.card)}) appeared`, timeoutMs, () => firstFrameWith(page, formOf(PAGE_FORMS.card)));
+  const tokenInput = `${formOf(PAGE_FORMS.card)} input[name="${CARD_FIELDS.formToken}"]`;
   const token = await form.locator(tokenInput).getAttribute('value');
-  const field = (name: string) => form.locator(`[data-paylink-field="${name}"]`);
+  const field = (name: string) => form.locator(`[${M.field}="${name}"]`);
   let cardNumber: string | undefined;
   let savedCard: string | undefined;
   const watch = watchReturn(page, startUrl);
 
   if (options.decline === true) {
-    await form.locator(`[data-paylink-action="${FORM_ACTIONS.decline}"]`).click();
+    await form.locator(`[${M.action}="${FORM_ACTIONS.decline}"]`).click();
   } else if (options.savedCard !== undefined && options.savedCard !== false) {
     savedCard = await paySavedCard(form, options.savedCard);
   } else {
-    const brands = form.locator('[data-paylink-brand]');
+    const brands = form.locator(`[${M.brand}]`);
     const brandIds: number[] = [];
-    for (let i = 0; i < (await brands.count()); i++) brandIds.push(Number(await brands.nth(i).getAttribute('data-paylink-brand', PEEK)));
+    for (let i = 0; i < (await brands.count()); i++) brandIds.push(Number(await brands.nth(i).getAttribute(M.brand, PEEK)));
     const outcome = options.outcome ?? 'approved';
     const card = options.cardNumber === undefined ? cardForOutcome(outcome, brandIds) : undefined;
     if (options.cardNumber === undefined && card === undefined) throw new Error(`payOnHostedPage: no test card gives the outcome "${outcome}"`);
@@ -215,7 +218,7 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
         throw new Error('payOnHostedPage: saveCard was asked, but this page offers no "save this card" box (tokenize must be INQUIRE)');
       await box.check();
     }
-    await form.locator(`[data-paylink-action="${FORM_ACTIONS.pay}"]`).click();
+    await form.locator(`[${M.action}="${FORM_ACTIONS.pay}"]`).click();
   }
 
   let challenged = false;
@@ -230,24 +233,24 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
         return { returned: true, url: now, ...(cardNumber ? { cardNumber } : {}), ...(savedCard ? { savedCard } : {}) };
       }
       if (!challenged) {
-        const challenge = await firstFrameWith(page, '[data-paylink-form="challenge"]');
+        const challenge = await firstFrameWith(page, formOf(PAGE_FORMS.challenge));
         if (challenge !== undefined) {
           challenged = true;
           if (options.threeDSecureCode === null) {
-            await challenge.locator(`[data-paylink-action="${FORM_ACTIONS.cancel}"]`).click();
+            await challenge.locator(`[${M.action}="${FORM_ACTIONS.cancel}"]`).click();
           } else {
-            await challenge.locator(`[data-paylink-field="${CHALLENGE_FIELDS.code}"]`).fill(options.threeDSecureCode ?? THREE_DS_APPROVE_CODE);
-            await challenge.locator(`[data-paylink-action="${FORM_ACTIONS.submit}"]`).click();
+            await challenge.locator(`[${M.field}="${CHALLENGE_FIELDS.code}"]`).fill(options.threeDSecureCode ?? THREE_DS_APPROVE_CODE);
+            await challenge.locator(`[${M.action}="${FORM_ACTIONS.submit}"]`).click();
           }
           return undefined;
         }
       }
       // The form again (a new one-time token) with the reason: the attempt failed and the customer stays.
-      const again = await firstFrameWith(page, '[data-paylink-form="card"]');
+      const again = await firstFrameWith(page, formOf(PAGE_FORMS.card));
       if (
         again !== undefined &&
         (await again
-          .locator('[data-paylink-alert]')
+          .locator(`[${M.alert}]`)
           .count()
           .catch(() => 0)) > 0
       ) {
@@ -257,7 +260,7 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
           .catch(() => token);
         const alert = (
           (await again
-            .locator('[data-paylink-alert]')
+            .locator(`[${M.alert}]`)
             .textContent(PEEK)
             .catch(() => '')) ?? ''
         ).trim();
@@ -268,19 +271,19 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
       for (const frame of page.frames()) {
         if (
           (await frame
-            .locator('body[data-paylink-state]')
+            .locator(`body[${M.state}]`)
             .count()
             .catch(() => 0)) === 0
         )
           continue;
         const state = await frame
-          .locator('body[data-paylink-state]')
-          .getAttribute('data-paylink-state', PEEK)
+          .locator(`body[${M.state}]`)
+          .getAttribute(M.state, PEEK)
           .catch(() => null);
         if (state !== null && state !== 'form' && state !== 'challenge' && state !== 'result') {
           const text = (
             (await frame
-              .locator('[data-paylink-alert]')
+              .locator(`[${M.alert}]`)
               .textContent(PEEK)
               .catch(() => '')) ?? ''
           ).trim();

@@ -4,7 +4,7 @@
  * `autocomplete` hints, the offered brands, the save-card choice for `tokenize` INQUIRE (a notice for TRUE),
  * a pay and a decline button.
  */
-import { CARD_FIELDS as F, FIELD_LIMITS, FORM_ACTIONS, SAVE_CARD_ON } from '../../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS as F, FIELD_LIMITS, FORM_ACTIONS, PAGE_FORMS, PAGE_MARKS as M, SAVE_CARD_ON } from '../../sandbox/domain/hosted-form.js';
 import { html, type SafeHtml } from '../html.js';
 import { hostedLayout } from './layout.js';
 import { alertRegion, orderHead, type OrderSummary } from './parts.js';
@@ -53,9 +53,9 @@ function savedCardsForm(view: CardFormView): SafeHtml | '' {
   const longest = Math.max(...cards.map((c) => c.cvvLength));
   const items = cards.map(
     (c, i) =>
-      html`<li><label class="pl-check" for="pl-saved-${i}"><input type="radio" id="pl-saved-${i}" name="${F.savedToken}" value="${c.token}" data-paylink-saved-card="${c.lastFourDigits}" data-paylink-saved-brand="${String(c.brandId)}"${i === 0 ? html` checked` : ''} required> ${c.brandName} •••• ${c.lastFourDigits} <span class="pl-muted">(expires ${c.expiry})</span></label></li>`,
+      html`<li><label class="pl-check" for="pl-saved-${i}"><input type="radio" id="pl-saved-${i}" name="${F.savedToken}" value="${c.token}" ${M.savedCard}="${c.lastFourDigits}" ${M.savedBrand}="${String(c.brandId)}"${i === 0 ? html` checked` : ''} required> ${c.brandName} •••• ${c.lastFourDigits} <span class="pl-muted">(expires ${c.expiry})</span></label></li>`,
   );
-  return html`<form id="pl-saved-form" method="post" action="${view.action}" data-paylink-form="saved" aria-labelledby="pl-saved-title">
+  return html`<form id="pl-saved-form" method="post" action="${view.action}" ${M.form}="${PAGE_FORMS.saved}" aria-labelledby="pl-saved-title">
   <input type="hidden" name="${F.formToken}" value="${view.formToken}">
   <input type="hidden" name="${F.framed}" value="">
   <h2 id="pl-saved-title" class="pl-subtitle">Or pay with a saved card</h2>
@@ -81,7 +81,7 @@ export function renderCardFormPage(view: CardFormView): string {
     view.error !== undefined
       ? `${view.error}${view.attemptsLeft !== undefined ? ` You can try again (${view.attemptsLeft} ${view.attemptsLeft === 1 ? 'attempt' : 'attempts'} left).` : ''}`
       : undefined;
-  const brandList = view.brands.map((b) => html`<li class="pl-brand" data-paylink-brand="${b.id}" data-brand-id="${b.id}">${b.name}</li>`);
+  const brandList = view.brands.map((b) => html`<li class="pl-brand" ${M.brand}="${b.id}" data-brand-id="${b.id}">${b.name}</li>`);
   const content = html`<section class="pl-panel" aria-labelledby="pl-title">
 ${orderHead(view)}
 <h1 id="pl-title" class="pl-sr">Pay by card</h1>
@@ -89,47 +89,47 @@ ${alertRegion(message)}
 <p class="pl-sr" id="pl-brands-label">Accepted cards</p>
 <ul class="pl-brands" aria-labelledby="pl-brands-label">${brandList}</ul>
 <span id="pl-brand-live" class="pl-sr" aria-live="polite"></span>
-<form id="pl-card-form" method="post" action="${view.action}" autocomplete="on" data-paylink-form="card">
+<form id="pl-card-form" method="post" action="${view.action}" autocomplete="on" ${M.form}="${PAGE_FORMS.card}">
   <input type="hidden" name="${F.formToken}" value="${view.formToken}">
   <input type="hidden" name="${F.framed}" value="">
   <div class="pl-field">
     <label for="pl-cardNumber">Card number</label>
-    <input type="text" id="pl-cardNumber" name="${F.cardNumber}" data-paylink-field="${F.cardNumber}" inputmode="numeric" autocomplete="cc-number" maxlength="${FIELD_LIMITS.cardNumber}" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
+    <input type="text" id="pl-cardNumber" name="${F.cardNumber}" ${M.field}="${F.cardNumber}" inputmode="numeric" autocomplete="cc-number" maxlength="${FIELD_LIMITS.cardNumber}" required aria-describedby="pl-error-cardNumber" placeholder="1234 5678 9012 3456">
     <p class="pl-field-error" id="pl-error-cardNumber"></p>
   </div>
   <fieldset class="pl-row pl-fieldset">
     <legend class="pl-sr">Expiry date</legend>
     <div class="pl-field">
       <label for="pl-expiryMonth">Expiry month</label>
-      <input type="text" id="pl-expiryMonth" name="${F.expiryMonth}" data-paylink-field="${F.expiryMonth}" inputmode="numeric" autocomplete="cc-exp-month" maxlength="${FIELD_LIMITS.expiryMonth}" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryMonth" name="${F.expiryMonth}" ${M.field}="${F.expiryMonth}" inputmode="numeric" autocomplete="cc-exp-month" maxlength="${FIELD_LIMITS.expiryMonth}" required placeholder="MM" value="${values.expiryMonth ?? ''}" aria-describedby="pl-error-expiryMonth">
       <p class="pl-field-error" id="pl-error-expiryMonth"></p>
     </div>
     <div class="pl-field">
       <label for="pl-expiryYear">Expiry year</label>
-      <input type="text" id="pl-expiryYear" name="${F.expiryYear}" data-paylink-field="${F.expiryYear}" inputmode="numeric" autocomplete="cc-exp-year" maxlength="${FIELD_LIMITS.expiryYear}" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
+      <input type="text" id="pl-expiryYear" name="${F.expiryYear}" ${M.field}="${F.expiryYear}" inputmode="numeric" autocomplete="cc-exp-year" maxlength="${FIELD_LIMITS.expiryYear}" required placeholder="YYYY" value="${values.expiryYear ?? ''}" aria-describedby="pl-error-expiryMonth">
     </div>
     <div class="pl-field">
       <label for="pl-cvv">Security code</label>
-      <input type="password" id="pl-cvv" name="${F.cvv}" data-paylink-field="${F.cvv}" inputmode="numeric" autocomplete="cc-csc" maxlength="${FIELD_LIMITS.cvv}" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
+      <input type="password" id="pl-cvv" name="${F.cvv}" ${M.field}="${F.cvv}" inputmode="numeric" autocomplete="cc-csc" maxlength="${FIELD_LIMITS.cvv}" required placeholder="CVV" aria-describedby="pl-cvv-hint pl-error-cvv">
       <p class="pl-sr" id="pl-cvv-hint">3 digits (back of the card); 4 for American Express</p>
       <p class="pl-field-error" id="pl-error-cvv"></p>
     </div>
   </fieldset>
   <div class="pl-field">
     <label for="pl-holderName">Name on the card</label>
-    <input type="text" id="pl-holderName" name="${F.holderName}" data-paylink-field="${F.holderName}" autocomplete="cc-name" maxlength="${FIELD_LIMITS.holderName}" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
+    <input type="text" id="pl-holderName" name="${F.holderName}" ${M.field}="${F.holderName}" autocomplete="cc-name" maxlength="${FIELD_LIMITS.holderName}" required value="${values.holderName ?? ''}" aria-describedby="pl-error-holderName">
     <p class="pl-field-error" id="pl-error-holderName"></p>
   </div>
   ${
     view.tokenize === 'INQUIRE'
-      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="${F.saveCard}" value="${SAVE_CARD_ON}" data-paylink-field="${F.saveCard}"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
+      ? html`<div class="pl-field"><label class="pl-check" for="pl-saveCard"><input type="checkbox" id="pl-saveCard" name="${F.saveCard}" value="${SAVE_CARD_ON}" ${M.field}="${F.saveCard}"${values.saveCard ? html` checked` : ''}> Save this card for future purchases with ${view.merchant}</label></div>`
       : view.tokenize === 'TRUE'
         ? html`<p class="pl-notice" id="pl-save-notice">${view.merchant} will save this card for future purchases.</p>`
         : ''
   }
   <div class="pl-actions">
-    <button type="submit" class="pl-pay" id="pl-pay" name="${F.action}" value="${FORM_ACTIONS.pay}" data-paylink-action="${FORM_ACTIONS.pay}">Pay ${view.amountText}</button>
-    <button type="submit" class="pl-decline" id="pl-decline" name="${F.action}" value="${FORM_ACTIONS.decline}" data-paylink-action="${FORM_ACTIONS.decline}" formnovalidate>Decline payment</button>
+    <button type="submit" class="pl-pay" id="pl-pay" name="${F.action}" value="${FORM_ACTIONS.pay}" ${M.action}="${FORM_ACTIONS.pay}">Pay ${view.amountText}</button>
+    <button type="submit" class="pl-decline" id="pl-decline" name="${F.action}" value="${FORM_ACTIONS.decline}" ${M.action}="${FORM_ACTIONS.decline}" formnovalidate>Decline payment</button>
   </div>
 </form>
 ${savedCardsForm(view)}

@@ -5,7 +5,7 @@
  */
 import { brandById } from '../../sandbox/domain/brands.js';
 import { spacedCardNumber } from '../../sandbox/domain/cards.js';
-import { CARD_FIELDS, CARD_RULES, defaultCardFields } from '../../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS, CARD_RULES, defaultCardFields, PAGE_MARKS } from '../../sandbox/domain/hosted-form.js';
 import { TEST_CARDS, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../../sandbox/domain/test-cards.js';
 import { html, jsonForScript, type SafeHtml } from '../html.js';
 import type { HostedPageConfig } from './page-config.js';
@@ -122,7 +122,7 @@ export function hostedLayout(input: LayoutInput): string {
 <title>${input.title} · paylink sandbox</title>
 <link rel="stylesheet" href="${ASSET_PATH}/hosted.css">
 </head>
-<body data-paylink-state="${input.state}"${input.challengeWindow !== undefined ? html` data-paylink-window="${input.challengeWindow}"` : ''}>
+<body ${PAGE_MARKS.state}="${input.state}"${input.challengeWindow !== undefined ? html` ${PAGE_MARKS.window}="${input.challengeWindow}"` : ''}>
 <div id="pl-root" class="pl-root">
 ${banner(input.fillableCards ?? false, input.brandIds, input.fillYear ?? new Date().getUTCFullYear(), input.notice)}
 <main class="pl-main">

@@ -1,4 +1,5 @@
 /** Pieces shared by several hosted pages. */
+import { PAGE_MARKS } from '../../sandbox/domain/hosted-form.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** What the customer is paying, as every page shows it. */
@@ -24,5 +25,5 @@ export function orderHead(order: OrderSummary): SafeHtml {
 
 /** The alert region: errors are announced to screen readers as they appear. */
 export function alertRegion(message: string | undefined, tone: 'error' | 'info' = 'error'): SafeHtml {
-  return html`<div id="pl-alert" data-paylink-alert="${tone}" class="pl-alert${tone === 'info' ? ' pl-info' : ''}" role="alert" aria-live="assertive">${message ?? ''}</div>`;
+  return html`<div id="pl-alert" ${PAGE_MARKS.alert}="${tone}" class="pl-alert${tone === 'info' ? ' pl-info' : ''}" role="alert" aria-live="assertive">${message ?? ''}</div>`;
 }

@@ -4,6 +4,7 @@
  * the defaults are the spec's. Internet Explorer 11 (a supported browser) ignores custom properties, so each
  * declaration that uses `var()` is preceded by a plain copy with the default value (see {@link withFallbacks}).
  */
+import { PAGE_MARKS } from '../../sandbox/domain/hosted-form.js';
 import { CHALLENGE_WINDOW_SIZES } from '../../sandbox/domain/three-d-secure.js';
 
 /** Spec 4.10 style options and the custom property each one sets, with its default. */
@@ -154,8 +155,8 @@ export function withFallbacks(css: string): string {
 const WINDOW_CSS = Object.entries(CHALLENGE_WINDOW_SIZES)
   .map(([code, size]) =>
     size === 'full'
-      ? `body[data-paylink-window="${code}"] .pl-main { max-width: none; }`
-      : `body[data-paylink-window="${code}"] .pl-main { max-width: ${size.width}px; min-height: ${size.height}px; margin: 0 auto; padding: 0 8px; }`,
+      ? `body[${PAGE_MARKS.window}="${code}"] .pl-main { max-width: none; }`
+      : `body[${PAGE_MARKS.window}="${code}"] .pl-main { max-width: ${size.width}px; min-height: ${size.height}px; margin: 0 auto; padding: 0 8px; }`,
   )
   .join('\n');
 

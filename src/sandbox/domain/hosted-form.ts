@@ -34,6 +34,37 @@ export const SAVE_CARD_ON = 'on';
 /** The `action` values: the card form's two buttons and the challenge's two. */
 export const FORM_ACTIONS = { pay: 'pay', decline: 'decline', submit: 'submit', cancel: 'cancel' } as const;
 
+/**
+ * The marks the hosted pages carry for tests and tools to find things by (docs/testing.md, "Page contract"):
+ * attribute names. The pages render them, `paylink/testing` and the CLI's page player read them; ids and
+ * classes are not a contract.
+ */
+export const PAGE_MARKS = {
+  /** On `<body>`: where the customer is (`form`, `challenge`, `paid`, ...). */
+  state: 'data-paylink-state',
+  /** On a `<form>`: which one it is ({@link PAGE_FORMS}). */
+  form: 'data-paylink-form',
+  /** On a field: its name. */
+  field: 'data-paylink-field',
+  /** On a button: its `action` value. */
+  action: 'data-paylink-action',
+  /** On each brand a card form accepts (its id), and on a bank or wallet page (the brand's name). */
+  brand: 'data-paylink-brand',
+  /** On the `<body>` of an embedded 3-D Secure challenge: its window size code. */
+  window: 'data-paylink-window',
+  /** On the message region: `error` or `info`. */
+  alert: 'data-paylink-alert',
+  /** On a saved card's radio button: the card's last four digits. */
+  savedCard: 'data-paylink-saved-card',
+  /** On a saved card's radio button: the card's brand id. */
+  savedBrand: 'data-paylink-saved-brand',
+  /** On the notice that a 3-D Secure 2 check runs on 1.0. */
+  downgraded: 'data-paylink-downgraded',
+} as const;
+
+/** The forms {@link PAGE_MARKS}`.form` tells apart. */
+export const PAGE_FORMS = { card: 'card', saved: 'saved', challenge: 'challenge' } as const;
+
 /** The `framed` value a page posts from inside the library's iframe. */
 export const FRAMED_ON = '1';
 
