@@ -36,7 +36,7 @@ function brandKey(name: string): string {
 }
 
 /** The brand names {@link parseBrand} takes: each brand's own (`americanexpress`) and the short ones (`amex`). */
-export const BRAND_WORDS: readonly string[] = [...BRANDS.map((b) => brandKey(b.name)), ...Object.keys(BRAND_ALIASES)];
+export const BRAND_WORDS: readonly string[] = [...new Set([...BRANDS.map((b) => brandKey(b.name)), ...Object.keys(BRAND_ALIASES)])];
 
 /** One brand, by id (`1010`) or name (`visa`, `mastercard`, `amex`, `american-express`). */
 export function parseBrand(value: string, flag = '--brand'): number {

@@ -228,6 +228,7 @@ describe('CLI command functions', () => {
       .split(' ');
     expect(brands).toEqual(expect.arrayContaining(['visa', 'amex', 'ideal', 'paypal']));
     for (const brand of brands) expect(() => parseBrand(brand), brand).not.toThrow();
+    expect(new Set(brands).size, 'each brand offered once').toBe(brands.length);
     expect(() => completionScript(new Command(), 'powershell')).toThrow(UsageError);
   });
 

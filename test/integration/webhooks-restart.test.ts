@@ -43,7 +43,9 @@ it('delivers pending events after the sandbox was killed with kill -9 and starte
     if (i === 0) await hung;
     return 200;
   });
+  // Started in its own folder: a sandbox killed with SIGKILL leaves its discovery entry where it started.
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, '--webhook-secret', SECRET, '--webhook-retry', 'fast', '--json'], {
+    cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const BIN = new URL('../../bin/paylink.js', import.meta.url).pathname;
 
@@ -20,9 +20,20 @@ export interface SandboxProcess {
   kill9(): Promise<number | string>;
 }
 
+/**
+ * The folder a test's sandbox is started in: its database's. A sandbox leaves its discovery entry in the
+ * folder it was started from (`.paylink/sandboxes/`), and one killed with SIGKILL cannot remove it; started
+ * from the repository, every such test left the developer's own commands there a dead sandbox to report.
+ */
+function startedIn(db: string): string {
+  if (db === ':memory:') throw new Error('startProcess: give a database file in a temporary folder');
+  return dirname(db);
+}
+
 /** Starts a sandbox process; rejects with its output if it exits before printing its summary. */
 export function startProcess(db: string, args: string[] = [], timeoutMs = 15_000): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, '--json', ...args], {
+    cwd: startedIn(db),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
   });
@@ -81,6 +92,7 @@ function summaryUrl(out: string): string | undefined {
 export function runToExit(db: string, args: string[] = [], timeoutMs = 15_000): Promise<{ code: number | string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', db, ...args], {
+      cwd: startedIn(db),
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });
