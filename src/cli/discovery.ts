@@ -346,6 +346,9 @@ const STATE_TEXT: Record<FoundEntry['state'], string> = {
   'not-this-sandbox': `what answers at its address is not the sandbox the entry records`,
 };
 
+/** Most stopped sandboxes a "not running any more" message names. */
+const MAX_STALE_LISTED = 3;
+
 /**
  * The sandbox a command uses when no base URL is configured: the one live entry, or undefined when nothing
  * was ever started here (the caller uses the default URL). Throws when the folder's sandbox is gone (exit
@@ -369,10 +372,16 @@ export function sandboxOf(discovery: Discovery, cwd: string): FoundEntry | undef
       `No sandbox is running for ${where}: the sandboxes started here (${join(discovery.dir, SANDBOXES_DIR)}) have stopped. Start one with \`paylink sandbox\`, or ${pass}.${ignored}`,
     );
   }
-  const list = discovery.stale.map((e) => `${e.url} (database ${e.db}, pid ${e.pid}: ${STATE_TEXT[e.state]})`).join('; ');
-  throw new UnreachableError(
-    `The sandbox started in ${where} is not running any more: ${list}. Start it again with \`paylink sandbox\`, or ${pass}.${ignored}`,
-  );
+  // The newest few: a folder whose sandboxes were killed many times would otherwise print them all.
+  const newest = [...discovery.stale].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const shown = newest.slice(0, MAX_STALE_LISTED);
+  const more = newest.length - shown.length;
+  const list = `${shown.map((e) => `${e.url} (database ${e.db}, pid ${e.pid}: ${STATE_TEXT[e.state]})`).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+  const [subject, again] =
+    newest.length === 1
+      ? [`The sandbox started in ${where} is`, 'Start it again']
+      : [`The ${newest.length} sandboxes started in ${where} are`, 'Start one again'];
+  throw new UnreachableError(`${subject} not running any more: ${list}. ${again} with \`paylink sandbox\`, or ${pass}.${ignored}`);
 }
 
 /** The user's own index of running sandboxes: one file per process, `<pid>.json`, naming its folder. */

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { resolveConnection } from '../../src/cli/config.js';
-import { discoverSandbox, entryName } from '../../src/cli/discovery.js';
+import { discoverSandbox, entryName, sandboxOf } from '../../src/cli/discovery.js';
+import { UnreachableError } from '../../src/cli/errors.js';
 import { BIN } from '../helpers/tty.js';
 
 const started: ChildProcess[] = [];
@@ -124,6 +125,33 @@ describe('one entry per running sandbox (issue 23, item 2)', () => {
     expect(run.stderr).toContain('its port does not answer');
     // The entry of a live process is not deleted: it may still be starting.
     expect(JSON.parse(readFileSync(join(dir, '.paylink', 'sandboxes', 'abc.json'), 'utf8')).pid).toBe(process.pid);
+  });
+
+  it('names the three newest of many stopped sandboxes, and how many more', () => {
+    const dir = tempDir();
+    const stale = [1, 2, 3, 4, 5].map((n) => ({
+      url: `http://127.0.0.1:${40000 + n}`,
+      listen: `http://127.0.0.1:${40000 + n}`,
+      pid: 100 + n,
+      db: join(dir, `${n}.db`),
+      startedAt: `2026-01-0${n}T00:00:00.000Z`,
+      path: join(dir, '.paylink', 'sandboxes', `${n}.json`),
+      state: 'not-answering' as const,
+    }));
+    const error = (() => {
+      try {
+        sandboxOf({ kind: 'gone', dir, stale }, dir);
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect(error!.message).toContain('The 5 sandboxes started in this folder are not running any more: http://127.0.0.1:40005 ');
+    expect(error!.message).toContain('http://127.0.0.1:40004');
+    expect(error!.message).toContain('http://127.0.0.1:40003');
+    expect(error!.message).not.toContain('http://127.0.0.1:40002');
+    expect(error!.message).toContain('; and 2 more. Start one again with `paylink sandbox`');
   });
 
   it('uses the default URL in a folder where no sandbox was ever started, and --base-url always wins', async () => {
