@@ -4,7 +4,7 @@
  * follows the redirect to returnUrl and prints the resulting status. `--json` prints the documented
  * {@link PlayResult} object.
  */
-import { OUTCOME_NAMES, TEST_CARDS, type OutcomeName } from '../../sandbox/domain/test-cards.js';
+import { OUTCOME_NAMES, TEST_CARDS, THREE_DS_APPROVE_CODE, type OutcomeName } from '../../sandbox/domain/test-cards.js';
 import type { Args, Options } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import type { pay as spec } from './pay.spec.js';
@@ -161,7 +161,7 @@ async function payCardPage(
       flags,
       ['--card', '--outcome', '--decline', '--save-card', '--expiry-month', '--expiry-year', '--cvv'],
       `payment ${id} waits on its 3-D Secure page, where the card is already given`,
-      'Use --3ds-code <code> (1234 approves) or --3ds-cancel.',
+      `Use --3ds-code <code> (${THREE_DS_APPROVE_CODE} approves) or --3ds-cancel.`,
     );
   }
   const outcome = flags.outcome === undefined ? undefined : parseOutcome(flags.outcome);

@@ -6,7 +6,7 @@
  */
 import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
-import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, defaultCardFields, FORM_ACTIONS, testCardCvv } from '../../sandbox/domain/hosted-form.js';
+import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, defaultCardFields, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { SCENARIO_PAYMENT_DEFAULTS } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import { cardForOutcome, TEST_CARDS } from '../../sandbox/domain/test-cards.js';
@@ -126,9 +126,14 @@ export function checkBrandFits(scenario: Scenario, brandId: number | undefined):
   );
 }
 
-/** The expiry a test card is filled with this year (domain/hosted-form.ts), for a request's card. */
+/** The fields a test card of `brandId` is filled with this year (domain/hosted-form.ts): CVV, expiry, holder. */
+function testCardFields(brandId?: number): ReturnType<typeof defaultCardFields> {
+  return defaultCardFields(brandId, new Date().getUTCFullYear());
+}
+
+/** A test card's expiry alone, for a request that sends no CVV (a token, a credit). */
 function testExpiry(): { expiryMonth: string; expiryYear: string } {
-  const { expiryMonth, expiryYear } = defaultCardFields(undefined, new Date().getUTCFullYear());
+  const { expiryMonth, expiryYear } = testCardFields();
   return { expiryMonth, expiryYear };
 }
 
@@ -186,7 +191,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...t, brandId: card.brandId },
-              card: { number: card.number, cvv: testCardCvv(card.brandId), ...testExpiry(), holderName: DEFAULT_HOLDER_NAME },
+              card: { number: card.number, ...testCardFields(card.brandId) },
               ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
           }),
@@ -220,7 +225,8 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
       }
       case 'token': {
         const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
-        const card = cardForOutcome('approved', cardBrands) ?? cardForOutcome('approved')!;
+        // Another brand's approved card when none of the brand asked for is one (cardForOutcome's fallback).
+        const card = cardForOutcome('approved', cardBrands)!;
         const body = await post('token', { body: { card: { number: card.number, ...testExpiry() }, customer: { customerId } } }, `${scenario.name}: token`);
         ids[step.as] = body.body.token;
         return;

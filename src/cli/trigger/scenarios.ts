@@ -111,7 +111,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: '3ds.approved',
-    description: 'A payment link paid with the 3-D Secure card; the customer passes the challenge (code 1234).',
+    description: `A payment link paid with the 3-D Secure card; the customer passes the challenge (code ${THREE_DS_APPROVE_CODE}).`,
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'link', as: 'link' },
@@ -174,8 +174,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'checkout.3ds',
-    description:
-      'A checkout created with threeDSecure: true, its approved card sent through the challenge, code 1234; its payment carries the 3-D Secure results (version 1, authentication Y).',
+    description: `A checkout created with threeDSecure: true, its approved card sent through the challenge, code ${THREE_DS_APPROVE_CODE}; its payment carries the 3-D Secure results (version 1, authentication Y).`,
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'checkout', as: 'checkout', threeDSecure: true },
@@ -190,14 +189,13 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'payment.3ds2-challenge',
-    description: 'A direct payment with threeDSecure version 2 and the 3-D Secure card: challenged (flow CHALLENGE), code 1234 authenticates it.',
+    description: `A direct payment with threeDSecure version 2 and the 3-D Secure card: challenged (flow CHALLENGE), code ${THREE_DS_APPROVE_CODE} authenticates it.`,
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [{ do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure: { version: '2' }, challengeCode: THREE_DS_APPROVE_CODE }],
   },
   {
     name: 'payment.3ds2-downgrade',
-    description:
-      'A direct payment with threeDSecure version 2 and the card whose issuer knows 3-D Secure 1.0 only: downgraded, challenged as 3DS 1.0 (threeDSecure.version "1", no flow), code 1234 authenticates it.',
+    description: `A direct payment with threeDSecure version 2 and the card whose issuer knows 3-D Secure 1.0 only: downgraded, challenged as 3DS 1.0 (threeDSecure.version "1", no flow), code ${THREE_DS_APPROVE_CODE} authenticates it.`,
     events: ['Transaction.Create', 'Transaction.Update'],
     steps: [
       { do: 'card-payment', as: 'payment', outcome: '3ds', threeDSecure1Only: true, threeDSecure: { version: '2' }, challengeCode: THREE_DS_APPROVE_CODE },
