@@ -49,9 +49,20 @@ export const v8YoungGeneration: YoungGenerationControl = {
  * RSS). One bench run of twelve, with checks every 250 ms, ended at 96 MB instead of 86-89 MB, which would
  * fit that; the cause was not confirmed.
  */
-export function keepYoungGenerationSize(bytes: number, control: YoungGenerationControl = v8YoungGeneration, checkMs = CHECK_MS): () => void {
+export function keepYoungGenerationSize(
+  bytes: number,
+  control: YoungGenerationControl = v8YoungGeneration,
+  checkMs = CHECK_MS,
+  /** Other tuning that waits for the same moment (the first check), done then, once, on the same timer. */
+  atFirstCheck?: () => void,
+): () => void {
   let growing: boolean | undefined;
+  let first = atFirstCheck;
   const check = (): void => {
+    if (first !== undefined) {
+      first();
+      first = undefined;
+    }
     const grow = control.size() < bytes;
     if (grow === growing) return;
     growing = grow;

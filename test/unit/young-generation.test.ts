@@ -13,6 +13,20 @@ describe('keepYoungGenerationSize', () => {
     vi.useRealTimers();
   });
 
+  it('does the tuning given for the first check once, at the first check, on the same timer', () => {
+    let firstChecks = 0;
+    const stop = keepYoungGenerationSize(8 * MB, { size: () => 8 * MB, setGrowthFactor: () => {} }, 5, () => (firstChecks += 1));
+    try {
+      expect(firstChecks).toBe(0); // not at the start
+      vi.advanceTimersByTime(5);
+      expect(firstChecks).toBe(1);
+      vi.advanceTimersByTime(50);
+      expect(firstChecks).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
   it('lets the young generation grow while it is below the size, and stops it there', () => {
     let size = 8 * MB;
     const factors: number[] = [];

@@ -15,7 +15,7 @@ import { defaultPort, PORT_ENV } from '../defaults.js';
 import { UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
-import { CHECK_MS, keepYoungGenerationSize, YOUNG_GENERATION_BYTES } from '../young-generation.js';
+import { CHECK_MS, keepYoungGenerationSize, v8YoungGeneration, YOUNG_GENERATION_BYTES } from '../young-generation.js';
 import { API_BASE, HOSTED_BASE } from '../../sandbox/domain/routes.js';
 import { startConsole, wantsConsole } from './sandbox-console.js';
 
@@ -397,8 +397,9 @@ export async function serveSandbox(options: SandboxCommandOptions, ui: Ui): Prom
   // startSandbox, so an embedding process keeps its own tuning. Both from the young generation's first check
   // on: until then V8 has made no full collection to grow the old generation from, and loading node:v8
   // (about 2 ms) stays off the way to the first answer.
-  setTimeout(() => process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=30'), CHECK_MS).unref();
-  keepYoungGenerationSize(YOUNG_GENERATION_BYTES);
+  keepYoungGenerationSize(YOUNG_GENERATION_BYTES, v8YoungGeneration, CHECK_MS, () =>
+    process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=30'),
+  );
   // Other commands run from this folder find this sandbox on whatever port it got (discovery.ts): one
   // entry per running sandbox, named after its database, written before the banner is printed.
   // The entry holds the admin token for commands run from here (mode 0600: its owner's only); the user's
