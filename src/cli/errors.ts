@@ -83,3 +83,11 @@ export function isSandboxFailure(error: unknown): error is SandboxFailure {
   const e = error as Partial<SandboxFailure> | null;
   return error instanceof Error && typeof e?.result === 'number' && typeof e.description === 'string' && typeof e.code === 'number';
 }
+
+/**
+ * What a listener on a port that is taken (EADDRINUSE) says, and what to do: `how` says how to pick another
+ * port when the command knows (`with --port`), for `paylink sandbox`'s own flags and any other listener.
+ */
+export function portInUseMessage(error: Error, how = 'port'): string {
+  return `${error.message}. Another process uses that port: stop it, or pick another ${how}.`;
+}

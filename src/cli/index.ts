@@ -8,7 +8,7 @@
  * than starting node.
  */
 import { Command, CommanderError } from 'commander';
-import { ApiResponseError, CancelledError, isSandboxFailure, UnreachableError, UsageError } from './errors.js';
+import { ApiResponseError, CancelledError, isSandboxFailure, portInUseMessage, UnreachableError, UsageError } from './errors.js';
 import { defaultPort } from './defaults.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { COMMANDS, needs, registerCommands, registerProgramFlags, type Runner } from './registry.js';
@@ -184,7 +184,7 @@ export function exitCodeOf(error: unknown, ui: Ui): number {
   }
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') {
-    ui.error(`${(error as Error).message}. Another process uses that port: stop it, or pick another port.`);
+    ui.error(portInUseMessage(error as Error));
     return EXIT_CODES.usage;
   }
   // `paylink sandbox` on a database file another sandbox holds, or that is not a usable SQLite file.

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { libraryScriptTag, servedLibrary, startSandbox, type Credential, type RunningSandbox } from '../../sandbox/index.js';
 import { configuredWebhookSecret, DEFAULT_DETERMINISTIC_SEED } from '../config.js';
 import { defaultPort, PORT_ENV } from '../defaults.js';
-import { UsageError } from '../errors.js';
+import { portInUseMessage, UsageError } from '../errors.js';
 import type { Ui } from '../ui.js';
 import { recordRunning, removeRunning, removeSandboxEntry, writeSandboxEntry } from '../discovery.js';
 import { CHECK_MS, keepYoungGenerationSize, v8YoungGeneration, YOUNG_GENERATION_BYTES } from '../young-generation.js';
@@ -338,7 +338,7 @@ function startFailure(error: unknown, options: SandboxCommandOptions): unknown {
       : options.port !== undefined || !process.env[PORT_ENV]
         ? '--port'
         : `--port (it came from ${PORT_ENV}=${process.env[PORT_ENV]})`;
-    return new UsageError(`${(error as Error).message}. Another process uses that port: stop it or pick another with ${from}.`);
+    return new UsageError(portInUseMessage(error as Error, `with ${from}`));
   }
   return error;
 }
