@@ -15,9 +15,8 @@ import {
 } from '../http/fields.js';
 import { LINK_DEFAULT_BRAND_IDS } from '../domain/brands.js';
 import { customerActed, linkStatus } from '../domain/lifecycle.js';
-import { isoUtc } from '../domain/clock.js';
 import type { LinkRecord, LinkStatus } from '../domain/records.js';
-import { envelope } from '../http/envelope.js';
+import { envelope, envelopeText } from '../http/envelope.js';
 import { missingProperty, RESULTS } from '../errors.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { parseTransaction, paymentEntries } from './common.js';
@@ -109,8 +108,7 @@ function linkStatusReply(sandbox: SandboxView, link: LinkRecord): unknown {
     cached = { status, storedStatus: link.status, updatedAt: link.updatedAt, attempts: link.attempts, baseUrl, json };
     (link as WithBody)[UNPAID_BODY] = cached;
   }
-  const header = JSON.stringify({ requestTimestamp: isoUtc(now) });
-  return Reply.jsonText(200, `{"result":${RESULTS.ok.result},"description":"${RESULTS.ok.description}","header":${header},"body":${cached.json}}`);
+  return Reply.jsonText(200, envelopeText(sandbox, RESULTS.ok, cached.json));
 }
 
 function getLink(req: RouteRequest) {

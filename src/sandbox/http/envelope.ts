@@ -22,6 +22,14 @@ export function envelope<B>(ctx: EnvelopeContext, kind: { result: number; descri
   return { result: kind.result, description: kind.description, header, body };
 }
 
+/**
+ * {@link envelope} as its JSON text, around a body already serialized (`bodyJson`, kept by the caller for
+ * answers that repeat): the same document, key for key, without stringifying the body again.
+ */
+export function envelopeText(ctx: EnvelopeContext, kind: { result: number; description: string }, bodyJson: string): string {
+  return `{"result":${kind.result},"description":${JSON.stringify(kind.description)},"header":{"requestTimestamp":"${ctx.clock.nowIso()}"},"body":${bodyJson}}`;
+}
+
 /** The error envelope: `body.error {code, message}` plus any extra body fields, always with a requestCode. */
 export function errorEnvelope(ctx: EnvelopeContext, error: ApiError): Envelope<ErrorBody> {
   return {
