@@ -5,11 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../helpers/cli.js';
+import { freePort, runCli, type CliRun } from '../helpers/cli.js';
 import { resolveConnection } from '../../src/cli/config.js';
 import { discoverSandbox, entryName, sandboxOf } from '../../src/cli/discovery.js';
 import { UnreachableError } from '../../src/cli/errors.js';
@@ -105,12 +104,7 @@ describe('one entry per running sandbox (issue 23, item 2)', () => {
   it('takes a live process whose port does not answer for a sandbox that is gone', async () => {
     const dir = tempDir();
     // A port nobody listens on: bound, then freed.
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     mkdirSync(join(dir, '.paylink', 'sandboxes'), { recursive: true });
     // This test's own process stands for a process that took over the sandbox's pid.

@@ -8,10 +8,10 @@
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -21,16 +21,6 @@ if (!hasPodman)
   console.warn(
     `\n${'!'.repeat(78)}\n  podman not found: the image test (Dockerfile) is SKIPPED. Install it with: sudo apt-get install -y podman runc\n${'!'.repeat(78)}\n`,
   );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
