@@ -93,7 +93,7 @@ async function bundleCli() {
   // read: rolldown's record of the chunk lists the external `open` among its `imports`, with nothing in its
   // `dynamicImports` (checked with rolldown 1.2.19), so the record cannot tell such a chunk from another.
   const { writeCodeCache } = require('../bin/code-cache.js');
-  for (const chunk of Object.keys(modules)) {
-    if (!/\bimport\(/.test(readFileSync(join(dir, chunk), 'utf8'))) writeCodeCache(join(dir, chunk));
+  for (const chunk of output) {
+    if (chunk.type === 'chunk' && !/\bimport\(/.test(chunk.code)) writeCodeCache(join(dir, chunk.fileName));
   }
 }
