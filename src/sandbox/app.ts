@@ -24,7 +24,7 @@ import { errorEnvelope } from './http/envelope.js';
 import { ApiError, deliveryRefused, internalError, routeNotFound, methodNotAllowed, storageFailed } from './errors.js';
 import { DELIVERY_MARK_HEADER } from './domain/own-address.js';
 import { storageFailure } from './store/failures.js';
-import { businessIdFromBody, businessIdFromQuery, readJsonObjectText } from './http/request.js';
+import { businessIdFromBody, businessIdFromQuery, parseJsonObject, readRawBody } from './http/request.js';
 import { authenticate, authorize, checkAdminAccess, HostCheck, refuseCrossOrigin } from './http/guards.js';
 import {
   JSON_CONTENT_TYPE,
@@ -130,14 +130,16 @@ class PipelineRequest implements RouteRequest {
   readonly services: SandboxView['services'];
   readonly params: Record<string, string>;
   readonly path: string;
+  /** The businesses the credentials own (undefined: any), set by the access stage. */
+  owned: Set<string> | undefined;
   private jsonBody: Promise<JsonObject> | undefined;
+  private parsedQuery: URLSearchParams | undefined;
   private readonly observed: ObservedRequest;
 
   constructor(
     x: Exchange,
     readonly sandbox: SandboxView,
-    readonly query: URLSearchParams,
-    private readonly owned: Set<string> | undefined,
+    private readonly queryText: string,
   ) {
     this.event = x.event;
     this.observed = x.observed;
@@ -146,8 +148,15 @@ class PipelineRequest implements RouteRequest {
     this.path = x.path;
   }
 
+  /** Parsed when first read: most API requests are a POST without a query, or read one parameter. */
+  get query(): URLSearchParams {
+    this.parsedQuery ??= new URLSearchParams(this.queryText);
+    return this.parsedQuery;
+  }
+
   json(): Promise<JsonObject> {
-    this.jsonBody ??= readJsonObjectText(this.event.node.req).then(({ value, text }) => {
+    this.jsonBody ??= readRawBody(this.event.node.req).then((raw) => {
+      const { value, text } = parseJsonObject(raw);
       // The text only: observers read the body as received, and the request log keeps this entry as it is.
       this.observed.requestJson = text;
       return value;
@@ -208,19 +217,19 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
   /**
    * access: the admin token (and loopback names without one) for `admin` routes, with the cross-site check
    * of their state-changing requests; for `merchant` routes the cross-site check of state-changing
-   * requests (servers send no Origin) and the HTTP Basic credentials. Returns the businesses the
-   * credentials own (undefined: any), or a reply that ends the request (the dashboard's token cookie).
+   * requests (servers send no Origin) and the HTTP Basic credentials. Sets the businesses the
+   * credentials own (undefined: any); returns a reply that ends the request (the dashboard's token cookie).
    */
-  const accessStage = (x: Exchange, query: URLSearchParams): { owned?: Set<string> | undefined; reply?: Reply } => {
+  const accessStage = (x: Exchange, request: PipelineRequest): Reply | undefined => {
     if (x.access === 'admin') {
-      checkAdminAccess(sandbox, x.event, query);
-      return x.rendering === 'page' ? { reply: tokenCookie(x, query) } : {};
+      checkAdminAccess(sandbox, x.event, request.query);
+      return x.rendering === 'page' ? tokenCookie(x, request.query) : undefined;
     }
     if (x.access === 'merchant') {
       if (x.method !== 'GET' && x.method !== 'HEAD') refuseCrossOrigin(sandbox, x.event);
-      return { owned: authenticate(sandbox, x.event.node.req.headers.authorization) };
+      request.owned = authenticate(sandbox, x.event.node.req.headers.authorization);
     }
-    return {};
+    return undefined;
   };
 
   /**
@@ -244,9 +253,6 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
       'cache-control': 'no-store',
     });
   };
-
-  /** The request a handler gets: its services and facts, the parameters, the body read once. */
-  const requestOf = (x: Exchange, query: URLSearchParams, owned: Set<string> | undefined): RouteRequest => new PipelineRequest(x, view, query, owned);
 
   /** handler: the route's handler; a plain value is a 200 JSON answer. */
   const replyOf = (value: unknown): Reply => (value instanceof Reply ? value : Reply.json(200, value as object));
@@ -291,9 +297,10 @@ export function createSandboxApp(sandbox: Sandbox): BuiltApp {
       routeStage(x);
       hostStage(x);
       deliveryStage(x);
-      const query = new URLSearchParams(queryText);
-      const { owned, reply } = accessStage(x, query);
-      x.request = requestOf(x, query, owned);
+      // The request a handler gets: its services and facts, the parameters, the body read once.
+      const request = new PipelineRequest(x, view, queryText);
+      x.request = request;
+      const reply = accessStage(x, request);
       if (reply !== undefined) x.reply = reply;
       else {
         if (x.access === 'merchant' && faults.active) x.fired = await faults.before(x.request, observed);

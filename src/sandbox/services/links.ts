@@ -42,8 +42,11 @@ export interface NewLink {
 
 type LinkWriteDeps = Pick<Deps, 'store' | 'links' | 'clock' | 'ids'>;
 
-/** Stores a new READY link; -8 when its tracking code is already used by another link of the business. */
-export async function createLink(deps: LinkWriteDeps, input: NewLink): Promise<LinkRecord> {
+/**
+ * Stores a new READY link; -8 when its tracking code is already used by another link of the business.
+ * Not `async`: the write's own promise is the answer's, one turn of the microtask queue fewer per link.
+ */
+export function createLink(deps: LinkWriteDeps, input: NewLink): Promise<LinkRecord> {
   const now = deps.clock.now();
   // The API writes date-times with a four-digit year: an expiry past 9999 would answer `+010000-...`.
   if (now + input.duration.ms >= LATEST_EXPIRY_MS) {
@@ -71,8 +74,10 @@ export async function createLink(deps: LinkWriteDeps, input: NewLink): Promise<L
     attempts: 0,
     paymentIds: [],
   };
-  await deps.store.writeStatement(() => insertUnique(() => deps.links.insert(link)));
-  return link;
+  return deps.store.writeStatement(() => {
+    insertUnique(() => deps.links.insert(link));
+    return link;
+  });
 }
 
 /**
