@@ -108,7 +108,7 @@ export const CARD_FLAGS = {
   card: flag('--card <number>', 'card number (spaces allowed)'),
   outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
   expiryMonth: flag('--expiry-month <mm>', `card expiry month (default ${FILLED.expiryMonth})`),
-  expiryYear: flag('--expiry-year <yyyy>', 'card expiry year (default: three years ahead)'),
+  expiryYear: flag('--expiry-year <yyyy>', `card expiry year (default: the sandbox clock's year + ${FILLED.expiryYear})`),
   cvv: flag('--cvv <cvv>', `card CVV (default ${[FILLED.cvv, ...OTHER_CVVS].join(', ')})`),
   holder: flag('--holder <name>', `card holder name (default ${FILLED.holderName})`),
 } as const;

@@ -11,7 +11,7 @@ import { DEFAULT_BUSINESS_ID, LOCAL_TIMEOUT_SECONDS, REMOTE_TIMEOUT_SECONDS, SAN
 import { PROGRAM_FLAGS } from '../../src/cli/flags.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { DEFAULT_LOG_MAX_BYTES } from '../../src/sandbox/domain/defaults.js';
-import { DEFAULT_HOLDER_NAME } from '../../src/sandbox/domain/hosted-form.js';
+import { DEFAULT_HOLDER_NAME, defaultCardFields } from '../../src/sandbox/domain/hosted-form.js';
 import { THREE_DS_APPROVE_CODE } from '../../src/sandbox/domain/test-cards.js';
 import { DEFAULT_SIGNATURE_HEADER } from '../../src/sandbox/domain/webhook-signature.js';
 
@@ -36,6 +36,7 @@ const code = (file: string) =>
 const SPELLED: Array<{ name: string; pattern: RegExp }> = [
   { name: 'DEFAULT_HOLDER_NAME', pattern: new RegExp(DEFAULT_HOLDER_NAME) },
   { name: 'the expiry month and CVVs of defaultCardFields', pattern: /default (12|123)\b|1234 for/ },
+  { name: 'the expiry year of defaultCardFields', pattern: /years? ahead|year \+ \d/ },
   { name: 'DEFAULT_SIGNATURE_HEADER', pattern: new RegExp(DEFAULT_SIGNATURE_HEADER) },
   { name: 'DEFAULT_LOG_MAX_BYTES', pattern: new RegExp(`\\(default ${DEFAULT_LOG_MAX_BYTES / MIB}\\)`) },
   { name: 'THREE_DS_APPROVE_CODE', pattern: new RegExp(`${THREE_DS_APPROVE_CODE} approves`) },
@@ -72,6 +73,7 @@ describe('the defaults the CLI help shows', () => {
     const help = helpTexts().join('\n');
     for (const shown of [
       `(default ${DEFAULT_HOLDER_NAME})`,
+      `(default: the sandbox clock's year + ${Number(defaultCardFields(undefined, 2000).expiryYear) - 2000})`,
       `default ${LOCAL_TIMEOUT_SECONDS} for a local sandbox, ${REMOTE_TIMEOUT_SECONDS} otherwise`,
       `(default ${DEFAULT_LOG_MAX_BYTES / MIB})`,
       `(${THREE_DS_APPROVE_CODE} approves)`,
