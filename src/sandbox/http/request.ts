@@ -57,13 +57,12 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
       chunks = [];
     });
-    req.on('error', (error: Error) => {
-      if (!settled) fail(malformedJson(`the request body could not be read (${error.message})`));
-    });
+    const unreadable = (why: string): void => {
+      if (!settled) fail(malformedJson(`the request body could not be read (${why})`));
+    };
+    req.on('error', (error: Error) => unreadable(error.message));
     // A client that goes away mid-body may end the request with 'close' only.
-    req.on('close', () => {
-      if (!settled) fail(malformedJson('the request body could not be read (the client closed the connection)'));
-    });
+    req.on('close', () => unreadable('the client closed the connection'));
   });
 }
 
