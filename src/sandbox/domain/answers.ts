@@ -325,10 +325,10 @@ export function paymentEnvelope(p: PaymentRecord): PaymentEnvelope<DirectPayment
   return paymentEntry(p, directPaymentBody(p));
 }
 
-/** The sandbox extension's view of a token (`GET {api}/tokens/{token}`): never the fingerprint. */
-/** What saving a card answers (`POST /tokens`): the token, its hint, and the trackingCode it was first saved with. */
+/** What saving a card answers (`POST {api}/tokens`): the token, its hint, and the trackingCode it was first saved with. */
 export type TokenCreatedAnswer = Pick<TokenAnswer, 'tokenId' | 'token' | 'displayHint' | 'trackingCode'>;
 
+/** The answer to saving a card, from the token it made or found (a card sent again keeps its first token). */
 export function tokenCreatedView(token: TokenRecord): TokenCreatedAnswer {
   const view: TokenCreatedAnswer = { tokenId: token.id, token: token.token, displayHint: token.displayHint };
   // What GET answers: a card sent again keeps the token, and the trackingCode, it was first saved with.
@@ -336,6 +336,7 @@ export function tokenCreatedView(token: TokenRecord): TokenCreatedAnswer {
   return view;
 }
 
+/** The sandbox extension's view of a token (`GET {api}/tokens/{token}`): never the fingerprint. */
 export function tokenView(token: TokenRecord): TokenAnswer {
   const view: TokenAnswer = {
     tokenId: token.id,
