@@ -100,6 +100,7 @@ export type NeedFlagName = { [N in Need]: keyof (typeof NEED_FLAGS)[N] }[Need];
  * no CVV, so `token create` takes no `--cvv`). The defaults are the sandbox's own test-card fields
  * (domain/hosted-form.ts `defaultCardFields`).
  */
+// At year 0 the filled expiry year is how many years ahead the default lies.
 const FILLED = defaultCardFields(undefined, 0);
 /** The card brands whose test cards take another CVV than most (`1234 for American Express`). */
 const OTHER_CVVS = BRANDS.filter((b) => b.kind === 'card' && testCardCvv(b.id) !== FILLED.cvv).map((b) => `${testCardCvv(b.id)} for ${b.name}`);
@@ -108,7 +109,8 @@ export const CARD_FLAGS = {
   card: flag('--card <number>', 'card number (spaces allowed)'),
   outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
   expiryMonth: flag('--expiry-month <mm>', `card expiry month (default ${FILLED.expiryMonth})`),
-  expiryYear: flag('--expiry-year <yyyy>', `card expiry year (default: the sandbox clock's year + ${FILLED.expiryYear})`),
+  // Ahead of the sandbox clock's year for `pay` (it reads it from the page's answer), of this machine's otherwise.
+  expiryYear: flag('--expiry-year <yyyy>', `card expiry year (default: ${FILLED.expiryYear} years ahead)`),
   cvv: flag('--cvv <cvv>', `card CVV (default ${[FILLED.cvv, ...OTHER_CVVS].join(', ')})`),
   holder: flag('--holder <name>', `card holder name (default ${FILLED.holderName})`),
 } as const;

@@ -36,7 +36,7 @@ const code = (file: string) =>
 const SPELLED: Array<{ name: string; pattern: RegExp }> = [
   { name: 'DEFAULT_HOLDER_NAME', pattern: new RegExp(DEFAULT_HOLDER_NAME) },
   { name: 'the expiry month and CVVs of defaultCardFields', pattern: /default (12|123)\b|1234 for/ },
-  { name: 'the expiry year of defaultCardFields', pattern: /years? ahead|year \+ \d/ },
+  { name: 'the expiry year of defaultCardFields', pattern: /three years|\d years? ahead|year \+ \d/ },
   { name: 'DEFAULT_SIGNATURE_HEADER', pattern: new RegExp(DEFAULT_SIGNATURE_HEADER) },
   { name: 'DEFAULT_LOG_MAX_BYTES', pattern: new RegExp(`\\(default ${DEFAULT_LOG_MAX_BYTES / MIB}\\)`) },
   { name: 'THREE_DS_APPROVE_CODE', pattern: new RegExp(`${THREE_DS_APPROVE_CODE} approves`) },
@@ -73,7 +73,7 @@ describe('the defaults the CLI help shows', () => {
     const help = helpTexts().join('\n');
     for (const shown of [
       `(default ${DEFAULT_HOLDER_NAME})`,
-      `(default: the sandbox clock's year + ${Number(defaultCardFields(undefined, 2000).expiryYear) - 2000})`,
+      `(default: ${Number(defaultCardFields(undefined, 2000).expiryYear) - 2000} years ahead)`,
       `default ${LOCAL_TIMEOUT_SECONDS} for a local sandbox, ${REMOTE_TIMEOUT_SECONDS} otherwise`,
       `(default ${DEFAULT_LOG_MAX_BYTES / MIB})`,
       `(${THREE_DS_APPROVE_CODE} approves)`,
