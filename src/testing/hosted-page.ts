@@ -9,7 +9,7 @@
  * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
  * Page type is structural (the few methods used), so consumers need no Playwright types to compile.
  */
-import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, PAGE_FORMS, PAGE_MARKS as M } from '../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, PAGE_FORMS, PAGE_MARKS as M, testCardCvv } from '../sandbox/domain/hosted-form.js';
 import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { HOSTED_BASE } from '../sandbox/domain/routes.js';
 
@@ -156,8 +156,7 @@ const formOf = (kind: (typeof PAGE_FORMS)[keyof typeof PAGE_FORMS]): string => `
 
 /**
  * Picks a saved card on a one-click checkout's page (its saved-card form, whose radio buttons carry each card's
- * brand), types the CVV of its brand when asked and
- * presses its pay button; answers the token paid with.
+ * brand), types the CVV of its brand when asked and presses its pay button; answers the token paid with.
  */
 async function paySavedCard(frame: FrameLike, choice: true | string): Promise<string> {
   const saved = formOf(PAGE_FORMS.saved);
@@ -176,7 +175,7 @@ async function paySavedCard(frame: FrameLike, choice: true | string): Promise<st
   const token = (await chosen.getAttribute('value')) ?? '';
   const brandId = Number(await chosen.getAttribute(M.savedBrand, PEEK));
   const cvv = frame.locator(`${saved} input[name="${CARD_FIELDS.cvv}"]`);
-  if ((await cvv.count()) > 0) await cvv.fill(defaultCardFields(Number.isFinite(brandId) ? brandId : undefined, new Date().getUTCFullYear()).cvv);
+  if ((await cvv.count()) > 0) await cvv.fill(testCardCvv(Number.isFinite(brandId) ? brandId : undefined));
   await frame.locator(`${saved} button[name="${CARD_FIELDS.action}"][value="${FORM_ACTIONS.pay}"]`).click();
   return token;
 }

@@ -332,12 +332,9 @@ function startFailure(error: unknown, options: SandboxCommandOptions): unknown {
   }
   if (code === 'EADDRINUSE') {
     // Name what chose the port that is taken: the proxy's flag, the sandbox's flag, or the environment.
-    const proxy = (error as { proxy?: boolean }).proxy === true;
-    const from = proxy
-      ? '--proxy'
-      : options.port !== undefined || !process.env[PORT_ENV]
-        ? '--port'
-        : `--port (it came from ${PORT_ENV}=${process.env[PORT_ENV]})`;
+    const fromEnv = options.port === undefined ? process.env[PORT_ENV] : undefined;
+    let from = fromEnv ? `--port (it came from ${PORT_ENV}=${fromEnv})` : '--port';
+    if ((error as { proxy?: boolean }).proxy === true) from = '--proxy';
     return new UsageError(portInUseMessage(error as Error, `with ${from}`));
   }
   return error;
