@@ -308,6 +308,23 @@ export async function adminRequest<T = any>(
   return readEnvelope<T>(response, `${new URL(url).origin} answered HTTP ${response.status} without a JSON envelope: is it a paylink sandbox?`);
 }
 
+/**
+ * The year of the sandbox clock (`GET /__sandbox/clock`), which judges a card's expiry: a default expiry
+ * counted from it stays in the future after `paylink clock advance`. This machine's year when the base URL
+ * is not a paylink sandbox's, refuses the request (an admin token not given) or does not answer: the API
+ * call that follows reports an unreachable sandbox itself.
+ */
+export async function clockYear(conn: AdminConnection): Promise<number> {
+  try {
+    const response = await adminRequest<{ body?: { now?: unknown } }>(conn, 'GET', '/__sandbox/clock');
+    const now = response.status === 200 && typeof response.body?.body?.now === 'string' ? Date.parse(response.body.body.now) : Number.NaN;
+    if (!Number.isNaN(now)) return new Date(now).getUTCFullYear();
+  } catch {
+    // Not a sandbox, or no answer: this machine's year.
+  }
+  return new Date().getUTCFullYear();
+}
+
 /** Like {@link adminRequest}, but a non-2xx answer throws (exit code 3), with a hint for a 401. */
 export async function adminOk<T = any>(
   conn: AdminConnection,

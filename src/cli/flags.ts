@@ -109,8 +109,8 @@ export const CARD_FLAGS = {
   card: flag('--card <number>', 'card number (spaces allowed)'),
   outcome: flag('--outcome <name>', `test-card outcome: ${OUTCOME_NAMES.join(', ')}`),
   expiryMonth: flag('--expiry-month <mm>', `card expiry month (default ${FILLED.expiryMonth})`),
-  // Ahead of the sandbox clock's year for `pay` (it reads it from the page's answer), of this machine's otherwise.
-  expiryYear: flag('--expiry-year <yyyy>', `card expiry year (default: ${FILLED.expiryYear} years ahead)`),
+  // The sandbox clock's year: `pay` reads it from the page's answer, the others from `/__sandbox/clock` (cli/client.ts `clockYear`).
+  expiryYear: flag('--expiry-year <yyyy>', `card expiry year (default: the sandbox clock's year + ${FILLED.expiryYear})`),
   cvv: flag('--cvv <cvv>', `card CVV (default ${[FILLED.cvv, ...OTHER_CVVS].join(', ')})`),
   holder: flag('--holder <name>', `card holder name (default ${FILLED.holderName})`),
 } as const;

@@ -73,7 +73,7 @@ describe('the defaults the CLI help shows', () => {
     const help = helpTexts().join('\n');
     for (const shown of [
       `(default ${DEFAULT_HOLDER_NAME})`,
-      `(default: ${Number(defaultCardFields(undefined, 2000).expiryYear) - 2000} years ahead)`,
+      `(default: the sandbox clock's year + ${Number(defaultCardFields(undefined, 2000).expiryYear) - 2000})`,
       `default ${LOCAL_TIMEOUT_SECONDS} for a local sandbox, ${REMOTE_TIMEOUT_SECONDS} otherwise`,
       `(default ${DEFAULT_LOG_MAX_BYTES / MIB})`,
       `(${THREE_DS_APPROVE_CODE} approves)`,

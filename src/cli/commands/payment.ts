@@ -3,7 +3,7 @@
  * and tokens"). One API call each; `--json` prints the API's envelope unchanged.
  */
 import { detectBrand, OUTCOME_NAMES, TEST_CARDS, cardForOutcome, testCard, type OutcomeName } from '../../sandbox/domain/test-cards.js';
-import { expectOk, type ApiResponse } from '../client.js';
+import { clockYear, expectOk, type ApiResponse } from '../client.js';
 import type { Args, Options, Run } from '../command-spec.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -21,10 +21,11 @@ export type CardFlags = Partial<Pick<Options<typeof createSpec>, 'card' | 'outco
 /**
  * The card to send: `--card`, else the `--outcome` test card, else the approve card; asked on a terminal
  * only while the command is being filled in (another value was asked), never when every needed flag was given.
+ * Without `--expiry-year`, the expiry is counted from the sandbox clock's year ({@link clockYear}).
  */
 export async function resolveCard(
   flags: CardFlags,
-  ui: Ui,
+  ctx: Pick<CommandContext, 'ui' | 'admin'>,
 ): Promise<{
   number: string;
   brandId: number | undefined;
@@ -34,6 +35,7 @@ export async function resolveCard(
   expiryYear: string;
   holderName: string;
 }> {
+  const { ui } = ctx;
   if (flags.card !== undefined && flags.outcome !== undefined) throw new UsageError('give --card or --outcome, not both.');
   let number: string;
   if (flags.card !== undefined) {
@@ -56,7 +58,7 @@ export async function resolveCard(
   }
   const brandId = flags.brand !== undefined ? parseBrand(flags.brand) : detectBrand(number);
   const known = testCard(number);
-  const filled = defaultCardFields(brandId, new Date().getUTCFullYear());
+  const filled = defaultCardFields(brandId, flags.expiryYear === undefined ? await clockYear(ctx.admin) : new Date().getUTCFullYear());
   return {
     number,
     brandId,
@@ -121,7 +123,7 @@ export async function paymentCreate(_args: Args<typeof createSpec>, flags: Optio
     transaction.token = flags.token;
     if (flags.brand !== undefined) transaction.brandId = parseBrand(flags.brand);
   } else {
-    const card = await resolveCard(flags, ui);
+    const card = await resolveCard(flags, ctx);
     if (card.brandId !== undefined) transaction.brandId = card.brandId;
     body.card = { number: card.number, cvv: card.cvv, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, holderName: card.holderName };
     if (flags.outcome !== undefined && card.outcome !== undefined && card.outcome !== '3ds') expected = testCard(card.number)?.result;

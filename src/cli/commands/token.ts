@@ -23,7 +23,7 @@ function printToken(ui: Ui, envelope: any, title: string): void {
 
 /** Saves a card as a token (the same card and expiry give the same token). */
 export async function tokenCreate(_args: Args<typeof createSpec>, flags: Options<typeof createSpec>, ctx: CommandContext): Promise<any> {
-  const card = await resolveCard(flags, ctx.ui);
+  const card = await resolveCard(flags, ctx);
   if (card.brandId === undefined) throw new UsageError('token create: cannot tell the brand of this card number; give --brand.');
   const brand = brandById(card.brandId);
   if (brand !== undefined && brand.kind !== 'card')

@@ -4,7 +4,7 @@
  * bank pages played like `paylink pay` does, then the events the sandbox made for the payments, read from
  * the admin API.
  */
-import { adminOk, expectOk, type AdminConnection, type ApiClient } from '../client.js';
+import { adminOk, clockYear, expectOk, type AdminConnection, type ApiClient } from '../client.js';
 import { hiddenInput, playCustomer, playSimulator } from '../customer.js';
 import { CHALLENGE_FIELDS, DEFAULT_HOLDER_NAME, defaultCardFields, FORM_ACTIONS } from '../../sandbox/domain/hosted-form.js';
 import { SCENARIO_PAYMENT_DEFAULTS } from '../defaults.js';
@@ -126,14 +126,9 @@ export function checkBrandFits(scenario: Scenario, brandId: number | undefined):
   );
 }
 
-/** The fields a test card of `brandId` is filled with this year (domain/hosted-form.ts): CVV, expiry, holder. */
-function testCardFields(brandId?: number): ReturnType<typeof defaultCardFields> {
-  return defaultCardFields(brandId, new Date().getUTCFullYear());
-}
-
-/** A test card's expiry alone, for a request that sends no CVV (a token, a credit). */
-function testExpiry(): { expiryMonth: string; expiryYear: string } {
-  const { expiryMonth, expiryYear } = testCardFields();
+/** A test card's expiry alone, for a request that sends no CVV (a token, a credit), when the year is `year`. */
+function testExpiry(year: number): { expiryMonth: string; expiryYear: string } {
+  const { expiryMonth, expiryYear } = defaultCardFields(undefined, year);
   return { expiryMonth, expiryYear };
 }
 
@@ -168,6 +163,8 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
     expectOk(await client.api.createFrom<any>(kind, finish(doc)), what).body;
   // The customer of the one-click scenario: whose saved cards a checkout offers.
   const customerId = trackingCode(scenario.name, 'customer');
+  // The sandbox clock's year: card expiries and birth dates are counted from it, as the sandbox judges them.
+  const year = await clockYear(admin);
 
   for (const step of scenario.steps) {
     note(describe(step));
@@ -191,7 +188,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
             action: step.authorize ? 'authorize' : 'payment',
             body: {
               transaction: { ...t, brandId: card.brandId },
-              card: { number: card.number, ...testCardFields(card.brandId) },
+              card: { number: card.number, ...defaultCardFields(card.brandId, year) },
               ...(step.threeDSecure !== undefined ? { threeDSecure: step.threeDSecure } : {}),
             },
           }),
@@ -227,7 +224,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         const cardBrands = brand?.kind === 'card' ? [brand.id] : undefined;
         // Another brand's approved card when none of the brand asked for is one (cardForOutcome's fallback).
         const card = cardForOutcome('approved', cardBrands)!;
-        const body = await post('token', { body: { card: { number: card.number, ...testExpiry() }, customer: { customerId } } }, `${scenario.name}: token`);
+        const body = await post('token', { body: { card: { number: card.number, ...testExpiry(year) }, customer: { customerId } } }, `${scenario.name}: token`);
         ids[step.as] = body.body.token;
         return;
       }
@@ -321,7 +318,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
         return;
       }
       case 'afterpay': {
-        const born = `${new Date().getUTCFullYear() - (step.underAge ? 10 : 30)}-01-01`;
+        const born = `${year - (step.underAge ? 10 : 30)}-01-01`;
         const answer = await client.api.createFrom<any>(
           'payment',
           finish({ action: 'payment', body: { transaction: { ...transaction(step.as), currencyCode: 'EUR', brandId: 5020 }, customer: { birthDate: born } } }),
@@ -340,7 +337,7 @@ export async function runScenario(client: ApiClient, admin: AdminConnection, sce
           {
             body: {
               transaction: transaction(step.as),
-              card: { number: card.number, ...testExpiry(), holderName: DEFAULT_HOLDER_NAME },
+              card: { number: card.number, ...testExpiry(year), holderName: DEFAULT_HOLDER_NAME },
             },
           },
           `${scenario.name}: credit`,
