@@ -13,19 +13,16 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-let addon: string | null | undefined;
-
 /** better-sqlite3's addon file where an install puts it, or null to let better-sqlite3 search for it. */
 function addonFile(): string | null {
-  if (addon === undefined) {
-    const file = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3')), '../build/Release/better_sqlite3.node');
-    addon = existsSync(file) ? file : null;
-  }
-  return addon;
+  const file = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3')), '../build/Release/better_sqlite3.node');
+  return existsSync(file) ? file : null;
 }
+
+/** The addon, found once when this module loads (a constant: the install does not move under a process). */
+const ADDON: string | null = addonFile();
 
 /** `new Database(path, options)`, with the addon found once per process. */
 export function openSqlite(path: string, options: Database.Options = {}): Database.Database {
-  const file = addonFile();
-  return new Database(path, file === null ? options : { ...options, nativeBinding: file });
+  return new Database(path, ADDON === null ? options : { ...options, nativeBinding: ADDON });
 }

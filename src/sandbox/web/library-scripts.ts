@@ -4,8 +4,9 @@
  * the routes (web/library.ts) so the package's public entry can export `servedLibrary` and
  * `libraryScriptTag` with types that depend on nothing but Node's.
  *
- * The served text depends on the base URL (the public URL when set), so it is built once per base URL and
- * cached, and its Subresource Integrity hash is computed from those exact bytes.
+ * The served text depends on the base URL (the public URL when set): it is built from the core and that URL
+ * when asked for (a string concatenation), and its Subresource Integrity hash is computed from those exact
+ * bytes. Nothing is cached: the module keeps no state.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -25,17 +26,23 @@ export const LIBRARY_PAGES: Record<LibraryKind, string> = { paymentlink: ROUTES[
 /** Where the ES5 core is built (`tsconfig.library.json`). */
 const CORE_URL = packageFile('dist/library/library-core.js');
 
-let core: string | undefined;
+/**
+ * The ES5 core, read once when this module loads (a constant: the text a process serves, and the one every
+ * integrity hash it prints is computed from, never changes under it), or why it could not be read.
+ */
+const CORE: { readonly text: string } | { readonly error: Error } = readCore();
+
+function readCore(): { text: string } | { error: Error } {
+  try {
+    return { text: readFileSync(CORE_URL, 'utf8') };
+  } catch (error) {
+    return { error: new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error }) };
+  }
+}
 
 function libraryCore(): string {
-  if (core === undefined) {
-    try {
-      core = readFileSync(CORE_URL, 'utf8');
-    } catch (error) {
-      throw new Error(`The browser library is not built (${CORE_URL.pathname} is missing): run \`npm run build\`.`, { cause: error });
-    }
-  }
-  return core;
+  if ('error' in CORE) throw CORE.error;
+  return CORE.text;
 }
 
 export interface ServedLibrary {
@@ -47,28 +54,23 @@ export interface ServedLibrary {
   integrity: string;
 }
 
-// The one cache at module level in src/sandbox, kept on purpose: a pure function's results (same base URL and
-// kind, same bytes and hash), which `servedLibrary` promises to hand out as one object (test/unit/library-es5);
-// its keys are the base URLs this process serves under, which the Host check bounds.
-const served = new Map<string, ServedLibrary>();
+/** The text of the library script a sandbox at `baseUrl` serves for `kind`: the same for the same arguments. */
+export function libraryText(baseUrl: string, kind: LibraryKind): string {
+  const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
+  // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
+  const configText = JSON.stringify(config).replace(/</g, '\\u003c');
+  return (
+    `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
+    `(function (window, document) {\n${libraryCore()}\n` +
+    `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
+    `})(window, document);\n`
+  );
+}
 
-/** The library script a sandbox at `baseUrl` serves for `kind`: built once per base URL and kind. */
+/** The library script a sandbox at `baseUrl` serves for `kind`: its path, its text and that text's hash. */
 export function servedLibrary(baseUrl: string, kind: LibraryKind): ServedLibrary {
-  const key = `${kind} ${baseUrl}`;
-  let entry = served.get(key);
-  if (entry === undefined) {
-    const config = { baseUrl, sandbox: true, version: LIBRARY_VERSION, pages: LIBRARY_PAGES };
-    // JSON is valid ES5 object syntax; `<` is escaped so the text is also safe inline in a <script>.
-    const configText = JSON.stringify(config).replace(/</g, '\\u003c');
-    const text =
-      `/*! paylink ${GLOBAL_NAME[kind]} library ${LIBRARY_VERSION} (paylink sandbox at ${baseUrl.replace(/\*\//g, '* /')}) */\n` +
-      `(function (window, document) {\n${libraryCore()}\n` +
-      `window.${GLOBAL_NAME[kind]} = PaylinkLibrary.create(${configText}).${GLOBAL_NAME[kind]};\n` +
-      `})(window, document);\n`;
-    entry = { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
-    served.set(key, entry);
-  }
-  return entry;
+  const text = libraryText(baseUrl, kind);
+  return { path: libraryPath(kind), text, integrity: `sha384-${createHash('sha384').update(text, 'utf8').digest('base64')}` };
 }
 
 /** The versioned path of a library script. */

@@ -6,7 +6,7 @@
 import { notFound } from '../errors.js';
 import { Reply, type Route, type RouteRequest, type SandboxView } from '../http/router.js';
 import { renderLibraryDemo } from '../../pages/library-demo.js';
-import { GLOBAL_NAME, LIBRARY_VERSION, libraryPath, servedLibrary, type LibraryKind } from './library-scripts.js';
+import { GLOBAL_NAME, LIBRARY_VERSION, libraryPath, libraryText, servedLibrary, type LibraryKind } from './library-scripts.js';
 
 export { LIBRARY_VERSION, libraryIntegrity, libraryPath, libraryScriptTag, servedLibrary, type LibraryKind, type ServedLibrary } from './library-scripts.js';
 
@@ -16,8 +16,7 @@ function serve(kind: LibraryKind) {
     if (version !== LIBRARY_VERSION) {
       throw notFound(`Library version ${version} (this sandbox serves ${LIBRARY_VERSION}: ${libraryPath(kind)})`);
     }
-    const { text } = servedLibrary(req.sandbox.baseUrl, kind);
-    return new Reply(200, text, {
+    return new Reply(200, libraryText(req.sandbox.baseUrl, kind), {
       'content-type': 'application/javascript; charset=utf-8',
       // A version's text never changes for a given sandbox URL.
       'cache-control': 'public, max-age=31536000, immutable',
