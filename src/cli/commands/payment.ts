@@ -58,6 +58,7 @@ export async function resolveCard(
   }
   const brandId = flags.brand !== undefined ? parseBrand(flags.brand) : detectBrand(number);
   const known = testCard(number);
+  // Only the default expiry needs the sandbox clock's year (one request): an --expiry-year given replaces it.
   const filled = defaultCardFields(brandId, flags.expiryYear === undefined ? await clockYear(ctx.admin) : new Date().getUTCFullYear());
   return {
     number,
