@@ -9,7 +9,17 @@
  * It finds everything by the pages' `data-paylink-*` attributes, the contract docs/testing.md lists; the
  * Page type is structural (the few methods used), so consumers need no Playwright types to compile.
  */
-import { CARD_FIELDS, CHALLENGE_FIELDS, defaultCardFields, FORM_ACTIONS, PAGE_FORMS, PAGE_MARKS as M, testCardCvv } from '../sandbox/domain/hosted-form.js';
+import {
+  CARD_FIELDS,
+  CHALLENGE_FIELDS,
+  defaultCardFields,
+  FORM_ACTIONS,
+  PAGE_CONFIG_ID,
+  PAGE_FORMS,
+  PAGE_MARKS as M,
+  testCardCvv,
+} from '../sandbox/domain/hosted-form.js';
+import type { HostedPageConfig } from '../pages/hosted/page-config.js';
 import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { HOSTED_BASE } from '../sandbox/domain/routes.js';
 
@@ -151,6 +161,24 @@ function watchReturn(page: PageLike, startUrl: string): { sentTo(): string | und
   return { sentTo: () => sentTo, stop: () => page.off?.('request', listener) };
 }
 
+/**
+ * The sandbox clock's year, as the card form's page data gives it (`now`): the year the sandbox judges a
+ * card's expiry by, which `paylink clock` may have moved. This machine's year when the page has none.
+ */
+async function pageYear(frame: FrameLike): Promise<number> {
+  const text = await frame
+    .locator(`#${PAGE_CONFIG_ID}`)
+    .textContent(PEEK)
+    .catch(() => null);
+  try {
+    const year = (JSON.parse(text ?? '') as HostedPageConfig).now?.year;
+    if (Number.isInteger(year)) return year!;
+  } catch {
+    // No page data: this machine's year.
+  }
+  return new Date().getUTCFullYear();
+}
+
 /** The selector of one of the hosted pages' forms, by its mark. */
 const formOf = (kind: (typeof PAGE_FORMS)[keyof typeof PAGE_FORMS]): string => `[${M.form}="${kind}"]`;
 
@@ -205,7 +233,8 @@ export async function payOnHostedPage(page: PageLike, options: PayOnHostedPageOp
     if (options.cardNumber === undefined && card === undefined) throw new Error(`payOnHostedPage: no test card gives the outcome "${outcome}"`);
     cardNumber = options.cardNumber ?? card!.number;
     // The brand by the sandbox's own rules (test-card table, then the number's range), for the CVV's length.
-    const filled = defaultCardFields(card?.brandId ?? detectBrand(cardNumber.replace(/\D/g, '')), new Date().getUTCFullYear() + 7);
+    // The sandbox's own default for a test card: an expiry counted from the sandbox clock's year, as the page's fill buttons give it.
+    const filled = defaultCardFields(card?.brandId ?? detectBrand(cardNumber.replace(/\D/g, '')), await pageYear(form));
     await field(CARD_FIELDS.cardNumber).fill(cardNumber);
     await field(CARD_FIELDS.expiryMonth).fill(filled.expiryMonth);
     await field(CARD_FIELDS.expiryYear).fill(filled.expiryYear);

@@ -132,6 +132,21 @@ describe.skipIf(!hasChromium)('payOnHostedPage', () => {
     expect((await sandbox.api.links.get(created.body.link.linkId)).body.link.status).toBe('PAID');
   });
 
+  it("fills an expiry counted from the sandbox clock's year, so a clock moved years ahead still pays", async () => {
+    // Eleven years ahead: the kit's old default (December of this machine's year + 10) had expired by then.
+    await sandbox.clock.set(`${new Date().getUTCFullYear() + 11}-06-01T12:00:00Z`, { freeze: true });
+    try {
+      const page = await env.newPage();
+      const made = await link();
+      await page.goto(made.redirect.url);
+      const result = await payOnHostedPage(page, { outcome: 'approved' });
+      expect(result, JSON.stringify(result)).toMatchObject({ returned: true });
+      expect((await sandbox.api.links.get(made.linkId)).body.link.status).toBe('PAID');
+    } finally {
+      await sandbox.clock.reset();
+    }
+  });
+
   it('resolves with the returnUrl and its ids when nothing answers there', async () => {
     const page = await env.newPage();
     const created = await sandbox.api.links.create({

@@ -5,7 +5,7 @@
  */
 import { brandById } from '../../sandbox/domain/brands.js';
 import { spacedCardNumber } from '../../sandbox/domain/cards.js';
-import { CARD_FIELDS, CARD_RULES, defaultCardFields, PAGE_MARKS } from '../../sandbox/domain/hosted-form.js';
+import { CARD_FIELDS, CARD_RULES, defaultCardFields, PAGE_CONFIG_ID, PAGE_MARKS } from '../../sandbox/domain/hosted-form.js';
 import { TEST_CARDS, THREE_DS_APPROVE_CODE, type OutcomeName, type TestCard } from '../../sandbox/domain/test-cards.js';
 import { html, jsonForScript, type SafeHtml } from '../html.js';
 import type { HostedPageConfig } from './page-config.js';
@@ -130,7 +130,7 @@ ${input.content}
 <p class="pl-foot">paylink sandbox · test environment</p>
 </main>
 </div>
-<script type="application/json" id="pl-config">${jsonForScript(config)}</script>
+<script type="application/json" id="${PAGE_CONFIG_ID}">${jsonForScript(config)}</script>
 <script src="${ASSET_PATH}/hosted.js"></script>
 </body>
 </html>

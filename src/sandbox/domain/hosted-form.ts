@@ -62,6 +62,13 @@ export const PAGE_MARKS = {
   downgraded: 'data-paylink-downgraded',
 } as const;
 
+/**
+ * The id of the `<script type="application/json">` element a hosted page hands its data in
+ * (pages/hosted/page-config.ts: the card rules, and `now`, the sandbox clock's year and month). The browser
+ * script, compiled alone with no imports of values, spells it itself.
+ */
+export const PAGE_CONFIG_ID = 'pl-config';
+
 /** The forms {@link PAGE_MARKS}`.form` tells apart. */
 export const PAGE_FORMS = { card: 'card', saved: 'saved', challenge: 'challenge' } as const;
 

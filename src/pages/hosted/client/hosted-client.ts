@@ -23,6 +23,7 @@ import type { CardRules, FieldNames, HostedPageConfig } from '../page-config.js'
     framed = true;
   }
 
+  // domain/hosted-form.ts PAGE_CONFIG_ID: this script imports no values, so it spells the id itself.
   var configNode = doc.getElementById('pl-config');
   var config = readConfig();
   var cards: CardRules = config.cards || { ranges: [], brands: {}, testCards: {} };
