@@ -19,7 +19,6 @@ import {
   PAGE_MARKS as M,
   testCardCvv,
 } from '../sandbox/domain/hosted-form.js';
-import type { HostedPageConfig } from '../pages/hosted/page-config.js';
 import { cardForOutcome, detectBrand, THREE_DS_APPROVE_CODE, type OutcomeName } from '../sandbox/domain/test-cards.js';
 import { HOSTED_BASE } from '../sandbox/domain/routes.js';
 
@@ -171,8 +170,9 @@ async function pageYear(frame: FrameLike): Promise<number> {
     .textContent(PEEK)
     .catch(() => null);
   try {
-    const year = (JSON.parse(text ?? '') as HostedPageConfig).now?.year;
-    if (Number.isInteger(year)) return year!;
+    // Read as data (src/testing may not import the pages): `now` of pages/hosted/page-config.ts.
+    const year: unknown = (JSON.parse(text ?? '') as { now?: { year?: unknown } }).now?.year;
+    if (typeof year === 'number' && Number.isInteger(year)) return year;
   } catch {
     // No page data: this machine's year.
   }
